@@ -1,0 +1,4 @@
+import HitTestKit
+import HitTestReference
+
+print("hittest-bench: see issue 3")

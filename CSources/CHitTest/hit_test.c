@@ -1,0 +1,224 @@
+/*
+ * hit_test.c - UIKit's hitTest:withEvent:, iteratively.
+ *
+ * The recursion of the seed texts becomes an explicit stack of frames, one per node whose
+ * children are being searched, so depth is bounded by memory, not by the C stack. Once a node
+ * answers non-nil, that answer is final for the whole walk (every caller up the chain returns
+ * it unchanged), so only a nil answer ever resumes a parent's search.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+typedef struct frame {
+    double x, y;           /* the point in this node's bounds space */
+    const block *b;
+    const uint32_t *items; /* candidate indices, or NULL for all of b->kids in order */
+    int32_t pos, n;
+    int32_t slot;
+    uint32_t flags;
+    int inside;
+} frame;
+
+#define LOCAL_FRAMES 48
+
+typedef struct stack {
+    frame *frames;
+    int32_t depth, cap;
+    frame local[LOCAL_FRAMES];
+} stack;
+
+static void stack_init(stack *s) {
+    s->frames = s->local;
+    s->depth = 0;
+    s->cap = LOCAL_FRAMES;
+}
+
+static void stack_release(stack *s) {
+    if (s->frames != s->local) free(s->frames);
+}
+
+static frame *push(stack *s) {
+    if (s->depth == s->cap) {
+        int32_t cap = s->cap * 2;
+        frame *f = s->frames == s->local ? malloc((size_t)cap * sizeof *f)
+                                         : realloc(s->frames, (size_t)cap * sizeof *f);
+        if (!f) return NULL;
+        if (s->frames == s->local) memcpy(f, s->local, sizeof s->local);
+        s->frames = f;
+        s->cap = cap;
+    }
+    return &s->frames[s->depth++];
+}
+
+enum { R_NIL, R_HIT, R_PUSHED, R_ERROR, R_NO_MEMORY };
+
+/* Is `h` a handle of a live node? (Hooks may answer with anything.) */
+static int valid_answer(const ht_tree *t, ht_node h) {
+    int32_t s;
+    return h == HT_NULL_NODE || resolve(t, h, &s) == HT_OK;
+}
+
+/*
+ * One call of UIKit's hitTest on node `slot` with (x, y) in its space: answers at once (R_NIL,
+ * R_HIT) or pushes a frame to search its children (R_PUSHED).
+ */
+static inline int enter(const ht_tree *t, stack *st, int32_t slot, uint32_t f, double x0,
+                        double y0, double x1, double y1, double x, double y,
+                        const ht_hooks *hooks, int ask_hit, ht_node *hit) {
+    if ((f & HT_FLAG_ASK_HIT_TEST) && ask_hit) {
+        if (!hooks || !hooks->hit_test) {
+            *hit = HT_PENDING_NODE;
+            return R_HIT;
+        }
+        ht_node r = HT_NULL_NODE;
+        if (hooks->hit_test(hooks->context, make_handle(t, slot), x, y, &r) != 0) return R_ERROR;
+        if (!valid_answer(t, r)) return R_ERROR;
+        if (r == HT_NULL_NODE) return R_NIL;
+        *hit = r;
+        return R_HIT;
+    }
+    if (!(f & K_ELIGIBLE)) return R_NIL;
+    int inside;
+    if (f & HT_FLAG_ASK_POINT_INSIDE) {
+        if (!hooks || !hooks->point_inside) {
+            *hit = HT_PENDING_NODE;
+            return R_HIT;
+        }
+        int r = hooks->point_inside(hooks->context, make_handle(t, slot), x, y);
+        if (r < 0) return R_ERROR;
+        inside = r > 0;
+    } else {
+        inside = region_contains(x0, y0, x1, y1, x, y);
+    }
+    if (!inside && !(f & HT_FLAG_OUTSIDE_HITS)) return R_NIL;
+    const block *b = t->blocks[slot];
+    if ((f & HT_FLAG_CAPTURES) || !b || b->count == 0) {
+        if (!inside || (f & HT_FLAG_PASS_THROUGH)) return R_NIL;
+        *hit = make_handle(t, slot);
+        return R_HIT;
+    }
+    frame *fr = push(st);
+    if (!fr) return R_NO_MEMORY;
+    fr->x = x;
+    fr->y = y;
+    fr->b = b;
+    fr->slot = slot;
+    fr->flags = f;
+    fr->inside = inside;
+    fr->pos = 0;
+    if (b->nx == 0) {
+        fr->items = NULL;
+        fr->n = b->count;
+    } else if (x >= b->gx0 && x <= b->gx1 && y >= b->gy0 && y <= b->gy1) {
+        double fx = (x - b->gx0) * b->sx, fy = (y - b->gy0) * b->sy;
+        int32_t ix = fx < (double)b->nx ? (int32_t)fx : b->nx - 1;
+        int32_t iy = fy < (double)b->ny ? (int32_t)fy : b->ny - 1;
+        size_t c = (size_t)iy * (size_t)b->nx + (size_t)ix;
+        fr->items = b->items + b->cell_start[c];
+        fr->n = (int32_t)(b->cell_start[c + 1] - b->cell_start[c]);
+    } else {
+        fr->items = b->always;
+        fr->n = b->nalways;
+    }
+    return R_PUSHED;
+}
+
+/* The whole walk from `slot`; `ask_hit` is 0 for the default (super) hit test of `slot`. */
+static ht_status walk(const ht_tree *t, stack *st, int32_t slot, double x, double y,
+                      const ht_hooks *hooks, int ask_hit, ht_node *out) {
+    ht_node hit = HT_NULL_NODE;
+    st->depth = 0;
+    int r = enter(t, st, slot, t->flags[slot], t->rx0[slot], t->ry0[slot], t->rx1[slot],
+                  t->ry1[slot], x, y, hooks, ask_hit, &hit);
+    while (r == R_PUSHED || r == R_NIL) {
+        if (st->depth == 0) break;
+        frame *f = &st->frames[st->depth - 1];
+        if (f->pos < f->n) {
+            int32_t k = f->items ? (int32_t)f->items[f->pos] : f->pos;
+            f->pos++;
+            const kid *c = &f->b->kids[k];
+            double lx, ly;
+            to_local(f->x, f->y, c->cx, c->cy, c->offx, c->offy, c->inv,
+                     (c->flags & K_IDENTITY) != 0, &lx, &ly);
+            r = enter(t, st, c->slot, c->flags, c->x0, c->y0, c->x1, c->y1, lx, ly, hooks, 1,
+                      &hit);
+        } else {
+            /* No child took the point: the node answers itself, unless it passes through. */
+            st->depth--;
+            if (f->inside && !(f->flags & HT_FLAG_PASS_THROUGH)) {
+                hit = make_handle(t, f->slot);
+                r = R_HIT;
+            } else {
+                r = R_NIL;
+            }
+        }
+    }
+    switch (r) {
+    case R_HIT: *out = hit; return HT_OK;
+    case R_ERROR: return HT_E_HOOK_FAILED;
+    case R_NO_MEMORY: return HT_E_NO_MEMORY;
+    default: *out = HT_NULL_NODE; return HT_OK;
+    }
+}
+
+/* Validates the call and brings the derived blocks up to date. */
+static ht_status begin(ht_tree *t, ht_node node, int32_t *slot) {
+    if (!t) return HT_E_INVALID_ARGUMENT;
+    ht_status st = resolve(t, node, slot);
+    if (st != HT_OK) return st;
+    return t->ndirty ? ht_tree_prepare(t) : HT_OK;
+}
+
+static ht_status single(ht_tree *t, ht_node node, double x, double y, const ht_hooks *hooks,
+                        int ask_hit, ht_node *out) {
+    int32_t slot;
+    ht_status st = begin(t, node, &slot);
+    if (st != HT_OK) return st;
+    if (!out) return HT_E_INVALID_ARGUMENT;
+    stack s;
+    stack_init(&s);
+    ht_node hit = HT_NULL_NODE;
+    st = walk(t, &s, slot, x, y, hooks, ask_hit, &hit);
+    stack_release(&s);
+    if (st == HT_OK) *out = hit;
+    return st;
+}
+
+ht_status ht_tree_hit_test(ht_tree *t, ht_node node, double x, double y, const ht_hooks *hooks,
+                           ht_node *out) {
+    return single(t, node, x, y, hooks, 1, out);
+}
+
+ht_status ht_tree_hit_test_default(ht_tree *t, ht_node node, double x, double y,
+                                   const ht_hooks *hooks, ht_node *out) {
+    return single(t, node, x, y, hooks, 0, out);
+}
+
+/* The bulk loop over points at `xs[i * stride]`, `ys[i * stride]`. */
+static ht_status bulk(ht_tree *t, ht_node node, const double *xs, const double *ys,
+                      size_t stride, size_t count, const ht_hooks *hooks, ht_node *out) {
+    int32_t slot;
+    ht_status st = begin(t, node, &slot);
+    if (st != HT_OK) return st;
+    if ((!xs || !ys || !out) && count > 0) return HT_E_INVALID_ARGUMENT;
+    stack s;
+    stack_init(&s);
+    for (size_t i = 0; i < count && st == HT_OK; i++) {
+        ht_node hit = HT_NULL_NODE;
+        st = walk(t, &s, slot, xs[i * stride], ys[i * stride], hooks, 1, &hit);
+        out[i] = hit;
+    }
+    stack_release(&s);
+    return st;
+}
+
+ht_status ht_tree_hit_test_points(ht_tree *t, ht_node node, const double *xy, size_t count,
+                                  const ht_hooks *hooks, ht_node *out) {
+    return bulk(t, node, xy, xy ? xy + 1 : NULL, 2, count, hooks, out);
+}
+
+ht_status ht_tree_hit_test_xy(ht_tree *t, ht_node node, const double *xs, const double *ys,
+                              size_t count, const ht_hooks *hooks, ht_node *out) {
+    return bulk(t, node, xs, ys, 1, count, hooks, out);
+}

@@ -1,0 +1,266 @@
+/*
+ * hittest.h - the public C API of HitTestKit's core.
+ *
+ * An `ht_tree` holds a forest of nodes (views) in structure-of-arrays storage and answers
+ * UIKit's hit test (`-[UIView hitTest:withEvent:]`) and coordinate conversion over it, for one
+ * point or for millions.
+ *
+ * Conventions
+ * - Every function returns an `ht_status`; results go through out-parameters, which are left
+ *   untouched on failure. Nothing here prints, exits, sets errno or keeps global state.
+ * - Nodes are `ht_node` handles: a slot number and a generation. A handle of a freed node is
+ *   reported as HT_E_STALE_NODE (until its slot has been reused 128 times), a handle that never
+ *   existed as HT_E_BAD_NODE. HT_NULL_NODE (-1) means "no node".
+ * - Geometry follows UIKit: a node has `center` (in its parent's bounds space), `bounds` (its
+ *   own space), `anchor` (unit coordinates, default 0.5, 0.5) and an affine transform applied
+ *   about the anchor. Local -> parent: A = bounds.origin + anchor * bounds.size; d = p - A;
+ *   p' = center + (a*d.x + c*d.y + tx, b*d.x + d*d.y + ty).
+ * - Every double argument must be finite (HT_E_NOT_FINITE otherwise), except the points given
+ *   to the hit-test functions: a non-finite point is never inside anything, as in UIKit.
+ *
+ * Thread safety
+ * - A tree is not internally locked. Mutating calls must not run concurrently with any other
+ *   call on the same tree.
+ * - Hit tests and conversions only read the tree once it is prepared: after
+ *   `ht_tree_prepare` and before the next mutation, any number of threads may run
+ *   `ht_tree_hit_test*` and `ht_tree_convert_point` on it at once. On an unprepared tree the
+ *   first hit test prepares it (a write), so call `ht_tree_prepare` before going parallel.
+ * - Distinct trees are fully independent.
+ */
+#ifndef HITTEST_H
+#define HITTEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Status of every call. `ht_status_string` names each one. */
+typedef enum ht_status {
+    HT_OK = 0,
+    /** An allocation failed; the tree is unchanged and still usable. */
+    HT_E_NO_MEMORY = 1,
+    /** A NULL pointer, a negative count or position, or an unknown flag bit. */
+    HT_E_INVALID_ARGUMENT = 2,
+    /** A handle that no node of this tree ever had. */
+    HT_E_BAD_NODE = 3,
+    /** A handle of a node that has been freed. */
+    HT_E_STALE_NODE = 4,
+    /** A NaN or infinite number where a finite one is required. */
+    HT_E_NOT_FINITE = 5,
+    /** Attaching would make a node its own ancestor (UIKit raises here). */
+    HT_E_CYCLE = 6,
+    /** The tree holds HT_MAX_NODES nodes already. */
+    HT_E_CAPACITY = 7,
+    /** A conversion passes through a singular transform; the result would not be finite. */
+    HT_E_SINGULAR = 8,
+    /** A hook returned an error; the hit test was abandoned. */
+    HT_E_HOOK_FAILED = 9,
+    /** Data read from a file or buffer is truncated or corrupt. */
+    HT_E_CORRUPT = 10
+} ht_status;
+
+/** A node handle. Results of hit tests are handles too. */
+typedef int32_t ht_node;
+
+/** "No node": a hit test that reaches nothing, a root's parent. */
+#define HT_NULL_NODE ((ht_node)-1)
+/** Written by a hit test for a point whose answer needs a hook when no hooks were given. */
+#define HT_PENDING_NODE ((ht_node)-2)
+/** The largest number of live nodes in one tree (slots are 24 bits). */
+#define HT_MAX_NODES 16777215
+
+/** Node flags (`ht_node_set_flags`). Everything clear is UIKit's default view. */
+enum {
+    /** `isHidden`: the node and its subtree are never hit. */
+    HT_FLAG_HIDDEN = 1u << 0,
+    /** `!isUserInteractionEnabled`: the node and its subtree are never hit. */
+    HT_FLAG_NO_INTERACTION = 1u << 1,
+    /** `passesTouchesThrough`: the node itself is never the hit; its subtree still is. */
+    HT_FLAG_PASS_THROUGH = 1u << 2,
+    /** `capturesSubviewTouches`: a hit inside returns the node; children are not searched. */
+    HT_FLAG_CAPTURES = 1u << 3,
+    /** `allowsSubviewHitsOutsideBounds`: children are searched even outside the region. */
+    HT_FLAG_OUTSIDE_HITS = 1u << 4,
+    /** The region test of this node lives in the caller: `hooks->point_inside` decides it. */
+    HT_FLAG_ASK_POINT_INSIDE = 1u << 5,
+    /** The whole hit test of this node lives in the caller: `hooks->hit_test` answers it. */
+    HT_FLAG_ASK_HIT_TEST = 1u << 6,
+    /** Kept but not interpreted (`clipsToBounds` plays no part in UIKit's hit test). */
+    HT_FLAG_CLIPS = 1u << 7
+};
+/** Every flag bit that `ht_node_set_flags` accepts. */
+#define HT_FLAG_ALL 0xFFu
+
+/** An affine transform in CGAffineTransform order: x' = a*x + c*y + tx, y' = b*x + d*y + ty. */
+typedef struct ht_affine {
+    double a, b, c, d, tx, ty;
+} ht_affine;
+
+/**
+ * Callbacks for nodes whose test lives in the caller (HT_FLAG_ASK_*). Points are in the node's
+ * own bounds space. A hook may call back into this tree's hit-test functions (for the default
+ * behaviour, `ht_tree_hit_test_default`) but must not mutate the tree.
+ */
+typedef struct ht_hooks {
+    /** Passed to both callbacks. */
+    void *context;
+    /** Returns 1 if (x, y) is inside `node`, 0 if not, negative to abandon the hit test. */
+    int (*point_inside)(void *context, ht_node node, double x, double y);
+    /** Writes the hit (a node or HT_NULL_NODE) to `*out`; returns 0, or non-zero to abandon. */
+    int (*hit_test)(void *context, ht_node node, double x, double y, ht_node *out);
+} ht_hooks;
+
+/** The opaque tree. */
+typedef struct ht_tree ht_tree;
+
+/** A short English description of `status` (a static string; never NULL). */
+const char *ht_status_string(ht_status status);
+
+/* ---- Trees ------------------------------------------------------------------------------ */
+
+/**
+ * Creates an empty tree with room for `capacity_hint` nodes before it grows (0 is fine).
+ * - Returns: HT_E_INVALID_ARGUMENT (NULL out, negative hint), HT_E_NO_MEMORY.
+ */
+ht_status ht_tree_create(int32_t capacity_hint, ht_tree **out_tree);
+
+/** Frees the tree and everything in it. NULL is ignored. Handles into it become meaningless. */
+void ht_tree_destroy(ht_tree *tree);
+
+/** The number of live nodes. */
+ht_status ht_tree_node_count(const ht_tree *tree, int32_t *out_count);
+
+/**
+ * Brings the derived query structures up to date with every mutation so far, rebuilding only
+ * what changed. Afterwards hit tests only read the tree (see "Thread safety").
+ * - Complexity: O(children of every node whose children changed since the last call).
+ */
+ht_status ht_tree_prepare(ht_tree *tree);
+
+/**
+ * Checks every internal invariant (links, counts, flags, free list). For tests and fuzzers.
+ * - Returns: HT_OK, or HT_E_CORRUPT naming nothing more (a bug in this library).
+ */
+ht_status ht_tree_validate(const ht_tree *tree);
+
+/* ---- Nodes ------------------------------------------------------------------------------ */
+
+/**
+ * Creates a detached node (a root) with UIKit's defaults for `View(frame: .zero)`: zero center
+ * and bounds, anchor (0.5, 0.5), identity transform, alpha 1, no flags, priority 0.
+ * - Returns: HT_E_CAPACITY, HT_E_NO_MEMORY (tree unchanged).
+ */
+ht_status ht_node_create(ht_tree *tree, ht_node *out_node);
+
+/**
+ * Frees `node`: it is detached from its parent and its children become roots.
+ * - Complexity: O(children).
+ */
+ht_status ht_node_free(ht_tree *tree, ht_node node);
+
+/**
+ * Makes `child` the child of `parent` at `position` in back-to-front order (0 is the bottom).
+ * A position past the end appends (on top). If `child` already has a parent it is detached
+ * first, and the position applies after that removal (UIKit's insertSubview:atIndex:).
+ * - Returns: HT_E_CYCLE if `parent` is `child` or one of its descendants;
+ *   HT_E_INVALID_ARGUMENT for a negative position.
+ * - Complexity: O(depth of parent) for the cycle check, O(position) to find the spot.
+ */
+ht_status ht_node_attach(ht_tree *tree, ht_node child, ht_node parent, int32_t position);
+
+/** Detaches `node` from its parent (it becomes a root with its subtree). A root is unchanged. */
+ht_status ht_node_detach(ht_tree *tree, ht_node node);
+
+/** The parent of `node`, or HT_NULL_NODE for a root. */
+ht_status ht_node_parent(const ht_tree *tree, ht_node node, ht_node *out_parent);
+
+/** The number of children of `node`. */
+ht_status ht_node_child_count(const ht_tree *tree, ht_node node, int32_t *out_count);
+
+/** The child at `index` in back-to-front order. */
+ht_status ht_node_child_at(const ht_tree *tree, ht_node node, int32_t index, ht_node *out_child);
+
+/** Sets the center (in the parent's bounds space). */
+ht_status ht_node_set_center(ht_tree *tree, ht_node node, double x, double y);
+
+/** Sets the bounds (origin and size, in the node's own space). */
+ht_status ht_node_set_bounds(ht_tree *tree, ht_node node, double x, double y, double width,
+                             double height);
+
+/** Sets the anchor point in unit coordinates. */
+ht_status ht_node_set_anchor(ht_tree *tree, ht_node node, double x, double y);
+
+/**
+ * Sets the transform (applied about the anchor point). A singular transform is accepted: the
+ * node and its subtree can then never be hit, and conversions into it fail with HT_E_SINGULAR.
+ */
+ht_status ht_node_set_transform(ht_tree *tree, ht_node node, const ht_affine *transform);
+
+/** Sets the flags (HT_FLAG_*); unknown bits are HT_E_INVALID_ARGUMENT. */
+ht_status ht_node_set_flags(ht_tree *tree, ht_node node, uint32_t flags);
+
+/** Reads the flags. */
+ht_status ht_node_flags(const ht_tree *tree, ht_node node, uint32_t *out_flags);
+
+/** Sets alpha. Below 0.01 (strictly) the node and its subtree are never hit, as in UIKit. */
+ht_status ht_node_set_alpha(ht_tree *tree, ht_node node, double alpha);
+
+/**
+ * Sets the hit-test insets: the region a point must fall in is the bounds inset by these
+ * (UIEdgeInsetsInsetRect). Negative insets grow it.
+ */
+ht_status ht_node_set_insets(ht_tree *tree, ht_node node, double top, double left,
+                             double bottom, double right);
+
+/** Sets the hit-test priority: among siblings, higher is searched first; ties, the later first. */
+ht_status ht_node_set_priority(ht_tree *tree, ht_node node, int32_t priority);
+
+/* ---- Queries ---------------------------------------------------------------------------- */
+
+/**
+ * UIKit's `[node hitTest:(x, y) withEvent:]`, with (x, y) in `node`'s bounds space, the ancestors
+ * of `node` not consulted. Writes the hit or HT_NULL_NODE to `*out`; HT_PENDING_NODE when the
+ * answer needs a hook and `hooks` is NULL. A non-finite point hits nothing (HT_OK).
+ * - Complexity: O(depth of the answer x candidates per level); a node with many children is
+ *   searched through a grid, so only children near the point are tested.
+ */
+ht_status ht_tree_hit_test(ht_tree *tree, ht_node node, double x, double y,
+                           const ht_hooks *hooks, ht_node *out);
+
+/**
+ * UIKit's `[super hitTest:withEvent:]` for a node with HT_FLAG_ASK_HIT_TEST: the default hit
+ * test of `node` without calling its own hit_test hook (children's hooks are still called).
+ * Meant for use inside a hit_test hook.
+ */
+ht_status ht_tree_hit_test_default(ht_tree *tree, ht_node node, double x, double y,
+                                   const ht_hooks *hooks, ht_node *out);
+
+/**
+ * Hit-tests `count` points given as interleaved x, y doubles (`xy[2*i]`, `xy[2*i+1]`) into
+ * `out[i]`. Same answers as `ht_tree_hit_test` for each point.
+ */
+ht_status ht_tree_hit_test_points(ht_tree *tree, ht_node node, const double *xy, size_t count,
+                                  const ht_hooks *hooks, ht_node *out);
+
+/** As `ht_tree_hit_test_points`, with separate x and y arrays. */
+ht_status ht_tree_hit_test_xy(ht_tree *tree, ht_node node, const double *xs, const double *ys,
+                              size_t count, const ht_hooks *hooks, ht_node *out);
+
+/**
+ * Converts (x, y) from `from`'s bounds space to `to`'s (UIKit's convertPoint:toView:), through
+ * their nearest common ancestor; nodes under different roots meet in the roots' parent space.
+ * - Returns: HT_E_SINGULAR when the path down passes through a singular transform,
+ *   HT_E_NOT_FINITE for a non-finite point or result.
+ * - Complexity: O(depth).
+ */
+ht_status ht_tree_convert_point(const ht_tree *tree, ht_node from, ht_node to, double x,
+                                double y, double *out_x, double *out_y);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HITTEST_H */

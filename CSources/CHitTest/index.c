@@ -1,0 +1,337 @@
+/* index.c - derived blocks: each parent's hit-test candidates in search order, and a grid. */
+#include "internal.h"
+
+#include <string.h>
+
+/* Fewer candidates than this are scanned in order: a grid lookup costs about as much. */
+#define GRID_MIN 12
+#define GRID_MAX_SIDE 4096
+/* Relative slack of conservative boxes: far above the rounding of the exact test. */
+#define BOX_SLACK 1e-9
+/* Transforms worse conditioned than this get no box (they are tested everywhere). */
+#define MAX_CONDITION 1e6
+
+enum { BOX_NEVER = 0, BOX_BOUNDED = 1, BOX_UNBOUNDED = 2 };
+
+typedef struct box {
+    double x0, y0, x1, y1; /* conservative: every point of the child's reach is inside */
+    int covers;            /* x0.. shrunk instead: every point inside is surely a hit */
+    double ix0, iy0, ix1, iy1;
+} box;
+
+void free_block(ht_tree *t, int32_t s) {
+    block *b = t->blocks[s];
+    if (!b) return;
+    free(b->grid_memory);
+    free(b);
+    t->blocks[s] = NULL;
+}
+
+static double maxabs(double m, double v) {
+    v = fabs(v);
+    return v > m ? v : m;
+}
+
+/*
+ * Where, in its parent's space, can child `s` (or its subtree) be the answer? BOX_NEVER when
+ * nowhere (ineligible, empty region, singular transform), BOX_UNBOUNDED when it cannot be
+ * bounded (a hook decides, or hits outside its bounds are allowed), else a conservative box.
+ */
+static int child_box(const ht_tree *t, int32_t s, box *b) {
+    uint32_t f = t->flags[s];
+    if (f & HT_FLAG_ASK_HIT_TEST) return BOX_UNBOUNDED; /* called whatever its state, as UIKit */
+    if (!(f & K_ELIGIBLE)) return BOX_NEVER;
+    if (f & (HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS)) return BOX_UNBOUNDED;
+    if (f & K_SINGULAR) return BOX_NEVER; /* the converted point is NaN: never inside */
+    double rx0 = t->rx0[s], ry0 = t->ry0[s], rx1 = t->rx1[s], ry1 = t->ry1[s];
+    if (!(rx0 < rx1 && ry0 < ry1)) return BOX_NEVER;
+    double mag = 0, cond = 1;
+    double cx[4] = {rx0, rx1, rx0, rx1}, cy[4] = {ry0, ry0, ry1, ry1};
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    int identity = (f & K_IDENTITY) != 0;
+    if (!identity)
+        cond = (fabs(t->xa[s]) + fabs(t->xb[s]) + fabs(t->xc[s]) + fabs(t->xd[s])) *
+               (fabs(t->ia[s]) + fabs(t->ib[s]) + fabs(t->ic[s]) + fabs(t->id[s]));
+    if (!(cond <= MAX_CONDITION)) return BOX_UNBOUNDED;
+    for (int i = 0; i < 4; i++) {
+        double dx = cx[i] - t->offx[s], dy = cy[i] - t->offy[s], px, py;
+        if (identity) {
+            px = t->cx[s] + dx;
+            py = t->cy[s] + dy;
+        } else {
+            px = t->cx[s] + (t->xa[s] * dx + t->xc[s] * dy + t->xtx[s]);
+            py = t->cy[s] + (t->xb[s] * dx + t->xd[s] * dy + t->xty[s]);
+        }
+        x0 = px < x0 ? px : x0;
+        x1 = px > x1 ? px : x1;
+        y0 = py < y0 ? py : y0;
+        y1 = py > y1 ? py : y1;
+        mag = maxabs(maxabs(mag, px), py);
+        mag = maxabs(maxabs(mag, cx[i]), cy[i]);
+    }
+    mag = maxabs(maxabs(maxabs(maxabs(mag, t->cx[s]), t->cy[s]), t->offx[s]), t->offy[s]);
+    mag = maxabs(maxabs(mag, t->xtx[s]), t->xty[s]);
+    double m = BOX_SLACK * (mag + 1) * cond;
+    b->x0 = x0 - m;
+    b->y0 = y0 - m;
+    b->x1 = x1 + m;
+    b->y1 = y1 + m;
+    if (!(isfinite(b->x0) && isfinite(b->y0) && isfinite(b->x1) && isfinite(b->y1)))
+        return BOX_UNBOUNDED;
+    /* A plain axis-aligned child surely returns itself or a descendant for a point inside. */
+    b->covers = identity && !(f & HT_FLAG_PASS_THROUGH);
+    b->ix0 = x0 + m;
+    b->iy0 = y0 + m;
+    b->ix1 = x1 - m;
+    b->iy1 = y1 - m;
+    return BOX_BOUNDED;
+}
+
+typedef struct cand {
+    int32_t slot, priority, order;
+} cand;
+
+static int by_priority(const void *pa, const void *pb) {
+    const cand *a = pa, *b = pb;
+    if (a->priority != b->priority) return a->priority > b->priority ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static inline int32_t cell_of(double v, double g0, double scale, int32_t n) {
+    double f = (v - g0) * scale;
+    int32_t i = f > 0 ? (f < (double)n ? (int32_t)f : n - 1) : 0;
+    return i;
+}
+
+/*
+ * Fills the grid's cells (or only counts them when `items` is NULL). Candidates go in search
+ * order, so each cell's list is topmost first; a cell stops taking candidates once one surely
+ * covers it, since nothing below can then be reached there. Returns the number of items.
+ */
+static size_t fill_cells(const block *b, const box *boxes, const int *kinds, uint8_t *covered,
+                         uint32_t *counts, uint32_t *items) {
+    int32_t nx = b->nx, ny = b->ny;
+    double cw = (b->gx1 - b->gx0) / nx, ch = (b->gy1 - b->gy0) / ny;
+    double eps = BOX_SLACK * (fabs(b->gx0) + fabs(b->gx1) + fabs(b->gy0) + fabs(b->gy1) + 1);
+    size_t total = 0;
+    memset(covered, 0, (size_t)nx * (size_t)ny);
+    for (int32_t k = 0; k < b->count; k++) {
+        int32_t ix0 = 0, iy0 = 0, ix1 = nx - 1, iy1 = ny - 1;
+        const box *x = &boxes[k];
+        if (kinds[k] == BOX_BOUNDED) {
+            if (x->x1 < b->gx0 || x->x0 > b->gx1 || x->y1 < b->gy0 || x->y0 > b->gy1) continue;
+            ix0 = cell_of(x->x0, b->gx0, b->sx, nx);
+            ix1 = cell_of(x->x1, b->gx0, b->sx, nx);
+            iy0 = cell_of(x->y0, b->gy0, b->sy, ny);
+            iy1 = cell_of(x->y1, b->gy0, b->sy, ny);
+        }
+        for (int32_t iy = iy0; iy <= iy1; iy++) {
+            for (int32_t ix = ix0; ix <= ix1; ix++) {
+                size_t c = (size_t)iy * (size_t)nx + (size_t)ix;
+                if (covered[c]) continue;
+                if (items) items[counts[c]++] = (uint32_t)k;
+                else counts[c]++;
+                total++;
+                if (kinds[k] == BOX_BOUNDED && x->covers) {
+                    double cx0 = b->gx0 + ix * cw - eps, cx1 = b->gx0 + (ix + 1) * cw + eps;
+                    double cy0 = b->gy0 + iy * ch - eps, cy1 = b->gy0 + (iy + 1) * ch + eps;
+                    if (x->ix0 <= cx0 && cx1 < x->ix1 && x->iy0 <= cy0 && cy1 < x->iy1)
+                        covered[c] = 1;
+                }
+            }
+        }
+    }
+    return total;
+}
+
+/* Builds the grid of `b` from the candidates' boxes; on failure `b` has no grid. */
+static ht_status build_grid(const ht_tree *t, int32_t parent, block *b, const box *boxes,
+                            const int *kinds) {
+    double gx0 = INFINITY, gy0 = INFINITY, gx1 = -INFINITY, gy1 = -INFINITY;
+    int32_t bounded = 0;
+    for (int32_t k = 0; k < b->count; k++) {
+        if (kinds[k] != BOX_BOUNDED) continue;
+        bounded++;
+        gx0 = boxes[k].x0 < gx0 ? boxes[k].x0 : gx0;
+        gy0 = boxes[k].y0 < gy0 ? boxes[k].y0 : gy0;
+        gx1 = boxes[k].x1 > gx1 ? boxes[k].x1 : gx1;
+        gy1 = boxes[k].y1 > gy1 ? boxes[k].y1 : gy1;
+    }
+    /* Children are searched only for points inside a plain parent's region. */
+    if (!(t->flags[parent] & (HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS))) {
+        double m = BOX_SLACK * (fabs(t->rx0[parent]) + fabs(t->rx1[parent]) +
+                                fabs(t->ry0[parent]) + fabs(t->ry1[parent]) + 1);
+        gx0 = fmax(gx0, t->rx0[parent] - m);
+        gy0 = fmax(gy0, t->ry0[parent] - m);
+        gx1 = fmin(gx1, t->rx1[parent] + m);
+        gy1 = fmin(gy1, t->ry1[parent] + m);
+    }
+    if (bounded < GRID_MIN / 2 || !(gx0 <= gx1 && gy0 <= gy1)) return HT_OK;
+    double w = gx1 - gx0, h = gy1 - gy0;
+    if (!isfinite(w) || !isfinite(h)) return HT_OK;
+    int32_t inside = 0;
+    for (int32_t k = 0; k < b->count; k++)
+        if (kinds[k] == BOX_BOUNDED && !(boxes[k].x1 < gx0 || boxes[k].x0 > gx1 ||
+                                         boxes[k].y1 < gy0 || boxes[k].y0 > gy1))
+            inside++;
+    double target = inside < 1 ? 1 : inside;
+    double fx = (w > 0 && h > 0) ? sqrt(target * w / h) : (w > 0 ? target : 1);
+    int32_t nx = fx < 1 ? 1 : (fx > GRID_MAX_SIDE ? GRID_MAX_SIDE : (int32_t)ceil(fx));
+    double fy = (h > 0) ? ceil(target / nx) : 1;
+    int32_t ny = fy < 1 ? 1 : (fy > GRID_MAX_SIDE ? GRID_MAX_SIDE : (int32_t)fy);
+    if (w == 0) nx = 1;
+    for (;;) {
+        b->nx = nx;
+        b->ny = ny;
+        b->gx0 = gx0;
+        b->gy0 = gy0;
+        b->gx1 = gx1;
+        b->gy1 = gy1;
+        b->sx = w > 0 ? nx / w : 0;
+        b->sy = h > 0 ? ny / h : 0;
+        size_t ncells = (size_t)nx * (size_t)ny;
+        uint8_t *covered = malloc(ncells);
+        uint32_t *counts = calloc(ncells, sizeof *counts);
+        if (!covered || !counts) {
+            free(covered);
+            free(counts);
+            b->nx = b->ny = 0;
+            return HT_E_NO_MEMORY;
+        }
+        size_t total = fill_cells(b, boxes, kinds, covered, counts, NULL);
+        /* Many wide boxes over a fine grid: coarsen rather than store them everywhere. */
+        if (total > 16 * (size_t)b->count + 65536 && (nx > 1 || ny > 1)) {
+            free(covered);
+            free(counts);
+            nx = nx > 1 ? nx / 2 : 1;
+            ny = ny > 1 ? ny / 2 : 1;
+            continue;
+        }
+        size_t words = ncells + 1 + total + (size_t)b->nalways;
+        uint32_t *mem = malloc(words * sizeof *mem);
+        if (!mem) {
+            free(covered);
+            free(counts);
+            b->nx = b->ny = 0;
+            return HT_E_NO_MEMORY;
+        }
+        b->grid_memory = mem;
+        b->cell_start = mem;
+        b->items = mem + ncells + 1;
+        b->always = b->items + total;
+        uint32_t run = 0;
+        for (size_t c = 0; c < ncells; c++) {
+            b->cell_start[c] = run;
+            run += counts[c];
+            counts[c] = b->cell_start[c];
+        }
+        b->cell_start[ncells] = run;
+        fill_cells(b, boxes, kinds, covered, counts, b->items);
+        int32_t a = 0;
+        for (int32_t k = 0; k < b->count; k++)
+            if (kinds[k] == BOX_UNBOUNDED) b->always[a++] = (uint32_t)k;
+        free(covered);
+        free(counts);
+        return HT_OK;
+    }
+}
+
+ht_status build_block(ht_tree *t, int32_t p) {
+    int32_t n = t->nkids[p];
+    if (n == 0) {
+        free_block(t, p);
+        return HT_OK;
+    }
+    cand *cands = malloc((size_t)n * sizeof *cands);
+    box *boxes = malloc((size_t)n * sizeof *boxes);
+    int *kinds = malloc((size_t)n * sizeof *kinds);
+    block *b = NULL;
+    ht_status st = HT_E_NO_MEMORY;
+    if (!cands || !boxes || !kinds) goto done;
+    /* Back to front is UIKit's search order: last subview first. */
+    int32_t count = 0, prioritised = 0;
+    for (int32_t c = t->last[p]; c >= 0; c = t->prev[c]) {
+        int kind = child_box(t, c, &boxes[count]);
+        if (kind == BOX_NEVER) continue;
+        kinds[count] = kind;
+        cands[count].slot = c;
+        cands[count].priority = t->priority[c];
+        cands[count].order = count;
+        prioritised |= t->priority[c] != 0;
+        count++;
+    }
+    if (prioritised) {
+        /* Reorder the boxes with their candidates: sort indices, then permute. */
+        qsort(cands, (size_t)count, sizeof *cands, by_priority);
+        box *sorted = malloc((size_t)(count ? count : 1) * sizeof *sorted);
+        int *skinds = malloc((size_t)(count ? count : 1) * sizeof *skinds);
+        if (!sorted || !skinds) {
+            free(sorted);
+            free(skinds);
+            goto done;
+        }
+        for (int32_t k = 0; k < count; k++) {
+            sorted[k] = boxes[cands[k].order];
+            skinds[k] = kinds[cands[k].order];
+        }
+        free(boxes);
+        free(kinds);
+        boxes = sorted;
+        kinds = skinds;
+    }
+    b = malloc(sizeof *b + (size_t)count * sizeof(kid));
+    if (!b) goto done;
+    memset(b, 0, sizeof *b);
+    b->count = count;
+    for (int32_t k = 0; k < count; k++) {
+        int32_t s = cands[k].slot;
+        kid *x = &b->kids[k];
+        x->cx = t->cx[s];
+        x->cy = t->cy[s];
+        x->offx = t->offx[s];
+        x->offy = t->offy[s];
+        x->x0 = t->rx0[s];
+        x->y0 = t->ry0[s];
+        x->x1 = t->rx1[s];
+        x->y1 = t->ry1[s];
+        x->inv[0] = t->ia[s];
+        x->inv[1] = t->ib[s];
+        x->inv[2] = t->ic[s];
+        x->inv[3] = t->id[s];
+        x->inv[4] = t->itx[s];
+        x->inv[5] = t->ity[s];
+        x->slot = s;
+        x->flags = t->flags[s];
+        if (kinds[k] == BOX_UNBOUNDED) b->nalways++;
+    }
+    if (count >= GRID_MIN) {
+        st = build_grid(t, p, b, boxes, kinds);
+        if (st != HT_OK) goto done;
+    }
+    free_block(t, p);
+    t->blocks[p] = b;
+    b = NULL;
+    st = HT_OK;
+done:
+    free(b);
+    free(cands);
+    free(boxes);
+    free(kinds);
+    return st;
+}
+
+ht_status ht_tree_prepare(ht_tree *t) {
+    if (!t) return HT_E_INVALID_ARGUMENT;
+    while (t->ndirty > 0) {
+        int32_t s = t->dirty_list[t->ndirty - 1];
+        if (t->alive[s]) {
+            ht_status st = build_block(t, s);
+            if (st != HT_OK) return st; /* still dirty: queries keep refusing until it works */
+        } else {
+            free_block(t, s);
+        }
+        t->dirty[s] = 0;
+        t->ndirty--;
+    }
+    return HT_OK;
+}

@@ -1,0 +1,57 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "HitTestKit",
+    products: [
+        .library(name: "HitTestKit", targets: ["HitTestKit"]),
+        .library(name: "CHitTest", targets: ["CHitTest"]),
+        .library(name: "CHitTestShared", type: .dynamic, targets: ["CHitTest"]),
+        .executable(name: "hittest-example", targets: ["hittest-example"]),
+        .executable(name: "hittest-bench", targets: ["hittest-bench"]),
+    ],
+    targets: [
+        // MARK: - C core
+        .target(
+            name: "CHitTest",
+            path: "CSources/CHitTest",
+            cSettings: [
+                .define("NDEBUG", .when(configuration: .release)),
+            ]
+        ),
+
+        // MARK: - Swift library
+        .target(
+            name: "HitTestKit",
+            dependencies: ["CHitTest"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+
+        // MARK: - The reference walk (tests, benchmark, CLI; not public API)
+        .target(
+            name: "HitTestReference",
+            dependencies: ["HitTestKit"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+
+        // MARK: - Executables
+        .executableTarget(
+            name: "hittest-example",
+            dependencies: ["HitTestKit"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "hittest-bench",
+            dependencies: ["HitTestKit", "HitTestReference"],
+            path: "Benchmarks/hittest-bench",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+
+        // MARK: - Tests
+        .testTarget(
+            name: "HitTestKitTests",
+            dependencies: ["HitTestKit", "HitTestReference", "CHitTest"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)

@@ -1,0 +1,265 @@
+import CHitTest
+
+/// The only file that imports `CHitTest`: every pointer and `withUnsafe…` call is here.
+///
+/// A `CoreTree` owns one C index (`ht_tree`) holding any number of view trees (a forest): the
+/// views added to one another share it, and a view removed from its superview keeps its node,
+/// so putting it back costs O(1). Every view with a node holds the `CoreTree` strongly; the
+/// tree refers to its views without retaining them (a view frees its node in `deinit`).
+final class CoreTree {
+    /// `ht_tree *`, owned here, never escapes.
+    fileprivate let tree: OpaquePointer
+    /// The view of each slot (slot = handle & 0xFFFFFF), unretained.
+    private var views: [Unmanaged<View>?] = []
+    /// Views with a `pointInsideHandler` or `hitTestHandler`: hooks are needed only when > 0.
+    private(set) var handlerCount = 0
+
+    init() {
+        var t: OpaquePointer?
+        Self.check(ht_tree_create(0, &t), "creating a tree")
+        tree = t!
+    }
+
+    deinit { ht_tree_destroy(tree) }
+
+    /// Statuses other than HT_OK are either exhaustion (out of memory, node limit), which a
+    /// view setter cannot report, or a broken invariant of this library: both stop the
+    /// program with the C library's message rather than let the index drift from the views.
+    static func check(_ status: ht_status, _ what: @autoclosure () -> String) {
+        if status != HT_OK {
+            fatalError("HitTestKit: \(what()) failed: \(String(cString: ht_status_string(status)))")
+        }
+    }
+
+    private static func slot(_ handle: Int32) -> Int { Int(UInt32(bitPattern: handle) & 0xFF_FFFF) }
+
+    /// The view behind a handle that a C call returned.
+    func view(for handle: Int32) -> View? {
+        guard handle >= 0 else { return nil }
+        let s = Self.slot(handle)
+        return s < views.count ? views[s]?.takeUnretainedValue() : nil
+    }
+
+    // MARK: - Nodes
+
+    /// Creates the node of `view` and writes all its attributes.
+    func register(_ view: View) {
+        var h: Int32 = 0
+        Self.check(ht_node_create(tree, &h), "creating a node")
+        let s = Self.slot(h)
+        if s >= views.count { views.append(contentsOf: repeatElement(nil, count: s - views.count + 1)) }
+        views[s] = Unmanaged.passUnretained(view)
+        view.core = self
+        view.node = h
+        if view.hasHandler { handlerCount += 1 }
+        writeAll(view)
+    }
+
+    /// Frees the node of `view` (its children's nodes become roots).
+    func unregister(_ view: View) {
+        Self.check(ht_node_free(tree, view.node), "freeing a node")
+        views[Self.slot(view.node)] = nil
+        if view.hasHandler { handlerCount -= 1 }
+        view.core = nil
+        view.node = -1
+    }
+
+    func handlerAdded() { handlerCount += 1 }
+    func handlerRemoved() { handlerCount -= 1 }
+
+    func writeAll(_ view: View) {
+        writeCenter(view)
+        writeBounds(view)
+        writeAnchor(view)
+        writeTransform(view)
+        writeFlags(view)
+        writeAlpha(view)
+        writeInsets(view)
+        writePriority(view)
+    }
+
+    func attach(_ child: View, to parent: View, at index: Int) {
+        Self.check(
+            ht_node_attach(tree, child.node, parent.node, Int32(clamping: index)), "attaching a node")
+    }
+
+    func detach(_ view: View) {
+        Self.check(ht_node_detach(tree, view.node), "detaching a node")
+    }
+
+    // MARK: - Attributes (values are checked finite by the view before they get here)
+
+    func writeCenter(_ v: View) {
+        Self.check(ht_node_set_center(tree, v.node, v.center.x, v.center.y), "setting center")
+    }
+
+    func writeBounds(_ v: View) {
+        let b = v.bounds
+        Self.check(
+            ht_node_set_bounds(tree, v.node, b.minX, b.minY, b.width, b.height), "setting bounds")
+    }
+
+    func writeAnchor(_ v: View) {
+        Self.check(
+            ht_node_set_anchor(tree, v.node, v.anchorPoint.x, v.anchorPoint.y), "setting anchorPoint")
+    }
+
+    func writeTransform(_ v: View) {
+        let t = v.transform
+        var m = ht_affine(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx, ty: t.ty)
+        Self.check(ht_node_set_transform(tree, v.node, &m), "setting transform")
+    }
+
+    func writeFlags(_ v: View) {
+        var f: UInt32 = 0
+        if v.isHidden { f |= UInt32(HT_FLAG_HIDDEN) }
+        if !v.isUserInteractionEnabled { f |= UInt32(HT_FLAG_NO_INTERACTION) }
+        if v.passesTouchesThrough { f |= UInt32(HT_FLAG_PASS_THROUGH) }
+        if v.capturesSubviewTouches { f |= UInt32(HT_FLAG_CAPTURES) }
+        if v.allowsSubviewHitsOutsideBounds { f |= UInt32(HT_FLAG_OUTSIDE_HITS) }
+        if v.pointInsideHandler != nil { f |= UInt32(HT_FLAG_ASK_POINT_INSIDE) }
+        if v.hitTestHandler != nil { f |= UInt32(HT_FLAG_ASK_HIT_TEST) }
+        if v.clipsToBounds { f |= UInt32(HT_FLAG_CLIPS) }
+        Self.check(ht_node_set_flags(tree, v.node, f), "setting flags")
+    }
+
+    func writeAlpha(_ v: View) {
+        Self.check(ht_node_set_alpha(tree, v.node, v.alpha), "setting alpha")
+    }
+
+    func writeInsets(_ v: View) {
+        let i = v.hitTestInsets
+        Self.check(
+            ht_node_set_insets(tree, v.node, i.top, i.left, i.bottom, i.right), "setting insets")
+    }
+
+    func writePriority(_ v: View) {
+        Self.check(
+            ht_node_set_priority(tree, v.node, Int32(clamping: v.hitTestPriority)),
+            "setting hitTestPriority")
+    }
+
+    // MARK: - Queries
+
+    /// Brings the derived structures up to date (a write; afterwards queries only read).
+    func prepare() {
+        Self.check(ht_tree_prepare(tree), "preparing the index")
+    }
+
+    /// One hit test from `view` with `point` in its bounds space.
+    func hitTest(_ view: View, _ point: Point, event: Event?, asDefault: Bool = false) -> View? {
+        var out: Int32 = -1
+        if handlerCount == 0 {
+            Self.check(ht_tree_hit_test(tree, view.node, point.x, point.y, nil, &out), "hit test")
+            return self.view(for: out)
+        }
+        let context = HookContext(core: self, event: event)
+        return context.run { hooks in
+            asDefault
+                ? ht_tree_hit_test_default(tree, view.node, point.x, point.y, hooks, &out)
+                : ht_tree_hit_test(tree, view.node, point.x, point.y, hooks, &out)
+        } ?? self.view(for: out)
+    }
+
+    /// Hit-tests `count` points from `view` into `out`, on the calling thread. With
+    /// `hooks == false` the points that need a handler get HT_PENDING_NODE (-2); that mode only
+    /// reads the prepared index, so several threads may run it at once.
+    func hitTest(
+        _ view: View, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, stride: Int,
+        count: Int, event: Event?, hooks: Bool, into out: UnsafeMutablePointer<Int32>
+    ) {
+        if stride == 2 {
+            if !hooks || handlerCount == 0 {
+                Self.check(
+                    ht_tree_hit_test_points(tree, view.node, xs, count, nil, out), "bulk hit test")
+            } else {
+                let context = HookContext(core: self, event: event)
+                precondition(
+                    context.run { ht_tree_hit_test_points(tree, view.node, xs, count, $0, out) } == nil,
+                    "a hitTestHandler returned a view of another tree in a bulk hit test")
+            }
+        } else {
+            if !hooks || handlerCount == 0 {
+                Self.check(
+                    ht_tree_hit_test_xy(tree, view.node, xs, ys, count, nil, out), "bulk hit test")
+            } else {
+                let context = HookContext(core: self, event: event)
+                precondition(
+                    context.run { ht_tree_hit_test_xy(tree, view.node, xs, ys, count, $0, out) } == nil,
+                    "a hitTestHandler returned a view of another tree in a bulk hit test")
+            }
+        }
+    }
+
+    /// `convert(_:to:)` between two nodes of this index; nil when it is not finite.
+    func convert(_ point: Point, from: View, to: View) -> Point? {
+        var x = 0.0
+        var y = 0.0
+        let st = ht_tree_convert_point(tree, from.node, to.node, point.x, point.y, &x, &y)
+        return st == HT_OK ? Point(x: x, y: y) : nil
+    }
+}
+
+/// The state the C hooks need: which tree, which event, and a view answered by a handler that
+/// the C side cannot name (a view of another tree), which ends the walk (any non-nil answer
+/// is final in UIKit's recursion).
+private final class HookContext {
+    let core: CoreTree
+    let event: Event?
+    var foreignAnswer: View?
+
+    init(core: CoreTree, event: Event?) {
+        self.core = core
+        self.event = event
+    }
+
+    /// Runs `body` with hooks bound to this context. Returns the foreign answer if a handler
+    /// gave one (the C result is then meaningless), else nil.
+    func run(_ body: (UnsafePointer<ht_hooks>) -> ht_status) -> View? {
+        let raw = Unmanaged.passUnretained(self).toOpaque()
+        var hooks = ht_hooks(context: raw, point_inside: pointInsideHook, hit_test: hitTestHook)
+        let status = withExtendedLifetime(self) { body(&hooks) }
+        if status == HT_E_HOOK_FAILED, let answer = foreignAnswer { return answer }
+        CoreTree.check(status, "hit test")
+        return nil
+    }
+}
+
+private func pointInsideHook(
+    _ raw: UnsafeMutableRawPointer?, _ node: ht_node, _ x: Double, _ y: Double
+) -> Int32 {
+    let context = Unmanaged<HookContext>.fromOpaque(raw!).takeUnretainedValue()
+    guard let view = context.core.view(for: node), let handler = view.pointInsideHandler else {
+        return -1
+    }
+    return handler(view, Point(x: x, y: y), context.event) ? 1 : 0
+}
+
+private func hitTestHook(
+    _ raw: UnsafeMutableRawPointer?, _ node: ht_node, _ x: Double, _ y: Double,
+    _ out: UnsafeMutablePointer<ht_node>?
+) -> Int32 {
+    let context = Unmanaged<HookContext>.fromOpaque(raw!).takeUnretainedValue()
+    guard let view = context.core.view(for: node), let handler = view.hitTestHandler else {
+        return -1
+    }
+    let core = context.core
+    let answer = handler(view, Point(x: x, y: y), context.event) { point in
+        core.hitTest(view, point, event: context.event, asDefault: true)
+    }
+    guard let answer else {
+        out!.pointee = -1
+        return 0
+    }
+    if answer.core === core {
+        out!.pointee = answer.node
+        return 0
+    }
+    context.foreignAnswer = answer
+    return -1
+}
+
+extension CoreTree {
+    /// Checks the C index's invariants (`ht_tree_validate`); for tests.
+    func validate() -> Bool { ht_tree_validate(tree) == HT_OK }
+}

@@ -1,0 +1,87 @@
+/// One finger on the screen over its life (`UITouch`).
+public final class Touch: Hashable {
+    /// The phase of a touch (`UITouch.Phase`).
+    public enum Phase: Sendable {
+        /// The finger went down.
+        case began
+        /// The finger moved.
+        case moved
+        /// The finger is down and did not move.
+        case stationary
+        /// The finger went up.
+        case ended
+        /// The system cancelled the touch.
+        case cancelled
+    }
+
+    /// The identifier the input gave this touch (the finger).
+    public let identifier: Int
+    /// The current phase.
+    public internal(set) var phase: Phase
+    /// When the touch last changed, in seconds.
+    public internal(set) var timestamp: Double
+    /// The number of taps in a row at about this spot (1 for a single tap).
+    public internal(set) var tapCount: Int
+    /// The view the touch was delivered to, fixed when it began (nil when it hit nothing).
+    public internal(set) var view: View?
+    /// The window the touch began in.
+    public internal(set) weak var window: Window?
+    /// The location in screen coordinates.
+    var screenLocation: Point
+    var previousScreenLocation: Point
+
+    init(identifier: Int, phase: Phase, location: Point, timestamp: Double, tapCount: Int) {
+        self.identifier = identifier
+        self.phase = phase
+        self.timestamp = timestamp
+        self.tapCount = tapCount
+        screenLocation = location
+        previousScreenLocation = location
+    }
+
+    /// The location in `view`'s bounds space (`locationInView:`); nil means the touch's window.
+    /// Converted at each call, so it follows the view if it moves.
+    public func location(in view: View?) -> Point {
+        Touch.convert(screenLocation, window: window, to: view)
+    }
+
+    /// The previous location in `view`'s bounds space (`previousLocationInView:`).
+    public func previousLocation(in view: View?) -> Point {
+        Touch.convert(previousScreenLocation, window: window, to: view)
+    }
+
+    static func convert(_ screen: Point, window: Window?, to view: View?) -> Point {
+        guard let window else { return screen }
+        let inWindow = window.fromSuperview(screen)
+        guard let view else { return inWindow }
+        return view.convert(inWindow, from: window)
+    }
+
+    /// Identity: a touch is equal only to itself.
+    public static func == (lhs: Touch, rhs: Touch) -> Bool { lhs === rhs }
+
+    /// Hashes the identity of the object.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// A set of touches delivered together (`UIEvent`).
+public final class Event {
+    /// When the event happened, in seconds.
+    public let timestamp: Double
+    let touches: Set<Touch>
+
+    /// Creates an event over `touches`.
+    init(timestamp: Double, touches: Set<Touch>) {
+        self.timestamp = timestamp
+        self.touches = touches
+    }
+
+    /// All touches of the event (`allTouches`).
+    public var allTouches: Set<Touch>? { touches }
+
+    /// The touches delivered to `view` (`touchesForView:`), or nil when there are none.
+    public func touches(for view: View) -> Set<Touch>? {
+        let mine = touches.filter { $0.view === view }
+        return mine.isEmpty ? nil : mine
+    }
+}

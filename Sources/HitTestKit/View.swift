@@ -1,0 +1,298 @@
+/// A rectangular region of a view tree that takes part in hit testing (`UIView`).
+///
+/// A view stores `bounds`, `center`, `transform` and `anchorPoint`; `frame` is derived from
+/// them, as in UIKit. Every property that hit testing reads is mirrored into a C index on each
+/// change, in O(1), and `hitTest(_:with:)` answers through that index. The Swift properties are
+/// the truth: the index is a copy of them, and the test suite checks every hit against a plain
+/// recursive walk over these properties.
+///
+/// Numbers must be finite: assigning NaN or an infinity to a geometric property stops the
+/// program with a message naming the property, as UIKit raises for a NaN layer position.
+open class View: Responder {
+    // MARK: Mirror bookkeeping
+
+    /// The C index this view has a node in, or nil for a view never attached nor queried.
+    var core: CoreTree?
+    /// The node handle in `core`.
+    var node: Int32 = -1
+
+    var storedSubviews: [View] = []
+    weak var storedSuperview: View?
+    weak var storedWindow: Window?
+    /// Set by `ViewController` on its root view, for the responder chain.
+    weak var owningController: ViewController?
+
+    // MARK: Geometry
+
+    /// The centre of the view in its superview's bounds space (`UIView.center`).
+    public var center: Point {
+        didSet {
+            View.requireFinite(center.isFinite, "center", center)
+            core?.writeCenter(self)
+        }
+    }
+
+    /// The view's own coordinate space (`UIView.bounds`). Its origin scrolls the subviews (a
+    /// scroll view's content offset); changing its size keeps `center`, so the frame grows
+    /// about the anchor point.
+    public var bounds: Rect {
+        didSet {
+            View.requireFinite(
+                bounds.origin.isFinite && bounds.width.isFinite && bounds.height.isFinite,
+                "bounds", bounds)
+            core?.writeBounds(self)
+        }
+    }
+
+    /// The transform, applied about the anchor point (`UIView.transform`). A singular
+    /// transform (scale 0) is allowed; the view and its subtree can then never be hit.
+    public var transform: AffineTransform {
+        didSet {
+            View.requireFinite(transform.isFinite, "transform", transform)
+            core?.writeTransform(self)
+        }
+    }
+
+    /// The anchor point in unit coordinates (`CALayer.anchorPoint`), default (0.5, 0.5).
+    /// Changing it keeps `center` and so moves the frame.
+    public var anchorPoint: Point = Point(x: 0.5, y: 0.5) {
+        didSet {
+            View.requireFinite(anchorPoint.isFinite, "anchorPoint", anchorPoint)
+            core?.writeAnchor(self)
+        }
+    }
+
+    // MARK: Flags
+
+    /// Hidden views and their subtrees are never hit (`UIView.isHidden`).
+    public var isHidden = false { didSet { core?.writeFlags(self) } }
+
+    /// Below 0.01 (strictly) the view and its subtree are never hit (`UIView.alpha`).
+    public var alpha: Double = 1 {
+        didSet {
+            View.requireFinite(alpha.isFinite, "alpha", alpha)
+            core?.writeAlpha(self)
+        }
+    }
+
+    /// When false the view and its subtree are never hit (`isUserInteractionEnabled`).
+    public var isUserInteractionEnabled = true { didSet { core?.writeFlags(self) } }
+
+    /// Kept for fidelity; it plays no part in hit testing, as in UIKit.
+    public var clipsToBounds = false { didSet { core?.writeFlags(self) } }
+
+    /// An integer to find the view by (`viewWithTag(_:)`); default 0.
+    public var tag = 0
+
+    /// Whether the view takes more than one touch at a time (`isMultipleTouchEnabled`).
+    public var isMultipleTouchEnabled = false
+
+    /// Whether the view takes touches exclusively in its window (`isExclusiveTouch`).
+    public var isExclusiveTouch = false
+
+    // MARK: Hit-test customisation (run inside the C kernels)
+
+    /// Grows (negative values) or shrinks the region `point(inside:with:)` accepts: the bounds
+    /// inset by these. Subviews are searched only inside that region.
+    public var hitTestInsets = EdgeInsets.zero {
+        didSet {
+            let i = hitTestInsets
+            View.requireFinite(
+                [i.top, i.left, i.bottom, i.right].allSatisfy(\.isFinite), "hitTestInsets", i)
+            core?.writeInsets(self)
+        }
+    }
+
+    /// The view itself is never the hit; its subviews still are (an overlay whose hitTest
+    /// returns nil when the hit is itself).
+    public var passesTouchesThrough = false { didSet { core?.writeFlags(self) } }
+
+    /// A hit anywhere inside returns the view itself; subviews are not searched.
+    public var capturesSubviewTouches = false { didSet { core?.writeFlags(self) } }
+
+    /// Subviews are searched even where the point is outside this view's region (a tab bar
+    /// button sticking out of the bar).
+    public var allowsSubviewHitsOutsideBounds = false { didSet { core?.writeFlags(self) } }
+
+    /// Among siblings, higher priority is searched first; equal priorities, later subview first.
+    public var hitTestPriority = 0 { didSet { core?.writePriority(self) } }
+
+    /// Replaces the default region test of `point(inside:with:)`. Called with the point in
+    /// this view's bounds space, on the thread that asked for the hit test, never concurrently.
+    public var pointInsideHandler: ((View, Point, Event?) -> Bool)? {
+        didSet { handlerChanged(had: oldValue != nil || hitTestHandler != nil) }
+    }
+
+    /// Replaces the view's hit test (an override of `hitTest:withEvent:`). The last argument
+    /// runs the default hit test of this view (UIKit's `super` call) for a point in its space.
+    /// Called wherever the superview searches its subviews (whatever this view's flags), on the
+    /// thread that asked for the hit test, never concurrently.
+    public var hitTestHandler: ((View, Point, Event?, (Point) -> View?) -> View?)? {
+        didSet { handlerChanged(had: oldValue != nil || pointInsideHandler != nil) }
+    }
+
+    var hasHandler: Bool { pointInsideHandler != nil || hitTestHandler != nil }
+
+    private func handlerChanged(had: Bool) {
+        guard let core else { return }
+        if had && !hasHandler { core.handlerRemoved() }
+        if !had && hasHandler { core.handlerAdded() }
+        core.writeFlags(self)
+    }
+
+    // MARK: Init
+
+    /// Creates a view with the given frame: bounds `(0, 0, width, height)`, centre in the
+    /// middle of the frame (`initWithFrame:`).
+    public init(frame: Rect) {
+        View.requireFinite(
+            frame.origin.isFinite && frame.width.isFinite && frame.height.isFinite, "frame", frame)
+        bounds = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
+        center = Point(x: frame.midX, y: frame.midY)
+        transform = .identity
+        super.init()
+    }
+
+    /// Creates a view with a zero frame.
+    public convenience override init() {
+        self.init(frame: .zero)
+    }
+
+    deinit {
+        // Release deep subtrees iteratively: a 100,000-deep chain must not recurse in deinit.
+        var pending = storedSubviews
+        storedSubviews = []
+        while var v = pending.popLast() {
+            if isKnownUniquelyReferenced(&v) {
+                pending.append(contentsOf: v.storedSubviews)
+                v.storedSubviews = []
+            }
+        }
+        core?.unregister(self)
+    }
+
+    // MARK: - Callbacks (override points; the defaults do nothing)
+
+    /// Called after a subview was added (`didAddSubview:`).
+    open func didAddSubview(_ subview: View) {}
+    /// Called before a subview is removed or moved to another superview (`willRemoveSubview:`).
+    open func willRemoveSubview(_ subview: View) {}
+    /// Called before the superview changes (`willMoveToSuperview:`).
+    open func willMove(toSuperview newSuperview: View?) {}
+    /// Called after the superview changed (`didMoveToSuperview`).
+    open func didMoveToSuperview() {}
+    /// Called before the window changes, on the view and each descendant, parent first.
+    open func willMove(toWindow newWindow: Window?) {}
+    /// Called after the window changed, on the view and each descendant, parent first.
+    open func didMoveToWindow() {}
+
+    static func requireFinite(_ ok: Bool, _ name: String, _ value: Any) {
+        precondition(ok, "View.\(name) must be finite, got \(value)")
+    }
+
+    /// The view's next responder: its view controller when it is that controller's root view,
+    /// else its superview (`UIView.nextResponder`).
+    open override var next: Responder? {
+        if let owningController { return owningController }
+        return storedSuperview
+    }
+
+    // MARK: Frame
+
+    /// The view's rectangle in its superview's space (`UIView.frame`). With the identity
+    /// transform: `center - anchorPoint * bounds.size` and the bounds size. Otherwise the
+    /// bounding box of the transformed bounds. Setting it sets `center` and `bounds.size`
+    /// (keeping `bounds.origin`); under a transform, the size is chosen so that the transformed
+    /// box equals the frame (for transforms that can), so that reading it back gives what was set.
+    public var frame: Rect {
+        get {
+            if transform.isIdentity {
+                return Rect(
+                    x: center.x - anchorPoint.x * bounds.width,
+                    y: center.y - anchorPoint.y * bounds.height,
+                    width: bounds.width, height: bounds.height)
+            }
+            return Rect.boundingBox(of: bounds.corners.map { toSuperview($0) })
+        }
+        set {
+            View.requireFinite(
+                newValue.origin.isFinite && newValue.width.isFinite && newValue.height.isFinite,
+                "frame", newValue)
+            if transform.isIdentity {
+                bounds.size = newValue.size
+                center = Point(
+                    x: newValue.minX + anchorPoint.x * newValue.width,
+                    y: newValue.minY + anchorPoint.y * newValue.height)
+                return
+            }
+            let size = View.untransformedSize(for: newValue.size, transform, current: bounds.size)
+            bounds.size = size
+            // Where the box's corner lands relative to the centre, for the new size.
+            let t = transform
+            let xs = [-anchorPoint.x * size.width, (1 - anchorPoint.x) * size.width]
+            let ys = [-anchorPoint.y * size.height, (1 - anchorPoint.y) * size.height]
+            var minX = Double.infinity
+            var minY = Double.infinity
+            for dx in xs {
+                for dy in ys {
+                    minX = min(minX, t.a * dx + t.c * dy + t.tx)
+                    minY = min(minY, t.b * dx + t.d * dy + t.ty)
+                }
+            }
+            center = Point(x: newValue.minX - minX, y: newValue.minY - minY)
+        }
+    }
+
+    /// The bounds size whose box under `t` has size `box`: solves
+    /// `|a| w + |c| h = W`, `|b| w + |d| h = H`. When that has no non-negative solution (a 45°
+    /// rotation, say), scales the current size uniformly to the frame's width instead.
+    static func untransformedSize(for box: Size, _ t: AffineTransform, current: Size) -> Size {
+        let a = abs(t.a)
+        let b = abs(t.b)
+        let c = abs(t.c)
+        let d = abs(t.d)
+        let det = a * d - b * c
+        if det != 0 {
+            let w = (d * box.width - c * box.height) / det
+            let h = (a * box.height - b * box.width) / det
+            if w >= 0 && h >= 0 && w.isFinite && h.isFinite { return Size(width: w, height: h) }
+        }
+        let currentWidth = a * current.width + c * current.height
+        if currentWidth > 0 {
+            let s = box.width / currentWidth
+            return Size(width: current.width * s, height: current.height * s)
+        }
+        let unit = a + c
+        let side = unit > 0 ? box.width / unit : 0
+        return Size(width: side, height: side)
+    }
+
+    // MARK: One step of conversion (the C core does the same arithmetic in the same order)
+
+    /// `bounds.origin + anchorPoint * bounds.size`: the local point that sits at `center`.
+    var anchorOffset: Point {
+        Point(
+            x: bounds.minX + anchorPoint.x * bounds.width,
+            y: bounds.minY + anchorPoint.y * bounds.height)
+    }
+
+    /// From this view's bounds space to its superview's.
+    func toSuperview(_ p: Point) -> Point {
+        let o = anchorOffset
+        let dx = p.x - o.x
+        let dy = p.y - o.y
+        if transform.isIdentity { return Point(x: center.x + dx, y: center.y + dy) }
+        let t = transform
+        return Point(x: center.x + (t.a * dx + t.c * dy + t.tx), y: center.y + (t.b * dx + t.d * dy + t.ty))
+    }
+
+    /// From the superview's bounds space to this view's; NaN when the transform is singular.
+    func fromSuperview(_ p: Point) -> Point {
+        let qx = p.x - center.x
+        let qy = p.y - center.y
+        let o = anchorOffset
+        if transform.isIdentity { return Point(x: qx + o.x, y: qy + o.y) }
+        guard let i = transform.inverted() else { return Point(x: .nan, y: .nan) }
+        return Point(x: (i.a * qx + i.c * qy + i.tx) + o.x, y: (i.b * qx + i.d * qy + i.ty) + o.y)
+    }
+}

@@ -1,0 +1,78 @@
+/// A root view that stands for a screen area (`UIWindow`). Its bounds space is what `nil`
+/// means in `convert(_:to:)` for the views inside it; its frame is in screen coordinates.
+open class Window: View {
+    /// Higher levels are in front of lower ones (`UIWindow.windowLevel`); default 0.
+    public var windowLevel: Double = 0 {
+        didSet { application?.windowLevelChanged(self) }
+    }
+
+    /// The application showing this window, set by `Application.addWindow(_:)`.
+    public internal(set) weak var application: Application?
+
+    /// The root view controller (`UIWindow.rootViewController`). Setting it installs its view
+    /// as the window's only content, sized to the window's bounds; the old one's view is removed.
+    public var rootViewController: ViewController? {
+        didSet {
+            if oldValue === rootViewController { return }
+            if let old = oldValue, old.isViewLoaded, old.view.superview === self {
+                old.view.removeFromSuperview()
+            }
+            if let controller = rootViewController {
+                let view = controller.view
+                view.frame = bounds
+                addSubview(view)
+            }
+        }
+    }
+
+    /// Creates a window with the given frame (in screen coordinates).
+    public override init(frame: Rect) {
+        super.init(frame: frame)
+        storedWindow = self
+    }
+
+    /// A window's next responder is its application (`UIWindow.nextResponder`).
+    open override var next: Responder? { application }
+
+    /// Delivers the touches of `event` that belong to this window to their views
+    /// (`UIWindow.sendEvent:`). Override to observe events; call `super` to deliver them.
+    open func sendEvent(_ event: Event) {
+        deliver(event)
+    }
+}
+
+/// A controller that owns a view and sits in the responder chain after it (`UIViewController`).
+open class ViewController: Responder {
+    private var storedView: View?
+
+    /// Creates a controller; its view is created on first access.
+    public override init() {
+        super.init()
+    }
+
+    /// The root view (`UIViewController.view`), created by `loadView()` on first access.
+    public var view: View {
+        get {
+            if let storedView { return storedView }
+            loadView()
+            return storedView!
+        }
+        set {
+            storedView?.owningController = nil
+            storedView = newValue
+            newValue.owningController = self
+        }
+    }
+
+    /// Whether the view has been created (`isViewLoaded`).
+    public var isViewLoaded: Bool { storedView != nil }
+
+    /// Creates the view. The default makes a plain `View()`; override to build your own and
+    /// assign it to `view`.
+    open func loadView() {
+        view = View()
+    }
+
+    /// The controller's next responder is its view's superview (`UIViewController.nextResponder`).
+    open override var next: Responder? { storedView?.superview }
+}

@@ -1,0 +1,121 @@
+import HitTestKit
+import HitTestReference
+import Testing
+
+@testable import HitTestKit
+
+/// The C index against the recursive reference walk, over many random trees.
+@Suite struct DifferentialTests {
+    /// Checks every point through the single call and the bulk call against the reference.
+    static func check(_ tree: RandomTree, _ points: [Point], _ context: String) {
+        let bulk = tree.root.hitTest(points)
+        var mismatches = 0
+        for (i, p) in points.enumerated() {
+            let expected = Reference.hitTest(tree.root, p)
+            let single = tree.root.hitTest(p)
+            if single !== expected || bulk[i] !== expected {
+                mismatches += 1
+                if mismatches <= 3 {
+                    Issue.record(
+                        "\(context) point \(p): reference \(describe(expected, in: tree)), single \(describe(single, in: tree)), bulk \(describe(bulk[i], in: tree))"
+                    )
+                }
+            }
+        }
+        #expect(mismatches == 0, "\(context): \(mismatches) of \(points.count) points differ")
+    }
+
+    @Test("Plain UIKit trees: index == reference", arguments: 0..<1000)
+    func plainTrees(seed: Int) {
+        let tree = RandomTree.make(seed: UInt64(seed))
+        let points = RandomTree.points(for: tree, count: 120, seed: UInt64(seed))
+        Self.check(tree, points, "seed \(seed)")
+        #expect(tree.root.core?.validate() == true)
+    }
+
+    @Test("Trees with customisations and handlers: index == reference", arguments: 0..<400)
+    func customisedTrees(seed: Int) {
+        var options = RandomTree.Options()
+        options.customisations = true
+        options.handlers = true
+        let tree = RandomTree.make(seed: UInt64(seed) + 1_000_000, options: options)
+        let points = RandomTree.points(for: tree, count: 120, seed: UInt64(seed))
+        Self.check(tree, points, "seed \(seed)")
+    }
+
+    @Test("Wide trees use the grid: index == reference", arguments: 0..<40)
+    func wideTrees(seed: Int) {
+        var options = RandomTree.Options()
+        options.maxViews = 600
+        options.maxDepth = 3
+        options.maxFanOut = 400
+        options.customisations = seed % 2 == 1
+        let tree = RandomTree.make(seed: UInt64(seed) + 2_000_000, options: options)
+        let points = RandomTree.points(for: tree, count: 400, seed: UInt64(seed))
+        Self.check(tree, points, "seed \(seed)")
+    }
+
+    @Test("Random mutations interleaved with queries", arguments: 0..<60)
+    func mutations(seed: Int) {
+        var rng = SeededGenerator(seed: UInt64(seed) + 3_000_000)
+        var options = RandomTree.Options()
+        options.maxViews = 60
+        options.customisations = seed % 3 == 0
+        var tree = RandomTree.make(seed: UInt64(seed) + 3_000_000, options: options)
+        for step in 0..<80 {
+            let v = tree.all.randomElement(using: &rng)!
+            switch Int.random(in: 0..<11, using: &rng) {
+            case 0:
+                let n = RandomTree.randomView(&rng, in: v.bounds, options: options)
+                v.addSubview(n)
+                tree.all.append(n)
+            case 1:
+                if v !== tree.root { v.removeFromSuperview() }
+            case 2:
+                // Reparent under a random view that is not a descendant.
+                let target = tree.all.randomElement(using: &rng)!
+                if v !== tree.root && !target.isDescendant(of: v) {
+                    target.insertSubview(v, at: Int.random(in: 0...target.subviews.count + 1, using: &rng))
+                }
+            case 3:
+                if let s = v.superview { s.bringSubviewToFront(v) }
+            case 4:
+                if let s = v.superview { s.sendSubviewToBack(v) }
+            case 5:
+                if v.subviews.count >= 2 {
+                    v.exchangeSubview(
+                        at: Int.random(in: 0..<v.subviews.count, using: &rng),
+                        withSubviewAt: Int.random(in: 0..<v.subviews.count, using: &rng))
+                }
+            case 6:
+                v.frame = Rect(
+                    x: rng.coordinate(-50...300), y: rng.coordinate(-50...700),
+                    width: rng.coordinate(0...300), height: rng.coordinate(0...300))
+            case 7:
+                v.bounds.origin = Point(x: rng.coordinate(-100...100), y: rng.coordinate(-100...100))
+            case 8:
+                v.transform = rng.chance(0.3) ? .identity : RandomTree.randomTransform(&rng)
+            case 9:
+                RandomTree.randomise(v, &rng, options: options)
+            default:
+                if let s = v.superview, s.subviews.count >= 2 {
+                    let sibling = s.subviews.randomElement(using: &rng)!
+                    if rng.chance(0.5) {
+                        s.insertSubview(v, aboveSubview: sibling)
+                    } else {
+                        s.insertSubview(v, belowSubview: sibling)
+                    }
+                }
+            }
+            // Queries from the root and from a random detached-or-not view.
+            let points = RandomTree.points(for: tree, count: 20, seed: UInt64(seed * 100 + step))
+            Self.check(tree, points, "seed \(seed) step \(step)")
+            let other = tree.all.randomElement(using: &rng)!
+            let local = points.prefix(5).map { tree.root.convert($0, to: other) }
+            for p in local where other.hitTest(p) !== Reference.hitTest(other, p) {
+                Issue.record("seed \(seed) step \(step): hit test from an inner view differs at \(p)")
+            }
+            #expect(tree.root.core?.validate() != false)
+        }
+    }
+}
