@@ -1,0 +1,119 @@
+import CHitTest
+import HitTestKit
+import Testing
+
+/// The C contract that plain-C users rely on, called directly.
+@Suite struct CAPITests {
+    final class Tree {
+        var t: OpaquePointer?
+        init() { #expect(ht_tree_create(0, &t) == HT_OK) }
+        deinit { ht_tree_destroy(t) }
+        func node(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> ht_node {
+            var n: ht_node = -1
+            #expect(ht_node_create(t, &n) == HT_OK)
+            #expect(ht_node_set_bounds(t, n, 0, 0, w, h) == HT_OK)
+            #expect(ht_node_set_center(t, n, x + w / 2, y + h / 2) == HT_OK)
+            return n
+        }
+        func hit(_ n: ht_node, _ x: Double, _ y: Double) -> ht_node {
+            var out: ht_node = 99
+            #expect(ht_tree_hit_test(t, n, x, y, nil, &out) == HT_OK)
+            return out
+        }
+    }
+
+    @Test func basicHitAndConversion() {
+        let tree = Tree()
+        let root = tree.node(0, 0, 100, 100)
+        let child = tree.node(10, 10, 20, 20)
+        #expect(ht_node_attach(tree.t, child, root, 0) == HT_OK)
+        #expect(tree.hit(root, 15, 15) == child)
+        #expect(tree.hit(root, 50, 50) == root)
+        #expect(tree.hit(root, 150, 50) == HT_NULL_NODE)
+        #expect(tree.hit(root, .nan, 50) == HT_NULL_NODE)
+        var x = 0.0, y = 0.0
+        #expect(ht_tree_convert_point(tree.t, root, child, 15, 15, &x, &y) == HT_OK)
+        #expect(x == 5 && y == 5)
+        var xy: [Double] = [15, 15, 50, 50, -1, -1]
+        var out = [ht_node](repeating: 0, count: 3)
+        #expect(ht_tree_hit_test_points(tree.t, root, &xy, 3, nil, &out) == HT_OK)
+        #expect(out == [child, root, HT_NULL_NODE])
+        var xs: [Double] = [15, 50], ys: [Double] = [15, 50]
+        #expect(ht_tree_hit_test_xy(tree.t, root, &xs, &ys, 2, nil, &out) == HT_OK)
+        #expect(Array(out.prefix(2)) == [child, root])
+        #expect(ht_tree_validate(tree.t) == HT_OK)
+    }
+
+    @Test func badInputGetsAStatus() {
+        let tree = Tree()
+        let a = tree.node(0, 0, 10, 10)
+        let b = tree.node(0, 0, 10, 10)
+        var out: ht_node = 0
+        #expect(ht_tree_hit_test(nil, a, 0, 0, nil, &out) == HT_E_INVALID_ARGUMENT)
+        #expect(ht_tree_hit_test(tree.t, 12345, 0, 0, nil, &out) == HT_E_BAD_NODE)
+        #expect(ht_tree_hit_test(tree.t, -7, 0, 0, nil, &out) == HT_E_BAD_NODE)
+        #expect(ht_node_set_center(tree.t, a, .nan, 0) == HT_E_NOT_FINITE)
+        #expect(ht_node_set_bounds(tree.t, a, 0, 0, .infinity, 1) == HT_E_NOT_FINITE)
+        #expect(ht_node_set_alpha(tree.t, a, .nan) == HT_E_NOT_FINITE)
+        var bad = ht_affine(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+        #expect(ht_node_set_transform(tree.t, a, &bad) == HT_E_NOT_FINITE)
+        #expect(ht_node_set_transform(tree.t, a, nil) == HT_E_INVALID_ARGUMENT)
+        #expect(ht_node_set_flags(tree.t, a, 0x1000) == HT_E_INVALID_ARGUMENT)
+        #expect(ht_node_attach(tree.t, a, a, 0) == HT_E_CYCLE)
+        #expect(ht_node_attach(tree.t, b, a, 0) == HT_OK)
+        #expect(ht_node_attach(tree.t, a, b, 0) == HT_E_CYCLE)
+        #expect(ht_node_attach(tree.t, a, b, -1) == HT_E_INVALID_ARGUMENT)
+        #expect(ht_node_free(tree.t, b) == HT_OK)
+        #expect(ht_tree_hit_test(tree.t, b, 0, 0, nil, &out) == HT_E_STALE_NODE)
+        #expect(ht_node_set_center(tree.t, b, 0, 0) == HT_E_STALE_NODE)
+        #expect(ht_node_free(tree.t, b) == HT_E_STALE_NODE)
+        let c = tree.node(0, 0, 1, 1)  // reuses b's slot with a new generation
+        #expect(c != b)
+        #expect(ht_tree_hit_test(tree.t, b, 0, 0, nil, &out) == HT_E_STALE_NODE)
+        var parent: ht_node = 0
+        #expect(ht_node_parent(tree.t, a, &parent) == HT_OK && parent == HT_NULL_NODE)
+        #expect(String(cString: ht_status_string(HT_E_CYCLE)).contains("ancestor"))
+        var singular = ht_affine(a: 0, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+        #expect(ht_node_set_transform(tree.t, c, &singular) == HT_OK)
+        var x = 0.0, y = 0.0
+        #expect(ht_tree_convert_point(tree.t, a, c, 1, 1, &x, &y) == HT_E_SINGULAR)
+        #expect(ht_tree_validate(tree.t) == HT_OK)
+    }
+
+    @Test func freeingAParentMakesChildrenRoots() {
+        let tree = Tree()
+        let p = tree.node(0, 0, 10, 10)
+        let kids = (0..<3).map { _ in tree.node(0, 0, 5, 5) }
+        for k in kids { #expect(ht_node_attach(tree.t, k, p, 99) == HT_OK) }
+        var n: Int32 = 0
+        #expect(ht_node_child_count(tree.t, p, &n) == HT_OK && n == 3)
+        var second: ht_node = 0
+        #expect(ht_node_child_at(tree.t, p, 1, &second) == HT_OK && second == kids[1])
+        #expect(tree.hit(p, 1, 1) == kids[2])
+        #expect(ht_node_free(tree.t, p) == HT_OK)
+        var parent: ht_node = 0
+        for k in kids { #expect(ht_node_parent(tree.t, k, &parent) == HT_OK && parent == HT_NULL_NODE) }
+        #expect(ht_tree_validate(tree.t) == HT_OK)
+    }
+
+    @Test func aHundredThousandDeepChain() {
+        let tree = Tree()
+        let depth = 100_000
+        var nodes: [ht_node] = []
+        nodes.reserveCapacity(depth)
+        for i in 0..<depth {
+            // Offsets alternate so the point stays inside every level.
+            let n = tree.node(i % 2 == 0 ? 0.5 : -0.5, 0, 1000 - Double(i) * 0.001, 1000)
+            if let last = nodes.last { #expect(ht_node_attach(tree.t, n, last, 0) == HT_OK) }
+            nodes.append(n)
+        }
+        #expect(tree.hit(nodes[0], 500, 500) == nodes[depth - 1])
+        var x = 0.0, y = 0.0
+        #expect(ht_tree_convert_point(tree.t, nodes[depth - 1], nodes[0], 0, 0, &x, &y) == HT_OK)
+        let offsets = (1..<depth).map { $0 % 2 == 0 ? 0.5 : -0.5 }.reduce(0, +)
+        #expect(x == offsets && y == 0)
+        // A cycle check at depth: attaching the root under the deepest node.
+        #expect(ht_node_attach(tree.t, nodes[0], nodes[depth - 1], 0) == HT_E_CYCLE)
+        #expect(ht_tree_validate(tree.t) == HT_OK)
+    }
+}
