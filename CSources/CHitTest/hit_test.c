@@ -126,8 +126,9 @@ static inline int enter(const ht_tree *t, stack *st, int32_t slot, uint32_t f, d
 
 /* The whole walk from `slot`; `ask_hit` is 0 for the default (super) hit test of `slot`. */
 static ht_status walk(const ht_tree *t, stack *st, int32_t slot, double x, double y,
-                      const ht_hooks *hooks, int ask_hit, ht_node *out) {
+                      const ht_hooks *hooks, int ask_hit, ht_node *out, uint64_t *tests) {
     ht_node hit = HT_NULL_NODE;
+    uint64_t tested = 1;
     st->depth = 0;
     int r = enter(t, st, slot, t->flags[slot], t->rx0[slot], t->ry0[slot], t->rx1[slot],
                   t->ry1[slot], x, y, hooks, ask_hit, &hit);
@@ -143,6 +144,7 @@ static ht_status walk(const ht_tree *t, stack *st, int32_t slot, double x, doubl
                      (c->flags & K_IDENTITY) != 0, &lx, &ly);
             r = enter(t, st, c->slot, c->flags, c->x0, c->y0, c->x1, c->y1, lx, ly, hooks, 1,
                       &hit);
+            tested++;
         } else {
             /* No child took the point: the node answers itself, unless it passes through. */
             st->depth--;
@@ -154,6 +156,7 @@ static ht_status walk(const ht_tree *t, stack *st, int32_t slot, double x, doubl
             }
         }
     }
+    *tests += tested;
     switch (r) {
     case R_HIT: *out = hit; return HT_OK;
     case R_ERROR: return HT_E_HOOK_FAILED;
@@ -179,7 +182,8 @@ static ht_status single(ht_tree *t, ht_node node, double x, double y, const ht_h
     stack s;
     stack_init(&s);
     ht_node hit = HT_NULL_NODE;
-    st = walk(t, &s, slot, x, y, hooks, ask_hit, &hit);
+    uint64_t tests = 0;
+    st = walk(t, &s, slot, x, y, hooks, ask_hit, &hit, &tests);
     stack_release(&s);
     if (st == HT_OK) *out = hit;
     return st;
@@ -197,28 +201,37 @@ ht_status ht_tree_hit_test_default(ht_tree *t, ht_node node, double x, double y,
 
 /* The bulk loop over points at `xs[i * stride]`, `ys[i * stride]`. */
 static ht_status bulk(ht_tree *t, ht_node node, const double *xs, const double *ys,
-                      size_t stride, size_t count, const ht_hooks *hooks, ht_node *out) {
+                      size_t stride, size_t count, const ht_hooks *hooks, ht_node *out,
+                      uint64_t *tests) {
     int32_t slot;
     ht_status st = begin(t, node, &slot);
     if (st != HT_OK) return st;
     if ((!xs || !ys || !out) && count > 0) return HT_E_INVALID_ARGUMENT;
     stack s;
     stack_init(&s);
+    uint64_t tested = 0;
     for (size_t i = 0; i < count && st == HT_OK; i++) {
         ht_node hit = HT_NULL_NODE;
-        st = walk(t, &s, slot, xs[i * stride], ys[i * stride], hooks, 1, &hit);
+        st = walk(t, &s, slot, xs[i * stride], ys[i * stride], hooks, 1, &hit, &tested);
         out[i] = hit;
     }
     stack_release(&s);
+    if (tests) *tests += tested;
     return st;
 }
 
 ht_status ht_tree_hit_test_points(ht_tree *t, ht_node node, const double *xy, size_t count,
                                   const ht_hooks *hooks, ht_node *out) {
-    return bulk(t, node, xy, xy ? xy + 1 : NULL, 2, count, hooks, out);
+    return bulk(t, node, xy, xy ? xy + 1 : NULL, 2, count, hooks, out, NULL);
+}
+
+ht_status ht_tree_hit_test_points_counted(ht_tree *t, ht_node node, const double *xy,
+                                          size_t count, ht_node *out, uint64_t *tests) {
+    if (!tests) return HT_E_INVALID_ARGUMENT;
+    return bulk(t, node, xy, xy ? xy + 1 : NULL, 2, count, NULL, out, tests);
 }
 
 ht_status ht_tree_hit_test_xy(ht_tree *t, ht_node node, const double *xs, const double *ys,
                               size_t count, const ht_hooks *hooks, ht_node *out) {
-    return bulk(t, node, xs, ys, 1, count, hooks, out);
+    return bulk(t, node, xs, ys, 1, count, hooks, out, NULL);
 }

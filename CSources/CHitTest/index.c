@@ -320,6 +320,38 @@ done:
     return st;
 }
 
+static size_t grid_words(const block *b) {
+    if (b->nx == 0) return 0;
+    return (size_t)b->nx * (size_t)b->ny + 1 + b->cell_start[(size_t)b->nx * (size_t)b->ny] +
+           (size_t)b->nalways;
+}
+
+size_t block_bytes(const block *b) {
+    return sizeof *b + (size_t)b->count * sizeof(kid) + grid_words(b) * sizeof(uint32_t);
+}
+
+ht_status copy_block(const block *b, block **out) {
+    size_t head = sizeof *b + (size_t)b->count * sizeof(kid);
+    block *c = malloc(head);
+    if (!c) return HT_E_NO_MEMORY;
+    memcpy(c, b, head);
+    if (b->nx != 0) {
+        size_t words = grid_words(b);
+        uint32_t *mem = malloc(words * sizeof *mem);
+        if (!mem) {
+            free(c);
+            return HT_E_NO_MEMORY;
+        }
+        memcpy(mem, b->grid_memory, words * sizeof *mem);
+        c->grid_memory = mem;
+        c->cell_start = mem;
+        c->items = mem + (b->items - b->cell_start);
+        c->always = mem + (b->always - b->cell_start);
+    }
+    *out = c;
+    return HT_OK;
+}
+
 ht_status ht_tree_prepare(ht_tree *t) {
     if (!t) return HT_E_INVALID_ARGUMENT;
     while (t->ndirty > 0) {

@@ -150,5 +150,7 @@ static inline int all_finite(const double *v, int n) {
 /* index.c */
 ht_status build_block(ht_tree *t, int32_t slot);
 void free_block(ht_tree *t, int32_t slot);
+ht_status copy_block(const block *b, block **out);
+size_t block_bytes(const block *b);
 
 #endif

@@ -66,7 +66,7 @@ ht_status ht_tree_create(int32_t capacity_hint, ht_tree **out_tree) {
 
 void ht_tree_destroy(ht_tree *t) {
     if (!t) return;
-    if (t->blocks)
+    if (t->blocks && t->alive)
         for (int32_t s = 0; s < t->slots; s++)
             if (t->alive[s]) free_block(t, s);
 #define FREE(name) free(t->name);
@@ -383,6 +383,63 @@ ht_status ht_node_set_priority(ht_tree *t, ht_node node, int32_t priority) {
         t->priority[s] = priority;
         mark_dirty(t, t->parent[s]);
     }
+    return HT_OK;
+}
+
+ht_status ht_tree_clone(ht_tree *t, ht_tree **out) {
+    if (!t || !out) return HT_E_INVALID_ARGUMENT;
+    ht_status st = ht_tree_prepare(t);
+    if (st != HT_OK) return st;
+    ht_tree *c = malloc(sizeof *c);
+    if (!c) return HT_E_NO_MEMORY;
+    *c = *t; /* the scalars; every array pointer is replaced below */
+#define NULLIFY(name) c->name = NULL;
+    INT32_ARRAYS(NULLIFY)
+    UINT8_ARRAYS(NULLIFY)
+    UINT32_ARRAYS(NULLIFY)
+    DOUBLE_ARRAYS(NULLIFY)
+    POINTER_ARRAYS(NULLIFY)
+#undef NULLIFY
+    c->slots = 0; /* so that destroy on failure frees no blocks */
+    c->capacity = 0;
+    if (grow(c, t->capacity) != HT_OK) {
+        ht_tree_destroy(c);
+        return HT_E_NO_MEMORY;
+    }
+    size_t rows = (size_t)t->slots;
+#define COPY(name) memcpy(c->name, t->name, rows * sizeof *t->name);
+    INT32_ARRAYS(COPY)
+    UINT8_ARRAYS(COPY)
+    UINT32_ARRAYS(COPY)
+    DOUBLE_ARRAYS(COPY)
+#undef COPY
+    for (size_t s = 0; s < rows; s++) c->blocks[s] = NULL;
+    c->slots = t->slots;
+    for (int32_t s = 0; s < t->slots; s++) {
+        if (!t->alive[s] || !t->blocks[s]) continue;
+        if (copy_block(t->blocks[s], &c->blocks[s]) != HT_OK) {
+            ht_tree_destroy(c);
+            return HT_E_NO_MEMORY;
+        }
+    }
+    *out = c;
+    return HT_OK;
+}
+
+ht_status ht_tree_memory_usage(const ht_tree *t, size_t *out) {
+    if (!t || !out) return HT_E_INVALID_ARGUMENT;
+    size_t row = 0;
+#define ROW(name) row += sizeof *t->name;
+    INT32_ARRAYS(ROW)
+    UINT8_ARRAYS(ROW)
+    UINT32_ARRAYS(ROW)
+    DOUBLE_ARRAYS(ROW)
+    POINTER_ARRAYS(ROW)
+#undef ROW
+    size_t bytes = sizeof *t + row * (size_t)t->capacity;
+    for (int32_t s = 0; s < t->slots; s++)
+        if (t->alive[s] && t->blocks[s]) bytes += block_bytes(t->blocks[s]);
+    *out = bytes;
     return HT_OK;
 }
 

@@ -191,12 +191,101 @@ final class CoreTree {
         }
     }
 
+    func handle(of view: View) -> Int32 { view.node }
+
+    /// Bulk hit test over all cores: the prepared index is only read by the workers (no hooks,
+    /// so handler points come back as HT_PENDING_NODE), then those points are answered again
+    /// on the calling thread with hooks. Same answers as one single-threaded pass.
+    func bulk(
+        _ view: View, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, stride: Int,
+        count: Int, threads: Int?, into out: UnsafeMutablePointer<Int32>
+    ) {
+        let n = Parallel.threads(threads, count: count)
+        if n <= 1 {
+            hitTest(view, xs: xs, ys: ys, stride: stride, count: count, event: nil, hooks: true, into: out)
+            return
+        }
+        prepare()
+        let shared = SharedBuffers(tree: tree, xs: xs, ys: ys, out: out)
+        let node = view.node
+        Parallel.forEachSlice(count: count, threads: n) { range in
+            shared.hitTest(node, range, stride: stride)
+        }
+        guard handlerCount > 0 else { return }
+        for i in 0..<count where out[i] == HT_PENDING_NODE {
+            let answer = hitTest(view, Point(x: xs[i * stride], y: ys[i * stride]), event: nil)
+            precondition(
+                answer == nil || answer?.core === self,
+                "a hitTestHandler returned a view of another tree in a bulk hit test")
+            out[i] = answer?.node ?? -1
+        }
+    }
+
+    /// An independent copy of the index for `HitTestSnapshot`.
+    func clone() -> FrozenTree {
+        var copy: OpaquePointer?
+        Self.check(ht_tree_clone(tree, &copy), "copying the index")
+        return FrozenTree(copy!)
+    }
+
     /// `convert(_:to:)` between two nodes of this index; nil when it is not finite.
     func convert(_ point: Point, from: View, to: View) -> Point? {
         var x = 0.0
         var y = 0.0
         let st = ht_tree_convert_point(tree, from.node, to.node, point.x, point.y, &x, &y)
         return st == HT_OK ? Point(x: x, y: y) : nil
+    }
+}
+
+/// Pointers handed to worker threads. Sound because the workers only read the prepared index
+/// and the inputs, and each writes a disjoint slice of `out`.
+private struct SharedBuffers: @unchecked Sendable {
+    let tree: OpaquePointer
+    let xs: UnsafePointer<Double>
+    let ys: UnsafePointer<Double>
+    let out: UnsafeMutablePointer<Int32>
+
+    func hitTest(_ node: Int32, _ range: Range<Int>, stride: Int) {
+        let status =
+            stride == 2
+            ? ht_tree_hit_test_points(tree, node, xs + range.lowerBound * 2, range.count, nil, out + range.lowerBound)
+            : ht_tree_hit_test_xy(
+                tree, node, xs + range.lowerBound, ys + range.lowerBound, range.count, nil, out + range.lowerBound)
+        CoreTree.check(status, "bulk hit test")
+    }
+}
+
+/// A prepared copy of an index that is never mutated: any thread may query it.
+final class FrozenTree: @unchecked Sendable {
+    private let tree: OpaquePointer
+
+    init(_ tree: OpaquePointer) { self.tree = tree }
+    deinit { ht_tree_destroy(tree) }
+
+    func hitTest(_ root: Int32, _ point: Point) -> Int32 {
+        var out: Int32 = -1
+        CoreTree.check(ht_tree_hit_test(tree, root, point.x, point.y, nil, &out), "hit test")
+        return out
+    }
+
+    func bulk(_ root: Int32, xy: UnsafePointer<Double>, count: Int, threads: Int?, into out: UnsafeMutablePointer<Int32>) {
+        let shared = SharedBuffers(tree: tree, xs: xy, ys: xy + 1, out: out)
+        Parallel.forEachSlice(count: count, threads: Parallel.threads(threads, count: count)) { range in
+            shared.hitTest(root, range, stride: 2)
+        }
+    }
+
+    /// Tests per point, for the benchmark.
+    func countedHitTest(_ root: Int32, xy: UnsafePointer<Double>, count: Int, into out: UnsafeMutablePointer<Int32>) -> UInt64 {
+        var tests: UInt64 = 0
+        CoreTree.check(ht_tree_hit_test_points_counted(tree, root, xy, count, out, &tests), "counted hit test")
+        return tests
+    }
+
+    var memoryUsage: Int {
+        var bytes = 0
+        CoreTree.check(ht_tree_memory_usage(tree, &bytes), "memory usage")
+        return bytes
     }
 }
 

@@ -24,24 +24,3 @@ extension View {
         return bounds.inset(by: hitTestInsets).contains(point)
     }
 }
-
-extension View {
-    /// Hit-tests many points at once; each point is in this view's bounds space, and the
-    /// answers are in the same order and identical to `hitTest(_:with:)` for each point.
-    /// - Complexity: O(points x the single-point cost); calls `ht_tree_hit_test_points`.
-    public func hitTest(_ points: [Point]) -> [View?] {
-        let core = ensureCore()
-        var handles = [Int32](repeating: -1, count: points.count)
-        points.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            base.withMemoryRebound(to: Double.self, capacity: points.count * 2) { xy in
-                handles.withUnsafeMutableBufferPointer { out in
-                    core.hitTest(
-                        self, xs: xy, ys: xy + 1, stride: 2, count: points.count, event: nil,
-                        hooks: true, into: out.baseAddress!)
-                }
-            }
-        }
-        return handles.map { core.view(for: $0) }
-    }
-}

@@ -8,14 +8,33 @@ import HitTestKit
 public enum Reference {
     /// UIKit's hit test of `view` for `point` in its bounds space.
     public static func hitTest(_ view: View, _ point: Point, with event: Event? = nil) -> View? {
+        var visits = 0
+        return hitTest(view, point, with: event, visits: &visits)
+    }
+
+    /// The hit test, adding to `visits` the number of views whose hitTest was called.
+    public static func hitTest(_ view: View, _ point: Point, with event: Event?, visits: inout Int)
+        -> View?
+    {
+        visits += 1
         if let handler = view.hitTestHandler {
-            return handler(view, point, event) { defaultHitTest(view, $0, with: event) }
+            var inner = 0
+            let hit = handler(view, point, event) { defaultHitTest(view, $0, with: event, visits: &inner) }
+            visits += inner
+            return hit
         }
-        return defaultHitTest(view, point, with: event)
+        return defaultHitTest(view, point, with: event, visits: &visits)
     }
 
     /// The hit test without the view's own `hitTestHandler` (the handler's `super` call).
     public static func defaultHitTest(_ view: View, _ point: Point, with event: Event? = nil)
+        -> View?
+    {
+        var visits = 0
+        return defaultHitTest(view, point, with: event, visits: &visits)
+    }
+
+    static func defaultHitTest(_ view: View, _ point: Point, with event: Event?, visits: inout Int)
         -> View?
     {
         if view.isHidden || !view.isUserInteractionEnabled || view.alpha < 0.01 { return nil }
@@ -23,7 +42,7 @@ public enum Reference {
         if !inside && !view.allowsSubviewHitsOutsideBounds { return nil }
         if !view.capturesSubviewTouches {
             for subview in searchOrder(view.subviews) {
-                if let hit = hitTest(subview, fromSuperview(subview, point), with: event) {
+                if let hit = hitTest(subview, fromSuperview(subview, point), with: event, visits: &visits) {
                     return hit
                 }
             }

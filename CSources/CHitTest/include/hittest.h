@@ -259,6 +259,26 @@ ht_status ht_tree_hit_test_xy(ht_tree *tree, ht_node node, const double *xs, con
 ht_status ht_tree_convert_point(const ht_tree *tree, ht_node from, ht_node to, double x,
                                 double y, double *out_x, double *out_y);
 
+/* ---- Snapshots and statistics ------------------------------------------------------------ */
+
+/**
+ * Makes an independent copy of `tree` (prepared first), with the same handles. A copy that is
+ * never mutated can be queried from any number of threads while the original keeps changing.
+ * - Returns: HT_E_NO_MEMORY (nothing allocated is left behind).
+ * - Complexity: O(nodes).
+ */
+ht_status ht_tree_clone(ht_tree *tree, ht_tree **out_copy);
+
+/** Bytes held by the tree: base arrays (at their capacity) and derived blocks. */
+ht_status ht_tree_memory_usage(const ht_tree *tree, size_t *out_bytes);
+
+/**
+ * As `ht_tree_hit_test_points` without hooks, and also adds to `*tests` the number of nodes
+ * the walk tested (each node whose flags and region were checked). For measuring.
+ */
+ht_status ht_tree_hit_test_points_counted(ht_tree *tree, ht_node node, const double *xy,
+                                          size_t count, ht_node *out, uint64_t *tests);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,416 @@
+import Foundation
+import HitTestKit
+import HitTestReference
+
+
+let usage = """
+    usage: hittest-bench [options]
+
+    Measures hit-testing throughput on deterministic scenes, side by side: the reference
+    recursive walk over the Swift objects, the engine's single-point loop, the bulk call on
+    one thread and on all cores, and the streaming bound (read two doubles, write one int32 per
+    point). Every answer is checked against the reference (on the reference's sample); a
+    mismatch fails the run. Build in release: swift run -c release hittest-bench
+
+    options:
+      --quick            a run under a minute: 100,000 points, 3 repetitions, mutation
+                         latency on app-large only
+      --scene NAME       only this scene (repeatable): \(Scenes.names.joined(separator: ", "))
+      --points N         points per set (default 1,000,000)
+      --reps N           repetitions per measurement; the median is reported (default 5)
+      --csv FILE         also write every row as CSV
+      --svg FILE         also write a chart of throughput per scene and method (log scale)
+      --help             this text
+    """
+
+struct Options {
+    var quick = false
+    var scenes: [String] = []
+    var points = 1_000_000
+    var reps = 5
+    var csv: String?
+    var svg: String?
+}
+
+func parse(_ args: [String]) -> Options {
+    var o = Options()
+    var i = 0
+    func value() -> String {
+        i += 1
+        guard i < args.count else { fail("\(args[i - 1]) needs a value") }
+        return args[i]
+    }
+    while i < args.count {
+        switch args[i] {
+        case "--help", "-h":
+            print(usage)
+            exit(0)
+        case "--quick": o.quick = true
+        case "--scene":
+            let name = value()
+            guard Scenes.names.contains(name) else { fail("unknown scene '\(name)'; scenes: \(Scenes.names.joined(separator: ", "))") }
+            o.scenes.append(name)
+        case "--points":
+            guard let n = Int(value()), n > 0 else { fail("--points takes a positive whole number") }
+            o.points = n
+        case "--reps":
+            guard let n = Int(value()), n > 0 else { fail("--reps takes a positive whole number") }
+            o.reps = n
+        case "--csv": o.csv = value()
+        case "--svg": o.svg = value()
+        default: fail("unknown option '\(args[i])' (see --help)")
+        }
+        i += 1
+    }
+    if o.quick {
+        if !args.contains("--points") { o.points = 100_000 }
+        if !args.contains("--reps") { o.reps = 3 }
+    }
+    if o.scenes.isEmpty { o.scenes = Scenes.names }
+    return o
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("hittest-bench: \(message)\n".utf8))
+    exit(2)
+}
+
+func progress(_ message: String) {
+    FileHandle.standardError.write(Data("[\(String(format: "%7.1f", started.duration(to: .now).seconds))s] \(message)\n".utf8))
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
+}
+
+let started = ContinuousClock.now
+
+/// Median of `reps` timings of `body` (seconds).
+func median(_ reps: Int, _ body: () -> Void) -> Double {
+    var times: [Double] = []
+    for _ in 0..<reps {
+        let t0 = ContinuousClock.now
+        body()
+        times.append(t0.duration(to: .now).seconds)
+    }
+    times.sort()
+    return times[times.count / 2]
+}
+
+/// How many points a slow method gets: enough for about `budget` seconds per repetition.
+func sampleSize(budget: Double, limit: Int, _ perPoint: (Int) -> Void) -> Int {
+    var n = 1
+    while true {
+        let t0 = ContinuousClock.now
+        perPoint(n)
+        let t = t0.duration(to: .now).seconds
+        if t > budget / 4 || n >= limit {
+            let estimate = t / Double(n)
+            return max(1, min(limit, Int(budget / max(estimate, 1e-12))))
+        }
+        n = min(limit, n * 8)
+    }
+}
+
+struct Row {
+    var scene: String
+    var points: String
+    var method: String
+    var sample: Int
+    var seconds: Double
+    var testsPerPoint: Double?
+    var pointsPerSecond: Double { Double(sample) / seconds }
+    var nsPerPoint: Double { seconds / Double(sample) * 1e9 }
+}
+
+
+@inline(never)
+func streamingBound(_ points: UnsafeBufferPointer<Point>, _ out: UnsafeMutableBufferPointer<Int32>) {
+    points.baseAddress!.withMemoryRebound(to: Double.self, capacity: points.count * 2) { xy in
+        let o = out.baseAddress!
+        for i in 0..<points.count { o[i] = xy[2 * i] < xy[2 * i + 1] ? 1 : 0 }
+    }
+}
+
+func name(_ v: View?, _ ids: [ObjectIdentifier: Int]) -> Int { v.map { ids[ObjectIdentifier($0)] ?? -2 } ?? -1 }
+
+/// glibc's `malloc_usable_size` (declared in malloc.h, which the Glibc module does not export).
+@_silgen_name("malloc_usable_size")
+func mallocUsableSize(_ pointer: UnsafeMutableRawPointer?) -> Int
+
+func estimateSwiftBytes(_ views: [View]) -> Double {
+    let sample = views.prefix(2000)
+    var total = 0
+    for v in sample {
+        total += mallocUsableSize(Unmanaged.passUnretained(v).toOpaque())
+        if !v.subviews.isEmpty { total += 32 + 8 * v.subviews.count }
+    }
+    return Double(total) / Double(sample.count)
+}
+
+func subtreeOfAbout(_ target: Int, in scene: Scenes.Scene) -> (view: View, size: Int) {
+    var best: (View, Int)?
+    var sizes: [ObjectIdentifier: Int] = [:]
+    for v in scene.views.reversed() {
+        let size = 1 + v.subviews.reduce(0) { $0 + (sizes[ObjectIdentifier($1)] ?? 1) }
+        sizes[ObjectIdentifier(v)] = size
+        if v.superview != nil && v.superview !== scene.root,
+            best == nil || abs(size - target) < abs(best!.1 - target)
+        {
+            best = (v, size)
+        }
+    }
+    return best!
+}
+
+func fmt(_ x: Double) -> String {
+    if x >= 100 { return String(format: "%.0f", x) }
+    if x >= 10 { return String(format: "%.1f", x) }
+    return String(format: "%.2f", x)
+}
+
+func write(_ text: String, to path: String) {
+    do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch { fail("cannot write \(path): \(error)") }
+}
+
+
+/// One run's measurements and checks.
+final class Bench {
+    var rows: [Row] = []
+    var extras: [String] = []
+    var failures: [String] = []
+    var sink = 0  // results are summed into this so no work is optimised away
+
+    func run(_ options: Options) {
+        #if DEBUG
+            progress("warning: a debug build; numbers are meaningless. Use: swift run -c release hittest-bench")
+        #endif
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        progress("\(cores) cores, \(options.points) points per set, median of \(options.reps)")
+        for sceneName in options.scenes {
+            progress("\(sceneName): building")
+            let t0 = ContinuousClock.now
+            let scene = Scenes.make(sceneName)!
+            let buildSeconds = t0.duration(to: .now).seconds
+            let root = scene.root
+            let t1 = ContinuousClock.now
+            _ = root.hitTest(Point(x: 1, y: 1))  // prepares the derived index
+            let prepareSeconds = t1.duration(to: .now).seconds
+            let snapshot = root.makeHitTestSnapshot()
+            let ids = Dictionary(uniqueKeysWithValues: scene.views.enumerated().map { (ObjectIdentifier($1), $0) })
+            let swiftBytes = estimateSwiftBytes(scene.views)
+            extras.append(
+                "\(sceneName): \(scene.views.count) views; build \(fmt(buildSeconds * 1e3)) ms (Swift objects + C sync), "
+                    + "index prepare \(fmt(prepareSeconds * 1e3)) ms; C index \(fmt(Double(snapshot.indexBytes) / Double(scene.views.count))) B/view, "
+                    + "Swift object ~\(fmt(swiftBytes)) B/view")
+            let area = root.bounds
+            let sets: [(String, [Point])] = [
+                ("uniform", Scenes.uniformPoints(options.points, in: area, seed: 7)),
+                ("clustered", Scenes.clusteredPoints(options.points, in: area, spots: 20, seed: 8)),
+            ]
+            for (setName, points) in sets {
+                progress("\(sceneName)/\(setName): reference walk")
+                let budget = options.quick ? 0.15 : 0.5
+                let refN = sampleSize(budget: budget, limit: points.count) { n in
+                    for p in points.prefix(n) { sink &+= name(Reference.hitTest(root, p), ids) }
+                }
+                var expected = [Int](repeating: 0, count: refN)
+                var visits = 0
+                for (i, p) in points.prefix(refN).enumerated() {
+                    expected[i] = name(Reference.hitTest(root, p, with: nil, visits: &visits), ids)
+                }
+                let refTime = median(options.reps) {
+                    for p in points.prefix(refN) { sink &+= name(Reference.hitTest(root, p), ids) }
+                }
+                rows.append(Row(scene: sceneName, points: setName, method: "reference", sample: refN, seconds: refTime, testsPerPoint: Double(visits) / Double(refN)))
+
+                progress("\(sceneName)/\(setName): single-point loop")
+                let singleN = sampleSize(budget: budget, limit: points.count) { n in
+                    for p in points.prefix(n) { sink &+= Int(root.hitTest(p)?.tag ?? 0) }
+                }
+                var singleAnswers: [Int] = []
+                for p in points.prefix(min(singleN, refN)) { singleAnswers.append(name(root.hitTest(p), ids)) }
+                if singleAnswers != Array(expected.prefix(singleAnswers.count)) {
+                    failures.append("\(sceneName)/\(setName): single-point answers differ from the reference")
+                }
+                let singleTime = median(options.reps) {
+                    for p in points.prefix(singleN) { sink &+= root.hitTest(p) == nil ? 0 : 1 }
+                }
+                let tests = snapshot.nodesTested(for: Array(points.prefix(min(points.count, 100_000))))
+                rows.append(Row(scene: sceneName, points: setName, method: "single", sample: singleN, seconds: singleTime, testsPerPoint: Double(tests) / Double(min(points.count, 100_000))))
+
+                var handles1 = [Int32](repeating: 0, count: points.count)
+                var handlesN = [Int32](repeating: 0, count: points.count)
+                for (label, threads) in [("bulk-1", 1), ("bulk-\(cores)", cores)] {
+                    progress("\(sceneName)/\(setName): \(label)")
+                    let time = median(options.reps) {
+                        points.withUnsafeBufferPointer { p in
+                            if threads == 1 {
+                                handles1.withUnsafeMutableBufferPointer { root.hitTest(p, into: $0, threads: 1) }
+                            } else {
+                                handlesN.withUnsafeMutableBufferPointer { root.hitTest(p, into: $0, threads: threads) }
+                            }
+                        }
+                    }
+                    rows.append(Row(scene: sceneName, points: setName, method: label, sample: points.count, seconds: time, testsPerPoint: Double(tests) / Double(min(points.count, 100_000))))
+                }
+                if handles1 != handlesN { failures.append("\(sceneName)/\(setName): bulk answers depend on the thread count") }
+                let bulkNames = handles1.prefix(refN).map { name(root.view(forHitTestHandle: $0), ids) }
+                if bulkNames != expected {
+                    let bad = zip(bulkNames, expected).filter { $0 != $1 }.count
+                    failures.append("\(sceneName)/\(setName): \(bad) bulk answers differ from the reference")
+                }
+                sink &+= handles1.reduce(0) { $0 &+ Int($1) }
+
+                progress("\(sceneName)/\(setName): streaming bound")
+                var out = [Int32](repeating: 0, count: points.count)
+                let streamTime = median(options.reps) {
+                    points.withUnsafeBufferPointer { p in out.withUnsafeMutableBufferPointer { streamingBound(p, $0) } }
+                }
+                sink &+= Int(out[out.count / 2])
+                rows.append(Row(scene: sceneName, points: setName, method: "stream", sample: points.count, seconds: streamTime))
+            }
+            if sceneName == "app-large" || (sceneName == "random-1m" && !options.quick) {
+                progress("\(sceneName): mutation latency")
+                extras.append(contentsOf: mutationLatency(sceneName, scene, reps: options.quick ? 21 : 51))
+            }
+        }
+    }
+
+
+    /// Median latency of a mutation followed by one query, for each kind of mutation.
+    func mutationLatency(_ sceneName: String, _ scene: Scenes.Scene, reps: Int) -> [String] {
+        let root = scene.root
+        var rng = SplitMix64(seed: 99)
+        let leaves = scene.views.filter { $0.subviews.isEmpty && $0.superview != nil }
+        func query() {
+            let p = Point(x: rng.unit() * 390, y: rng.unit() * 844)
+            let hit = root.hitTest(p)
+            if hit !== Reference.hitTest(root, p) { failures.append("\(sceneName): answer after a mutation differs from the reference at \(p)") }
+        }
+        func time(_ label: String, _ mutate: () -> Void) -> String {
+            var samples: [Double] = []
+            for _ in 0..<reps {
+                let t0 = ContinuousClock.now
+                mutate()
+                let p = Point(x: rng.unit() * 390, y: rng.unit() * 844)
+                sink &+= root.hitTest(p) == nil ? 0 : 1
+                samples.append(t0.duration(to: .now).seconds)
+                query()
+            }
+            samples.sort()
+            return "\(sceneName): \(label) + query: median \(fmt(samples[samples.count / 2] * 1e6)) µs"
+        }
+        var lines: [String] = []
+        lines.append(time("leaf frame change") {
+            let v = leaves[Int(rng.unit() * Double(leaves.count))]
+            var f = v.frame
+            f.origin.x += rng.unit() < 0.5 ? 1 : -1
+            v.frame = f
+        })
+        var added: [View] = []
+        lines.append(time("leaf addSubview") {
+            let parent = leaves[Int(rng.unit() * Double(leaves.count))]
+            let v = View(frame: Rect(x: 1, y: 1, width: 10, height: 10))
+            parent.addSubview(v)
+            added.append(v)
+        })
+        lines.append(time("leaf removeFromSuperview") {
+            (added.popLast() ?? leaves[Int(rng.unit() * Double(leaves.count))]).removeFromSuperview()
+        })
+        // A subtree of about 1,000 views, moved between two parents.
+        let subtree = subtreeOfAbout(1000, in: scene)
+        let homes = [subtree.view.superview!, scene.views[1]]
+        var turn = 0
+        lines.append(time("moving a \(subtree.size)-view subtree") {
+            turn += 1
+            let target = homes[turn % 2]
+            target.addSubview(subtree.view)
+        })
+        return lines
+    }
+
+
+    func report(_ options: Options) {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        print("hittest-bench — \(cores) cores, \(options.points) points per set, median of \(options.reps) repetitions")
+        print("")
+        let header = ["scene", "points", "method", "sample", "Mpoints/s", "ns/point", "× reference", "÷ stream", "tests/point"]
+        var table: [[String]] = [header]
+        for r in rows {
+            let ref = rows.first { $0.scene == r.scene && $0.points == r.points && $0.method == "reference" }!
+            let stream = rows.first { $0.scene == r.scene && $0.points == r.points && $0.method == "stream" }
+            table.append([
+                r.scene, r.points, r.method, "\(r.sample)", fmt(r.pointsPerSecond / 1e6), fmt(r.nsPerPoint),
+                fmt(r.pointsPerSecond / ref.pointsPerSecond),
+                stream.map { fmt(r.nsPerPoint / $0.nsPerPoint) } ?? "",
+                r.testsPerPoint.map(fmt) ?? "",
+            ])
+        }
+        let widths = header.indices.map { c in table.map { $0[c].count }.max()! }
+        for (i, line) in table.enumerated() {
+            print("| " + line.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: " | ") + " |")
+            if i == 0 { print("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|") }
+        }
+        print("")
+        for scene in Set(rows.map(\.scene)).sorted() {
+            for set in ["uniform", "clustered"] {
+                let one = rows.first { $0.scene == scene && $0.points == set && $0.method == "bulk-1" }
+                let all = rows.first { $0.scene == scene && $0.points == set && $0.method == "bulk-\(cores)" }
+                if let one, let all { print("\(scene)/\(set): bulk on \(cores) cores = \(fmt(all.pointsPerSecond / one.pointsPerSecond))× bulk on 1") }
+            }
+        }
+        print("")
+        for line in extras { print(line) }
+        print("")
+        if let csv = options.csv {
+            var text = "scene,points,method,sample,points_per_second,ns_per_point,tests_per_point\n"
+            for r in rows {
+                text += "\(r.scene),\(r.points),\(r.method),\(r.sample),\(r.pointsPerSecond),\(r.nsPerPoint),\(r.testsPerPoint.map { "\($0)" } ?? "")\n"
+            }
+            write(text, to: csv)
+        }
+        if let svg = options.svg { write(chart(), to: svg) }
+        if failures.isEmpty {
+            print("All answers matched the reference walk. (checksum \(sink & 0xFFFF))")
+        } else {
+            for f in failures { print("MISMATCH: \(f)") }
+        }
+    }
+
+
+    /// Grouped bars: for each scene and point set, one bar per method, log-scale points/s.
+    func chart() -> String {
+        let methods = Array(NSOrderedSet(array: rows.map(\.method))) as! [String]
+        let groups = Array(NSOrderedSet(array: rows.map { "\($0.scene)/\($0.points)" })) as! [String]
+        let colors = ["#888888", "#e07b39", "#3b7dd8", "#1f4e9c", "#2ca02c", "#9467bd"]
+        let barW = 12.0, gap = 18.0, left = 70.0, top = 40.0, height = 300.0
+        let groupW = Double(methods.count) * barW + gap
+        let width = left + Double(groups.count) * groupW + 20
+        let lo = 3.0, hi = 11.0  // 1e3 .. 1e11 points/s
+        func y(_ v: Double) -> Double { top + height - (log10(max(v, 1e3)) - lo) / (hi - lo) * height }
+        var s = "<svg xmlns='http://www.w3.org/2000/svg' width='\(Int(width))' height='\(Int(top + height + 150))' font-family='sans-serif' font-size='11'>\n"
+        s += "<text x='\(left)' y='20' font-size='14'>hittest-bench: points per second (log scale)</text>\n"
+        for e in Int(lo)...Int(hi) {
+            let yy = y(pow(10, Double(e)))
+            s += "<line x1='\(left)' x2='\(width - 10)' y1='\(yy)' y2='\(yy)' stroke='#ddd'/><text x='\(left - 8)' y='\(yy + 4)' text-anchor='end'>1e\(e)</text>\n"
+        }
+        for (g, group) in groups.enumerated() {
+            let x0 = left + Double(g) * groupW + gap / 2
+            for (m, method) in methods.enumerated() {
+                guard let r = rows.first(where: { "\($0.scene)/\($0.points)" == group && $0.method == method }) else { continue }
+                let yy = y(r.pointsPerSecond)
+                s += "<rect x='\(x0 + Double(m) * barW)' y='\(yy)' width='\(barW - 1)' height='\(top + height - yy)' fill='\(colors[m % colors.count])'><title>\(group) \(method): \(fmt(r.pointsPerSecond / 1e6)) M/s</title></rect>\n"
+            }
+            s += "<text transform='translate(\(x0 + 6),\(top + height + 10)) rotate(40)'>\(group)</text>\n"
+        }
+        for (m, method) in methods.enumerated() {
+            let yy = top + height + 110 + Double(m / 3) * 16
+            let xx = left + Double(m % 3) * 150
+            s += "<rect x='\(xx)' y='\(yy - 9)' width='10' height='10' fill='\(colors[m % colors.count])'/><text x='\(xx + 14)' y='\(yy)'>\(method)</text>\n"
+        }
+        return s + "</svg>\n"
+    }
+
+
+}

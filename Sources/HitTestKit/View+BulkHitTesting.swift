@@ -1,0 +1,148 @@
+import Dispatch
+import Foundation
+
+extension View {
+    /// Hit-tests many points at once; each point is in this view's bounds space, and the
+    /// answers are in the same order and identical to `hitTest(_:with:)` for each point.
+    ///
+    /// Large batches are split over all cores; the answer never depends on the thread count.
+    /// Handlers are still called only on the calling thread (see `pointInsideHandler`).
+    /// - Complexity: O(points x the single-point cost) / cores; calls `ht_tree_hit_test_points`.
+    public func hitTest(_ points: [Point]) -> [View?] {
+        var handles = [Int32](repeating: -1, count: points.count)
+        points.withUnsafeBufferPointer { buffer in
+            handles.withUnsafeMutableBufferPointer { out in hitTest(buffer, into: out) }
+        }
+        let core = self.core!
+        return handles.map { core.view(for: $0) }
+    }
+
+    /// Hit-tests `points` into `handles` without allocating: each result is the hit view's
+    /// `hitTestHandle`, or -1 for nil. Resolve one with `view(forHitTestHandle:)`.
+    /// - Parameters:
+    ///   - threads: how many threads to use; nil for all cores, 1 for the calling thread only.
+    /// - Precondition: `handles.count >= points.count`.
+    public func hitTest(
+        _ points: UnsafeBufferPointer<Point>, into handles: UnsafeMutableBufferPointer<Int32>,
+        threads: Int? = nil
+    ) {
+        precondition(handles.count >= points.count, "hitTest(_:into:): the result buffer is too small")
+        guard let base = points.baseAddress, let out = handles.baseAddress else { return }
+        base.withMemoryRebound(to: Double.self, capacity: points.count * 2) { xy in
+            ensureCore().bulk(
+                self, xs: xy, ys: xy + 1, stride: 2, count: points.count, threads: threads, into: out)
+        }
+    }
+
+    /// Hit-tests the points `(xs[i], ys[i])` into `handles`, as `hitTest(_:into:threads:)`.
+    /// - Precondition: `xs`, `ys` and `handles` have the same count (handles may be longer).
+    public func hitTest(
+        xs: UnsafeBufferPointer<Double>, ys: UnsafeBufferPointer<Double>,
+        into handles: UnsafeMutableBufferPointer<Int32>, threads: Int? = nil
+    ) {
+        precondition(xs.count == ys.count, "hitTest(xs:ys:into:): xs and ys differ in length")
+        precondition(handles.count >= xs.count, "hitTest(xs:ys:into:): the result buffer is too small")
+        guard let x = xs.baseAddress, let y = ys.baseAddress, let out = handles.baseAddress else { return }
+        ensureCore().bulk(self, xs: x, ys: y, stride: 1, count: xs.count, threads: threads, into: out)
+    }
+
+    /// This view's handle in the C index: what the handle-returning bulk calls write for it.
+    /// Stable while the view lives and stays in the same tree (moving it into another tree
+    /// gives it a new handle).
+    public var hitTestHandle: Int32 { ensureCore().handle(of: self) }
+
+    /// The view of the same tree (index) as this one with `handle`, or nil (for -1, or a handle
+    /// of a view that no longer exists).
+    public func view(forHitTestHandle handle: Int32) -> View? {
+        core?.view(for: handle)
+    }
+
+    /// An immutable copy of this view's hit-testing state that any thread may query while the
+    /// tree keeps changing. Answers are handles, as of now.
+    public func makeHitTestSnapshot() -> HitTestSnapshot {
+        let core = ensureCore()
+        return HitTestSnapshot(tree: core.clone(), root: core.handle(of: self))
+    }
+}
+
+/// A frozen copy of a view tree's hit-testing index, safe to query from any thread.
+///
+/// Made by `View.makeHitTestSnapshot()`; later changes to the views do not reach it. Answers are
+/// `hitTestHandle`s of the views as they were (-1: nothing); map them back to views with
+/// `View.view(forHitTestHandle:)` on the thread that owns the tree. Handlers cannot run off
+/// their thread, so a point whose answer needs one yields `HitTestSnapshot.needsHandler`.
+public final class HitTestSnapshot: Sendable {
+    /// The result for a point whose answer depends on a `pointInsideHandler` or `hitTestHandler`.
+    public static let needsHandler: Int32 = -2
+
+    private let tree: FrozenTree
+    private let root: Int32
+
+    init(tree: FrozenTree, root: Int32) {
+        self.tree = tree
+        self.root = root
+    }
+
+    /// The handle of the view hit at `point` (in the snapshot root's bounds space), or -1.
+    public func hitTest(_ point: Point) -> Int32 {
+        tree.hitTest(root, point)
+    }
+
+    /// Hit-tests `points` into `handles`, over `threads` threads (nil: all cores).
+    public func hitTest(
+        _ points: UnsafeBufferPointer<Point>, into handles: UnsafeMutableBufferPointer<Int32>,
+        threads: Int? = nil
+    ) {
+        precondition(handles.count >= points.count, "hitTest(_:into:): the result buffer is too small")
+        guard let base = points.baseAddress, let out = handles.baseAddress else { return }
+        base.withMemoryRebound(to: Double.self, capacity: points.count * 2) { xy in
+            tree.bulk(root, xy: xy, count: points.count, threads: threads, into: out)
+        }
+    }
+
+    /// Bytes held by the snapshot's C index (base rows at capacity, derived blocks and grids).
+    public var indexBytes: Int { tree.memoryUsage }
+
+    /// How many nodes the C walk tests for `points` in total (each node whose flags and region
+    /// it checks), on the calling thread: the traversal cost that grids and culling save.
+    public func nodesTested(for points: [Point]) -> Int {
+        if points.isEmpty { return 0 }
+        var out = [Int32](repeating: -1, count: points.count)
+        return points.withUnsafeBufferPointer { p in
+            p.baseAddress!.withMemoryRebound(to: Double.self, capacity: points.count * 2) { xy in
+                out.withUnsafeMutableBufferPointer {
+                    Int(tree.countedHitTest(root, xy: xy, count: points.count, into: $0.baseAddress!))
+                }
+            }
+        }
+    }
+
+    /// Hit-tests `points`, returning handles.
+    public func hitTest(_ points: [Point]) -> [Int32] {
+        var out = [Int32](repeating: -1, count: points.count)
+        points.withUnsafeBufferPointer { p in out.withUnsafeMutableBufferPointer { hitTest(p, into: $0) } }
+        return out
+    }
+}
+
+/// How many threads a bulk call uses, and how it splits `count` items among them.
+enum Parallel {
+    static let minimumPerThread = 8192
+
+    static func threads(_ requested: Int?, count: Int) -> Int {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let wanted = max(1, requested ?? cores)
+        return max(1, min(wanted, count / minimumPerThread))
+    }
+
+    /// Runs `body(range)` over `threads` contiguous slices of `0..<count`, concurrently.
+    static func forEachSlice(count: Int, threads: Int, _ body: @Sendable (Range<Int>) -> Void) {
+        if threads <= 1 {
+            body(0..<count)
+            return
+        }
+        DispatchQueue.concurrentPerform(iterations: threads) { i in
+            body((count * i / threads)..<(count * (i + 1) / threads))
+        }
+    }
+}
