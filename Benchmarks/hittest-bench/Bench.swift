@@ -236,15 +236,26 @@ final class Bench {
                 let singleTime = median(options.reps) {
                     for p in points.prefix(singleN) { sink &+= root.hitTest(p) == nil ? 0 : 1 }
                 }
-                let tests = snapshot.nodesTested(for: Array(points.prefix(min(points.count, 100_000))))
-                rows.append(Row(scene: sceneName, points: setName, method: "single", sample: singleN, seconds: singleTime, testsPerPoint: Double(tests) / Double(min(points.count, 100_000))))
+                let testN = min(points.count, 100_000, max(singleN, 1000))
+                let walkTests = snapshot.nodesTested(for: Array(points.prefix(testN)), answerGrid: false)
+                let tests = snapshot.nodesTested(for: Array(points.prefix(testN)))
+                rows.append(Row(scene: sceneName, points: setName, method: "single", sample: singleN, seconds: singleTime, testsPerPoint: Double(walkTests) / Double(testN)))
 
                 var handles1 = [Int32](repeating: 0, count: points.count)
                 var handlesN = [Int32](repeating: 0, count: points.count)
+                // Deep trees make even the bulk call slow per point: it gets a sample too.
+                let bulkN = sampleSize(budget: budget * 4, limit: points.count) { n in
+                    points.withUnsafeBufferPointer { p in
+                        handles1.withUnsafeMutableBufferPointer {
+                            root.hitTest(UnsafeBufferPointer(rebasing: p.prefix(n)), into: $0, threads: 1)
+                        }
+                    }
+                }
                 for (label, threads) in [("bulk-1", 1), ("bulk-\(cores)", cores)] {
-                    progress("\(sceneName)/\(setName): \(label)")
+                    progress("\(sceneName)/\(setName): \(label) on \(bulkN) points")
                     let time = median(options.reps) {
-                        points.withUnsafeBufferPointer { p in
+                        points.withUnsafeBufferPointer { all in
+                            let p = UnsafeBufferPointer(rebasing: all.prefix(bulkN))
                             if threads == 1 {
                                 handles1.withUnsafeMutableBufferPointer { root.hitTest(p, into: $0, threads: 1) }
                             } else {
@@ -252,11 +263,11 @@ final class Bench {
                             }
                         }
                     }
-                    rows.append(Row(scene: sceneName, points: setName, method: label, sample: points.count, seconds: time, testsPerPoint: Double(tests) / Double(min(points.count, 100_000))))
+                    rows.append(Row(scene: sceneName, points: setName, method: label, sample: bulkN, seconds: time, testsPerPoint: Double(tests) / Double(testN)))
                 }
-                if handles1 != handlesN { failures.append("\(sceneName)/\(setName): bulk answers depend on the thread count") }
-                let bulkNames = handles1.prefix(refN).map { name(root.view(forHitTestHandle: $0), ids) }
-                if bulkNames != expected {
+                if handles1.prefix(bulkN) != handlesN.prefix(bulkN) { failures.append("\(sceneName)/\(setName): bulk answers depend on the thread count") }
+                let bulkNames = handles1.prefix(min(refN, bulkN)).map { name(root.view(forHitTestHandle: $0), ids) }
+                if bulkNames != Array(expected.prefix(bulkNames.count)) {
                     let bad = zip(bulkNames, expected).filter { $0 != $1 }.count
                     failures.append("\(sceneName)/\(setName): \(bad) bulk answers differ from the reference")
                 }

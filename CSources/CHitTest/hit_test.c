@@ -202,17 +202,32 @@ ht_status ht_tree_hit_test_default(ht_tree *t, ht_node node, double x, double y,
 /* The bulk loop over points at `xs[i * stride]`, `ys[i * stride]`. */
 static ht_status bulk(ht_tree *t, ht_node node, const double *xs, const double *ys,
                       size_t stride, size_t count, const ht_hooks *hooks, ht_node *out,
-                      uint64_t *tests) {
+                      uint64_t *tests, int use_answers) {
     int32_t slot;
     ht_status st = begin(t, node, &slot);
     if (st != HT_OK) return st;
     if ((!xs || !ys || !out) && count > 0) return HT_E_INVALID_ARGUMENT;
+    if (!tests && !answers_valid(t, slot) && count >= HT_BULK_GRID_MIN &&
+        (st = build_answers(t, slot)) != HT_OK)
+        return st;
+    const answer_grid *g = (use_answers && answers_valid(t, slot)) ? &t->answers : NULL;
     stack s;
     stack_init(&s);
     uint64_t tested = 0;
     for (size_t i = 0; i < count && st == HT_OK; i++) {
+        double x = xs[i * stride], y = ys[i * stride];
+        if (g && x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1) {
+            double fx = (x - g->gx0) * g->sx, fy = (y - g->gy0) * g->sy;
+            int32_t ix = fx < (double)g->nx ? (int32_t)fx : g->nx - 1;
+            int32_t iy = fy < (double)g->ny ? (int32_t)fy : g->ny - 1;
+            int32_t a = g->cells[(size_t)iy * (size_t)g->nx + (size_t)ix];
+            if (a != UNSURE) {
+                out[i] = a;
+                continue;
+            }
+        }
         ht_node hit = HT_NULL_NODE;
-        st = walk(t, &s, slot, xs[i * stride], ys[i * stride], hooks, 1, &hit, &tested);
+        st = walk(t, &s, slot, x, y, hooks, 1, &hit, &tested);
         out[i] = hit;
     }
     stack_release(&s);
@@ -222,16 +237,17 @@ static ht_status bulk(ht_tree *t, ht_node node, const double *xs, const double *
 
 ht_status ht_tree_hit_test_points(ht_tree *t, ht_node node, const double *xy, size_t count,
                                   const ht_hooks *hooks, ht_node *out) {
-    return bulk(t, node, xy, xy ? xy + 1 : NULL, 2, count, hooks, out, NULL);
+    return bulk(t, node, xy, xy ? xy + 1 : NULL, 2, count, hooks, out, NULL, 1);
 }
 
 ht_status ht_tree_hit_test_points_counted(ht_tree *t, ht_node node, const double *xy,
-                                          size_t count, ht_node *out, uint64_t *tests) {
+                                          size_t count, int use_answer_grid, ht_node *out,
+                                          uint64_t *tests) {
     if (!tests) return HT_E_INVALID_ARGUMENT;
-    return bulk(t, node, xy, xy ? xy + 1 : NULL, 2, count, NULL, out, tests);
+    return bulk(t, node, xy, xy ? xy + 1 : NULL, 2, count, NULL, out, tests, use_answer_grid);
 }
 
 ht_status ht_tree_hit_test_xy(ht_tree *t, ht_node node, const double *xs, const double *ys,
                               size_t count, const ht_hooks *hooks, ht_node *out) {
-    return bulk(t, node, xs, ys, 1, count, hooks, out, NULL);
+    return bulk(t, node, xs, ys, 1, count, hooks, out, NULL, 1);
 }

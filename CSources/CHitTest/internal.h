@@ -67,6 +67,21 @@ typedef struct block {
     kid kids[];
 } block;
 
+/*
+ * The answer grid of one query root: over the root's region, each cell holds the answer that
+ * every point of the cell surely gets (a handle, or HT_NULL_NODE), or UNSURE where the exact
+ * walk must decide. "Surely" is proved at build time by walking the cell's box through the
+ * tree with margins far above rounding (answers.c). Valid while `version` is the tree's.
+ */
+#define UNSURE ((int32_t)-3)
+typedef struct answer_grid {
+    uint64_t version;
+    int32_t root; /* slot, -1 when there is no grid */
+    int32_t nx, ny, capacity;
+    double gx0, gy0, gx1, gy1, sx, sy;
+    int32_t *cells;
+} answer_grid;
+
 struct ht_tree {
     int32_t slots;     /* high-water mark: slots [0, slots) have been used */
     int32_t capacity;  /* rows allocated */
@@ -91,6 +106,9 @@ struct ht_tree {
     double *rx0, *ry0, *rx1, *ry1;         /* region */
 
     block **blocks;
+
+    uint64_t version;    /* bumped by every mutation */
+    answer_grid answers;
 };
 
 /* ---- handles ---- */
@@ -145,6 +163,12 @@ static inline int all_finite(const double *v, int n) {
     for (int i = 0; i < n; i++)
         if (!isfinite(v[i])) return 0;
     return 1;
+}
+
+/* answers.c */
+ht_status build_answers(ht_tree *t, int32_t root);
+static inline int answers_valid(const ht_tree *t, int32_t root) {
+    return t->answers.root == root && t->answers.version == t->version && t->answers.cells;
 }
 
 /* index.c */

@@ -54,6 +54,7 @@ ht_status ht_tree_create(int32_t capacity_hint, ht_tree **out_tree) {
     ht_tree *t = calloc(1, sizeof *t);
     if (!t) return HT_E_NO_MEMORY;
     t->free_head = t->free_tail = -1;
+    t->answers.root = -1;
     int32_t cap = capacity_hint < 16 ? 16 : capacity_hint;
     if (cap > HT_MAX_NODES) cap = HT_MAX_NODES;
     if (grow(t, cap) != HT_OK) {
@@ -76,6 +77,7 @@ void ht_tree_destroy(ht_tree *t) {
     DOUBLE_ARRAYS(FREE)
     POINTER_ARRAYS(FREE)
 #undef FREE
+    free(t->answers.cells);
     free(t);
 }
 
@@ -161,6 +163,7 @@ ht_status ht_node_free(ht_tree *t, ht_node node) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    t->version++; /* invalidates answer grids */
     unlink_child(t, s);
     for (int32_t c = t->first[s]; c >= 0;) {
         int32_t n = t->next[c];
@@ -183,6 +186,7 @@ ht_status ht_node_attach(ht_tree *t, ht_node child, ht_node parent, int32_t posi
     int32_t c, p;
     ht_status st = resolve(t, child, &c);
     if (st != HT_OK) return st;
+    t->version++; /* invalidates answer grids */
     if ((st = resolve(t, parent, &p)) != HT_OK) return st;
     if (position < 0) return HT_E_INVALID_ARGUMENT;
     if (c == p) return HT_E_CYCLE;
@@ -215,6 +219,7 @@ ht_status ht_node_detach(ht_tree *t, ht_node node) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    t->version++; /* invalidates answer grids */
     unlink_child(t, s);
     return HT_OK;
 }
@@ -258,6 +263,7 @@ ht_status ht_node_set_center(ht_tree *t, ht_node node, double x, double y) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    t->version++; /* invalidates answer grids */
     if (!isfinite(x) || !isfinite(y)) return HT_E_NOT_FINITE;
     t->cx[s] = x;
     t->cy[s] = y;
@@ -269,6 +275,7 @@ ht_status ht_node_set_bounds(ht_tree *t, ht_node node, double x, double y, doubl
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    t->version++; /* invalidates answer grids */
     double v[4] = {x, y, w, h};
     if (!all_finite(v, 4)) return HT_E_NOT_FINITE;
     t->bx[s] = x;
@@ -284,6 +291,7 @@ ht_status ht_node_set_anchor(ht_tree *t, ht_node node, double x, double y) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    t->version++; /* invalidates answer grids */
     if (!isfinite(x) || !isfinite(y)) return HT_E_NOT_FINITE;
     t->anx[s] = x;
     t->any[s] = y;
@@ -296,6 +304,7 @@ ht_status ht_node_set_transform(ht_tree *t, ht_node node, const ht_affine *m) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    t->version++; /* invalidates answer grids */
     if (!m) return HT_E_INVALID_ARGUMENT;
     double v[6] = {m->a, m->b, m->c, m->d, m->tx, m->ty};
     if (!all_finite(v, 6)) return HT_E_NOT_FINITE;
@@ -330,6 +339,7 @@ ht_status ht_node_set_flags(ht_tree *t, ht_node node, uint32_t flags) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    t->version++; /* invalidates answer grids */
     if (flags & ~(uint32_t)HT_FLAG_ALL) return HT_E_INVALID_ARGUMENT;
     uint32_t old = t->flags[s];
     t->flags[s] = (old & ~(uint32_t)PUBLIC_FLAGS) | flags;
@@ -351,6 +361,7 @@ ht_status ht_node_set_alpha(ht_tree *t, ht_node node, double alpha) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    t->version++; /* invalidates answer grids */
     if (!isfinite(alpha)) return HT_E_NOT_FINITE;
     uint32_t old = t->flags[s];
     t->alpha[s] = alpha;
@@ -364,6 +375,7 @@ ht_status ht_node_set_insets(ht_tree *t, ht_node node, double top, double left, 
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    t->version++; /* invalidates answer grids */
     double v[4] = {top, left, bottom, right};
     if (!all_finite(v, 4)) return HT_E_NOT_FINITE;
     t->in_top[s] = top;
@@ -379,6 +391,7 @@ ht_status ht_node_set_priority(ht_tree *t, ht_node node, int32_t priority) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    t->version++; /* invalidates answer grids */
     if (t->priority[s] != priority) {
         t->priority[s] = priority;
         mark_dirty(t, t->parent[s]);
@@ -401,6 +414,9 @@ ht_status ht_tree_clone(ht_tree *t, ht_tree **out) {
     POINTER_ARRAYS(NULLIFY)
 #undef NULLIFY
     c->slots = 0; /* so that destroy on failure frees no blocks */
+    c->answers.cells = NULL; /* not copied: the copy builds its own on first bulk query */
+    c->answers.capacity = 0;
+    c->answers.root = -1;
     c->capacity = 0;
     if (grow(c, t->capacity) != HT_OK) {
         ht_tree_destroy(c);
@@ -439,6 +455,7 @@ ht_status ht_tree_memory_usage(const ht_tree *t, size_t *out) {
     size_t bytes = sizeof *t + row * (size_t)t->capacity;
     for (int32_t s = 0; s < t->slots; s++)
         if (t->alive[s] && t->blocks[s]) bytes += block_bytes(t->blocks[s]);
+    bytes += (size_t)t->answers.capacity * sizeof *t->answers.cells;
     *out = bytes;
     return HT_OK;
 }

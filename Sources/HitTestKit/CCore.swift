@@ -205,7 +205,12 @@ final class CoreTree {
             hitTest(view, xs: xs, ys: ys, stride: stride, count: count, event: nil, hooks: true, into: out)
             return
         }
-        prepare()
+        // Everything the workers read is built here, on the calling thread.
+        if count >= Int(HT_BULK_GRID_MIN) {
+            prepareAnswers(for: view)
+        } else {
+            prepare()
+        }
         let shared = SharedBuffers(tree: tree, xs: xs, ys: ys, out: out)
         let node = view.node
         Parallel.forEachSlice(count: count, threads: n) { range in
@@ -221,10 +226,17 @@ final class CoreTree {
         }
     }
 
-    /// An independent copy of the index for `HitTestSnapshot`.
-    func clone() -> FrozenTree {
+    /// Builds the answer grid for bulk queries from `view` (`ht_tree_prepare_points`).
+    func prepareAnswers(for view: View) {
+        Self.check(ht_tree_prepare_points(tree, view.node), "preparing bulk queries")
+    }
+
+    /// An independent copy of the index for `HitTestSnapshot`, prepared for bulk queries from
+    /// `view` so that every later query on it only reads.
+    func clone(preparedFor view: View) -> FrozenTree {
         var copy: OpaquePointer?
         Self.check(ht_tree_clone(tree, &copy), "copying the index")
+        Self.check(ht_tree_prepare_points(copy, view.node), "preparing the copy")
         return FrozenTree(copy!)
     }
 
@@ -276,9 +288,12 @@ final class FrozenTree: @unchecked Sendable {
     }
 
     /// Tests per point, for the benchmark.
-    func countedHitTest(_ root: Int32, xy: UnsafePointer<Double>, count: Int, into out: UnsafeMutablePointer<Int32>) -> UInt64 {
+    func countedHitTest(
+        _ root: Int32, xy: UnsafePointer<Double>, count: Int, answerGrid: Bool, into out: UnsafeMutablePointer<Int32>
+    ) -> UInt64 {
         var tests: UInt64 = 0
-        CoreTree.check(ht_tree_hit_test_points_counted(tree, root, xy, count, out, &tests), "counted hit test")
+        CoreTree.check(
+            ht_tree_hit_test_points_counted(tree, root, xy, count, answerGrid ? 1 : 0, out, &tests), "counted hit test")
         return tests
     }
 

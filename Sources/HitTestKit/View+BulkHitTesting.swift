@@ -61,7 +61,7 @@ extension View {
     /// tree keeps changing. Answers are handles, as of now.
     public func makeHitTestSnapshot() -> HitTestSnapshot {
         let core = ensureCore()
-        return HitTestSnapshot(tree: core.clone(), root: core.handle(of: self))
+        return HitTestSnapshot(tree: core.clone(preparedFor: self), root: core.handle(of: self))
     }
 }
 
@@ -104,14 +104,16 @@ public final class HitTestSnapshot: Sendable {
     public var indexBytes: Int { tree.memoryUsage }
 
     /// How many nodes the C walk tests for `points` in total (each node whose flags and region
-    /// it checks), on the calling thread: the traversal cost that grids and culling save.
-    public func nodesTested(for points: [Point]) -> Int {
+    /// it checks), on the calling thread: the traversal cost that grids and culling save. With
+    /// `answerGrid`, points the answer grid decides count nothing (the bulk path's cost);
+    /// without, every point is walked (the single-point path's cost).
+    public func nodesTested(for points: [Point], answerGrid: Bool = true) -> Int {
         if points.isEmpty { return 0 }
         var out = [Int32](repeating: -1, count: points.count)
         return points.withUnsafeBufferPointer { p in
             p.baseAddress!.withMemoryRebound(to: Double.self, capacity: points.count * 2) { xy in
                 out.withUnsafeMutableBufferPointer {
-                    Int(tree.countedHitTest(root, xy: xy, count: points.count, into: $0.baseAddress!))
+                    Int(tree.countedHitTest(root, xy: xy, count: points.count, answerGrid: answerGrid, into: $0.baseAddress!))
                 }
             }
         }

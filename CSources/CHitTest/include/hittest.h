@@ -239,6 +239,21 @@ ht_status ht_tree_hit_test_default(ht_tree *tree, ht_node node, double x, double
                                    const ht_hooks *hooks, ht_node *out);
 
 /**
+ * Prepares bulk queries from `node`: brings the derived structures up to date and builds the
+ * node's answer grid, a grid over its region whose cells hold the answer every point of the
+ * cell surely gets (proved at build time with margins far above rounding), so that most points
+ * of a bulk query are answered by one lookup and the rest by the exact walk. The answers are
+ * those of `ht_tree_hit_test` either way. One grid per tree (for the last node prepared); any
+ * mutation invalidates it. Bulk calls of HT_BULK_GRID_MIN points or more build it themselves
+ * (a write): call this first before running bulk queries from several threads.
+ * - Complexity: O(cells x depth), with 32 cells per node, between 4,096 and 65,536.
+ */
+ht_status ht_tree_prepare_points(ht_tree *tree, ht_node node);
+
+/** Bulk calls with at least this many points build the answer grid if it is out of date. */
+#define HT_BULK_GRID_MIN 65536
+
+/**
  * Hit-tests `count` points given as interleaved x, y doubles (`xy[2*i]`, `xy[2*i+1]`) into
  * `out[i]`. Same answers as `ht_tree_hit_test` for each point.
  */
@@ -274,10 +289,12 @@ ht_status ht_tree_memory_usage(const ht_tree *tree, size_t *out_bytes);
 
 /**
  * As `ht_tree_hit_test_points` without hooks, and also adds to `*tests` the number of nodes
- * the walk tested (each node whose flags and region were checked). For measuring.
+ * the walk tested (each node whose flags and region were checked). With `use_answer_grid`
+ * non-zero, points answered by a valid answer grid count no tests. For measuring.
  */
 ht_status ht_tree_hit_test_points_counted(ht_tree *tree, ht_node node, const double *xy,
-                                          size_t count, ht_node *out, uint64_t *tests);
+                                          size_t count, int use_answer_grid, ht_node *out,
+                                          uint64_t *tests);
 
 #ifdef __cplusplus
 }

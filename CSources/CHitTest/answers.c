@@ -1,0 +1,185 @@
+/*
+ * answers.c - the answer grid: most bulk points answered by one lookup.
+ *
+ * For each cell of a grid over the query root's region, a box walk decides whether every point
+ * of the cell gets the same answer from UIKit's walk. The box is carried down the tree like a
+ * point: into each child's space (the bounding box of its mapped corners, widened by a margin
+ * that dwarfs any rounding of the exact per-point arithmetic), and at each level a box that is
+ * wholly inside a region behaves like every point in it, and a box wholly outside like none.
+ * Anything less clear-cut (a box across an edge, a hook, a pass-through view) makes the cell
+ * UNSURE, and its points take the exact walk. So the grid never decides a point differently
+ * from the walk; it only skips the walk where the outcome is already known.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+#define SURE_SLACK 1e-9
+#define MAX_CELLS 65536
+#define MIN_CELLS 4096
+#define MAX_BOX_DEPTH 256
+#define SCAN_LIMIT 64
+
+typedef struct bbox {
+    double x0, y0, x1, y1;
+} bbox;
+
+static inline double amax(double m, double v) {
+    v = fabs(v);
+    return v > m ? v : m;
+}
+
+/* `b` (parent space) mapped into the child's bounds space, widened; 0 if not finite. */
+static int map_box(const kid *k, bbox b, bbox *out) {
+    double xs[4] = {b.x0, b.x1, b.x0, b.x1}, ys[4] = {b.y0, b.y0, b.y1, b.y1};
+    int identity = (k->flags & K_IDENTITY) != 0;
+    double m = 0;
+    bbox r = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < 4; i++) {
+        double lx, ly;
+        to_local(xs[i], ys[i], k->cx, k->cy, k->offx, k->offy, k->inv, identity, &lx, &ly);
+        r.x0 = lx < r.x0 ? lx : r.x0;
+        r.x1 = lx > r.x1 ? lx : r.x1;
+        r.y0 = ly < r.y0 ? ly : r.y0;
+        r.y1 = ly > r.y1 ? ly : r.y1;
+        m = amax(amax(amax(amax(m, xs[i]), ys[i]), lx), ly);
+    }
+    double norm = 1;
+    if (!identity) norm += fabs(k->inv[0]) + fabs(k->inv[1]) + fabs(k->inv[2]) + fabs(k->inv[3]);
+    m = amax(amax(amax(amax(m, k->cx), k->cy), k->offx), k->offy);
+    if (!identity) m = amax(amax(m, k->inv[4]), k->inv[5]);
+    double slack = SURE_SLACK * (m * norm + 1);
+    r.x0 -= slack;
+    r.y0 -= slack;
+    r.x1 += slack;
+    r.y1 += slack;
+    *out = r;
+    return isfinite(r.x0) && isfinite(r.y0) && isfinite(r.x1) && isfinite(r.y1);
+}
+
+static inline int box_inside(bbox b, double x0, double y0, double x1, double y1) {
+    return b.x0 >= x0 && b.x1 < x1 && b.y0 >= y0 && b.y1 < y1;
+}
+
+static inline int box_outside(bbox b, double x0, double y0, double x1, double y1) {
+    return b.x1 < x0 || b.x0 >= x1 || b.y1 < y0 || b.y0 >= y1;
+}
+
+static inline int32_t clamp_cell(double f, int32_t n) {
+    return f > 0 ? (f < (double)n ? (int32_t)f : n - 1) : 0;
+}
+
+/* The answer every point of `b` (in `slot`'s space; `slot` is inside for all of them) gets
+ * from the children of `slot` downward, or UNSURE. */
+static int32_t sure_answer(const ht_tree *t, int32_t slot, bbox b) {
+    for (int depth = 0; depth < MAX_BOX_DEPTH; depth++) {
+        const block *blk = t->blocks[slot];
+        if ((t->flags[slot] & HT_FLAG_CAPTURES) || !blk || blk->count == 0)
+            return make_handle(t, slot);
+        const uint32_t *items = NULL;
+        int32_t n = blk->count;
+        if (blk->nx != 0) {
+            /* The walk's in-grid test is x >= gx0 && x <= gx1 (closed). */
+            if (b.x1 < blk->gx0 || b.x0 > blk->gx1 || b.y1 < blk->gy0 || b.y0 > blk->gy1) {
+                items = blk->always;
+                n = blk->nalways;
+            } else if (b.x0 >= blk->gx0 && b.x1 <= blk->gx1 && b.y0 >= blk->gy0 && b.y1 <= blk->gy1) {
+                int32_t ix0 = clamp_cell((b.x0 - blk->gx0) * blk->sx, blk->nx);
+                int32_t ix1 = clamp_cell((b.x1 - blk->gx0) * blk->sx, blk->nx);
+                int32_t iy0 = clamp_cell((b.y0 - blk->gy0) * blk->sy, blk->ny);
+                int32_t iy1 = clamp_cell((b.y1 - blk->gy0) * blk->sy, blk->ny);
+                if (ix0 == ix1 && iy0 == iy1) {
+                    size_t c = (size_t)iy0 * (size_t)blk->nx + (size_t)ix0;
+                    items = blk->items + blk->cell_start[c];
+                    n = (int32_t)(blk->cell_start[c + 1] - blk->cell_start[c]);
+                } else if (blk->count > SCAN_LIMIT) {
+                    return UNSURE;
+                }
+            } else {
+                return UNSURE; /* partly inside the grid's domain */
+            }
+        }
+        int32_t next = -1;
+        bbox nb = b;
+        for (int32_t i = 0; i < n; i++) {
+            const kid *k = &blk->kids[items ? items[i] : (uint32_t)i];
+            if (k->flags & (HT_FLAG_ASK_HIT_TEST | HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS))
+                return UNSURE;
+            bbox kb;
+            if (!map_box(k, b, &kb)) return UNSURE;
+            if (box_outside(kb, k->x0, k->y0, k->x1, k->y1)) continue;
+            if (!box_inside(kb, k->x0, k->y0, k->x1, k->y1)) return UNSURE;
+            if (k->flags & HT_FLAG_PASS_THROUGH) return UNSURE;
+            next = k->slot;
+            nb = kb;
+            break;
+        }
+        if (next < 0) return make_handle(t, slot); /* no child takes any point: the node does */
+        slot = next;
+        b = nb;
+    }
+    return UNSURE;
+}
+
+ht_status build_answers(ht_tree *t, int32_t root) {
+    answer_grid *g = &t->answers;
+    g->root = -1;
+    uint32_t f = t->flags[root];
+    double x0 = t->rx0[root], y0 = t->ry0[root], x1 = t->rx1[root], y1 = t->ry1[root];
+    double w = x1 - x0, h = y1 - y0;
+    /* Roots whose own test is not a plain region, or with nothing to hit, get no grid. */
+    if ((f & (HT_FLAG_ASK_HIT_TEST | HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS |
+              HT_FLAG_PASS_THROUGH)) ||
+        !(w > 0 && h > 0) || !isfinite(w) || !isfinite(h))
+        return HT_OK;
+    /* Finer for bigger trees (more edges to straddle), within a fixed memory budget. */
+    int64_t want = (int64_t)t->live * 32;
+    int32_t cells = want < MIN_CELLS ? MIN_CELLS : (want > MAX_CELLS ? MAX_CELLS : (int32_t)want);
+    int32_t nx = (int32_t)ceil(sqrt((double)cells * w / h));
+    nx = nx < 1 ? 1 : (nx > cells ? cells : nx);
+    int32_t ny = cells / nx;
+    ny = ny < 1 ? 1 : ny;
+    int32_t ncells = nx * ny;
+    if (g->capacity < ncells) {
+        int32_t *cells = realloc(g->cells, (size_t)ncells * sizeof *cells);
+        if (!cells) return HT_E_NO_MEMORY;
+        g->cells = cells;
+        g->capacity = ncells;
+    }
+    g->nx = nx;
+    g->ny = ny;
+    g->gx0 = x0;
+    g->gy0 = y0;
+    g->gx1 = x1;
+    g->gy1 = y1;
+    g->sx = nx / w;
+    g->sy = ny / h;
+    double cw = w / nx, ch = h / ny;
+    double slack = SURE_SLACK * (fabs(x0) + fabs(x1) + fabs(y0) + fabs(y1) + 1);
+    int eligible = (f & K_ELIGIBLE) != 0;
+    for (int32_t iy = 0; iy < ny; iy++) {
+        for (int32_t ix = 0; ix < nx; ix++) {
+            /* Every point that maps to this cell lies in this box (the mapping is monotonic). */
+            bbox b = {x0 + ix * cw - slack, y0 + iy * ch - slack, x0 + (ix + 1) * cw + slack,
+                      y0 + (iy + 1) * ch + slack};
+            int32_t a;
+            if (!eligible) a = HT_NULL_NODE;
+            else if (box_outside(b, x0, y0, x1, y1)) a = HT_NULL_NODE;
+            else if (!box_inside(b, x0, y0, x1, y1)) a = UNSURE;
+            else a = sure_answer(t, root, b);
+            g->cells[(size_t)iy * (size_t)nx + (size_t)ix] = a;
+        }
+    }
+    g->root = root;
+    g->version = t->version;
+    return HT_OK;
+}
+
+ht_status ht_tree_prepare_points(ht_tree *t, ht_node node) {
+    int32_t slot;
+    ht_status st = resolve(t, node, &slot);
+    if (st != HT_OK) return st;
+    if ((st = ht_tree_prepare(t)) != HT_OK) return st;
+    if (answers_valid(t, slot)) return HT_OK;
+    return build_answers(t, slot);
+}
