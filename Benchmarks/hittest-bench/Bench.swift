@@ -196,12 +196,15 @@ final class Bench {
             let t1 = ContinuousClock.now
             _ = root.hitTest(Point(x: 1, y: 1))  // prepares the derived index
             let prepareSeconds = t1.duration(to: .now).seconds
+            let t2 = ContinuousClock.now
+            root.prepareHitTesting()
+            let gridSeconds = t2.duration(to: .now).seconds
             let snapshot = root.makeHitTestSnapshot()
             let ids = Dictionary(uniqueKeysWithValues: scene.views.enumerated().map { (ObjectIdentifier($1), $0) })
             let swiftBytes = estimateSwiftBytes(scene.views)
             extras.append(
                 "\(sceneName): \(scene.views.count) views; build \(fmt(buildSeconds * 1e3)) ms (Swift objects + C sync), "
-                    + "index prepare \(fmt(prepareSeconds * 1e3)) ms; C index \(fmt(Double(snapshot.indexBytes) / Double(scene.views.count))) B/view, "
+                    + "index prepare \(fmt(prepareSeconds * 1e3)) ms, answer grid \(fmt(gridSeconds * 1e3)) ms; C index \(fmt(Double(snapshot.indexBytes) / Double(scene.views.count))) B/view, "
                     + "Swift object ~\(fmt(swiftBytes)) B/view")
             let area = root.bounds
             let sets: [(String, [Point])] = [

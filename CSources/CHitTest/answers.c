@@ -15,9 +15,9 @@
 #include <string.h>
 
 #define SURE_SLACK 1e-9
-#define MAX_CELLS 65536
+#define MAX_CELLS 262144
 #define MIN_CELLS 4096
-#define MAX_BOX_DEPTH 256
+#define MAX_BOX_DEPTH 128
 #define SCAN_LIMIT 64
 
 typedef struct bbox {
@@ -69,56 +69,109 @@ static inline int32_t clamp_cell(double f, int32_t n) {
     return f > 0 ? (f < (double)n ? (int32_t)f : n - 1) : 0;
 }
 
-/* The answer every point of `b` (in `slot`'s space; `slot` is inside for all of them) gets
- * from the children of `slot` downward, or UNSURE. */
-static int32_t sure_answer(const ht_tree *t, int32_t slot, bbox b) {
-    for (int depth = 0; depth < MAX_BOX_DEPTH; depth++) {
-        const block *blk = t->blocks[slot];
-        if ((t->flags[slot] & HT_FLAG_CAPTURES) || !blk || blk->count == 0)
-            return make_handle(t, slot);
-        const uint32_t *items = NULL;
-        int32_t n = blk->count;
-        if (blk->nx != 0) {
-            /* The walk's in-grid test is x >= gx0 && x <= gx1 (closed). */
-            if (b.x1 < blk->gx0 || b.x0 > blk->gx1 || b.y1 < blk->gy0 || b.y0 > blk->gy1) {
-                items = blk->always;
-                n = blk->nalways;
-            } else if (b.x0 >= blk->gx0 && b.x1 <= blk->gx1 && b.y0 >= blk->gy0 && b.y1 <= blk->gy1) {
-                int32_t ix0 = clamp_cell((b.x0 - blk->gx0) * blk->sx, blk->nx);
-                int32_t ix1 = clamp_cell((b.x1 - blk->gx0) * blk->sx, blk->nx);
-                int32_t iy0 = clamp_cell((b.y0 - blk->gy0) * blk->sy, blk->ny);
-                int32_t iy1 = clamp_cell((b.y1 - blk->gy0) * blk->sy, blk->ny);
-                if (ix0 == ix1 && iy0 == iy1) {
-                    size_t c = (size_t)iy0 * (size_t)blk->nx + (size_t)ix0;
-                    items = blk->items + blk->cell_start[c];
-                    n = (int32_t)(blk->cell_start[c + 1] - blk->cell_start[c]);
-                } else if (blk->count > SCAN_LIMIT) {
-                    return UNSURE;
-                }
-            } else {
-                return UNSURE; /* partly inside the grid's domain */
-            }
-        }
-        int32_t next = -1;
-        bbox nb = b;
-        for (int32_t i = 0; i < n; i++) {
-            const kid *k = &blk->kids[items ? items[i] : (uint32_t)i];
-            if (k->flags & (HT_FLAG_ASK_HIT_TEST | HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS))
-                return UNSURE;
-            bbox kb;
-            if (!map_box(k, b, &kb)) return UNSURE;
-            if (box_outside(kb, k->x0, k->y0, k->x1, k->y1)) continue;
-            if (!box_inside(kb, k->x0, k->y0, k->x1, k->y1)) return UNSURE;
-            if (k->flags & HT_FLAG_PASS_THROUGH) return UNSURE;
-            next = k->slot;
-            nb = kb;
-            break;
-        }
-        if (next < 0) return make_handle(t, slot); /* no child takes any point: the node does */
-        slot = next;
-        b = nb;
+/* The candidates of `blk` that a box `b` in its parent's space can meet, as the walk would
+ * list them for each of its points: one cell's list, the always list, or (for a box across
+ * several cells of a small block) every candidate. Returns 0 when that cannot be said. */
+static int box_candidates(const block *blk, bbox b, const uint32_t **items, int32_t *n) {
+    *items = NULL;
+    *n = blk->count;
+    if (blk->nx == 0) return 1;
+    /* The walk's in-grid test is x >= gx0 && x <= gx1 (closed). */
+    if (b.x1 < blk->gx0 || b.x0 > blk->gx1 || b.y1 < blk->gy0 || b.y0 > blk->gy1) {
+        *items = blk->always;
+        *n = blk->nalways;
+        return 1;
     }
-    return UNSURE;
+    if (!(b.x0 >= blk->gx0 && b.x1 <= blk->gx1 && b.y0 >= blk->gy0 && b.y1 <= blk->gy1))
+        return 0; /* partly inside the grid's domain */
+    int32_t ix0 = clamp_cell((b.x0 - blk->gx0) * blk->sx, blk->nx);
+    int32_t ix1 = clamp_cell((b.x1 - blk->gx0) * blk->sx, blk->nx);
+    int32_t iy0 = clamp_cell((b.y0 - blk->gy0) * blk->sy, blk->ny);
+    int32_t iy1 = clamp_cell((b.y1 - blk->gy0) * blk->sy, blk->ny);
+    if (ix0 == ix1 && iy0 == iy1) {
+        size_t c = (size_t)iy0 * (size_t)blk->nx + (size_t)ix0;
+        *items = blk->items + blk->cell_start[c];
+        *n = (int32_t)(blk->cell_start[c + 1] - blk->cell_start[c]);
+        return 1;
+    }
+    return blk->count <= SCAN_LIMIT;
+}
+
+typedef struct box_frame {
+    bbox b; /* in the frame node's space */
+    const block *blk;
+    const uint32_t *items;
+    int32_t pos, n, slot;
+} box_frame;
+
+/* What a node that searches no (more) children answers for every point. */
+static inline int32_t own_answer(const ht_tree *t, int32_t slot) {
+    return (t->flags[slot] & HT_FLAG_PASS_THROUGH) ? HT_NULL_NODE : make_handle(t, slot);
+}
+
+enum { NO_CHILD = -1, CHILD_UNSURE = -2 };
+
+/* The next child of frame `f` that every point of its box enters (its slot, with the box in its
+ * space in `*kb`); NO_CHILD when every remaining child misses the whole box; CHILD_UNSURE when a
+ * child takes some points and not others, or has a test that lives in a hook. */
+static int32_t next_child(box_frame *f, bbox *kb) {
+    while (f->pos < f->n) {
+        const kid *k = &f->blk->kids[f->items ? f->items[f->pos] : (uint32_t)f->pos];
+        f->pos++;
+        if (k->flags & (HT_FLAG_ASK_HIT_TEST | HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS))
+            return CHILD_UNSURE;
+        if (!map_box(k, f->b, kb)) return CHILD_UNSURE;
+        if (box_outside(*kb, k->x0, k->y0, k->x1, k->y1)) continue;
+        if (!box_inside(*kb, k->x0, k->y0, k->x1, k->y1)) return CHILD_UNSURE;
+        return k->slot;
+    }
+    return NO_CHILD;
+}
+
+/*
+ * The answer every point of `b` gets from `root` (which contains all of `b`, is eligible and
+ * has no hooks), or UNSURE: the point walk of hit_test.c with a box for the point. A child that
+ * wholly contains the box is entered, one that wholly misses it is skipped, anything else is
+ * UNSURE. A pass-through child that nothing below takes answers nil, and the search goes on
+ * with its next sibling, as it does for a point.
+ */
+static int32_t sure_answer(const ht_tree *t, int32_t root, bbox b) {
+    box_frame st[MAX_BOX_DEPTH];
+    int depth = 0;
+    int32_t slot = root;
+    int entering = 1;
+    for (;;) {
+        int32_t answer;
+        if (entering) {
+            const block *blk = t->blocks[slot];
+            if ((t->flags[slot] & HT_FLAG_CAPTURES) || !blk || blk->count == 0) {
+                answer = own_answer(t, slot);
+            } else {
+                if (depth == MAX_BOX_DEPTH) return UNSURE;
+                box_frame *f = &st[depth++];
+                if (!box_candidates(blk, b, &f->items, &f->n)) return UNSURE;
+                f->b = b;
+                f->blk = blk;
+                f->pos = 0;
+                f->slot = slot;
+                entering = 0;
+                continue;
+            }
+        } else {
+            box_frame *f = &st[depth - 1];
+            int32_t next = next_child(f, &b);
+            if (next == CHILD_UNSURE) return UNSURE;
+            if (next >= 0) {
+                slot = next;
+                entering = 1;
+                continue;
+            }
+            depth--;
+            answer = own_answer(t, f->slot);
+        }
+        if (answer != HT_NULL_NODE || depth == 0) return answer; /* any hit is final */
+        entering = 0; /* nil: the parent's search goes on */
+    }
 }
 
 ht_status build_answers(ht_tree *t, int32_t root) {
@@ -128,12 +181,11 @@ ht_status build_answers(ht_tree *t, int32_t root) {
     double x0 = t->rx0[root], y0 = t->ry0[root], x1 = t->rx1[root], y1 = t->ry1[root];
     double w = x1 - x0, h = y1 - y0;
     /* Roots whose own test is not a plain region, or with nothing to hit, get no grid. */
-    if ((f & (HT_FLAG_ASK_HIT_TEST | HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS |
-              HT_FLAG_PASS_THROUGH)) ||
+    if ((f & (HT_FLAG_ASK_HIT_TEST | HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS)) ||
         !(w > 0 && h > 0) || !isfinite(w) || !isfinite(h))
         return HT_OK;
     /* Finer for bigger trees (more edges to straddle), within a fixed memory budget. */
-    int64_t want = (int64_t)t->live * 32;
+    int64_t want = (int64_t)t->live * 128;
     int32_t cells = want < MIN_CELLS ? MIN_CELLS : (want > MAX_CELLS ? MAX_CELLS : (int32_t)want);
     int32_t nx = (int32_t)ceil(sqrt((double)cells * w / h));
     nx = nx < 1 ? 1 : (nx > cells ? cells : nx);

@@ -46,6 +46,13 @@ extension View {
         ensureCore().bulk(self, xs: x, ys: y, stride: 1, count: xs.count, threads: threads, into: out)
     }
 
+    /// Builds, now, what bulk hit tests from this view use: the derived index and the answer
+    /// grid (`ht_tree_prepare_points`). Optional: a large bulk call builds them itself after a
+    /// mutation; call this to keep that cost out of a timed or latency-sensitive call.
+    public func prepareHitTesting() {
+        ensureCore().prepareAnswers(for: self)
+    }
+
     /// This view's handle in the C index: what the handle-returning bulk calls write for it.
     /// Stable while the view lives and stays in the same tree (moving it into another tree
     /// gives it a new handle).

@@ -246,7 +246,7 @@ ht_status ht_tree_hit_test_default(ht_tree *tree, ht_node node, double x, double
  * those of `ht_tree_hit_test` either way. One grid per tree (for the last node prepared); any
  * mutation invalidates it. Bulk calls of HT_BULK_GRID_MIN points or more build it themselves
  * (a write): call this first before running bulk queries from several threads.
- * - Complexity: O(cells x depth), with 32 cells per node, between 4,096 and 65,536.
+ * - Complexity: O(cells x depth), with 128 cells per node, between 4,096 and 262,144 (1 MiB).
  */
 ht_status ht_tree_prepare_points(ht_tree *tree, ht_node node);
 
