@@ -332,8 +332,17 @@ final class Bench {
         lines.append(time("leaf removeFromSuperview") {
             (added.popLast() ?? leaves[Int(rng.unit() * Double(leaves.count))]).removeFromSuperview()
         })
-        // A subtree of about 1,000 views, moved between two parents.
-        let subtree = subtreeOfAbout(1000, in: scene)
+        // A subtree of about 1,000 views, moved between two parents. Scenes without one (the
+        // app scenes: a cell is 8 views) get a panel of 1,000 views in the first subview.
+        var subtree = subtreeOfAbout(1000, in: scene)
+        if subtree.size < 900 {
+            let panel = View(frame: Rect(x: 10, y: 10, width: 300, height: 300))
+            for i in 0..<999 {
+                panel.addSubview(View(frame: Rect(x: Double(i % 30) * 10, y: Double(i / 30) * 9, width: 9, height: 8)))
+            }
+            scene.views[2].addSubview(panel)
+            subtree = (panel, 1000)
+        }
         let homes = [subtree.view.superview!, scene.views[1]]
         var turn = 0
         lines.append(time("moving a \(subtree.size)-view subtree") {

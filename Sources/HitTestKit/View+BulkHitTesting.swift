@@ -20,7 +20,8 @@ extension View {
     /// Hit-tests `points` into `handles` without allocating: each result is the hit view's
     /// `hitTestHandle`, or -1 for nil. Resolve one with `view(forHitTestHandle:)`.
     /// - Parameters:
-    ///   - threads: how many threads to use; nil for all cores, 1 for the calling thread only.
+    ///   - threads: how many threads to use; nil for all cores when the batch is large enough
+    ///     (8,192 points per thread), 1 for the calling thread only.
     /// - Precondition: `handles.count >= points.count`.
     public func hitTest(
         _ points: UnsafeBufferPointer<Point>, into handles: UnsafeMutableBufferPointer<Int32>,
@@ -138,10 +139,12 @@ public final class HitTestSnapshot: Sendable {
 enum Parallel {
     static let minimumPerThread = 8192
 
+    /// An explicit request is honoured (up to one thread per point); the automatic choice
+    /// uses all cores only when each gets enough points to outweigh starting it.
     static func threads(_ requested: Int?, count: Int) -> Int {
+        if let requested { return max(1, min(requested, count)) }
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let wanted = max(1, requested ?? cores)
-        return max(1, min(wanted, count / minimumPerThread))
+        return max(1, min(cores, count / minimumPerThread))
     }
 
     /// Runs `body(range)` over `threads` contiguous slices of `0..<count`, concurrently.

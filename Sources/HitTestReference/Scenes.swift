@@ -12,12 +12,14 @@ public enum Scenes {
     }
 
     /// Scene names, in the benchmark's order.
-    public static let names = ["app", "app-large", "grid", "deep", "random-1m"]
+    public static let names = ["app", "app-insets", "app-handlers", "app-large", "grid", "deep", "random-1m"]
 
     /// Builds the scene called `name` (one of `names`), or nil for an unknown name.
     public static func make(_ name: String) -> Scene? {
         switch name {
         case "app": return app(cells: 200)
+        case "app-insets": return app(cells: 200, customised: .properties)
+        case "app-handlers": return app(cells: 200, customised: .handlers)
         case "app-large": return app(cells: 2000)
         case "grid": return grid(buttons: 100_000)
         case "deep": return deep(levels: 100_000)
@@ -26,11 +28,24 @@ public enum Scenes {
         }
     }
 
+    /// How the `app` scene is customised.
+    public enum Customisation: Sendable {
+        /// As UIKit draws it: no customisation.
+        case none
+        /// `hitTestInsets` of -8 pt on every button and tab item, and the top overlay visible
+        /// (alpha 1) with `passesTouchesThrough`.
+        case properties
+        /// A `pointInsideHandler` (the default region test, written as a closure) on 1% of the
+        /// views, and the overlay passing touches through by a `hitTestHandler`.
+        case handlers
+    }
+
     /// A 390x844 phone screen: a navigation bar with 3 buttons; a table scrolled by 1,200 pt
     /// (bounds origin) of `cells` rows 60 pt tall, each with a content view, an icon (20% with a
     /// 45°-rotated badge), two non-interactive labels, a 44x30 button (10% hidden) and a
     /// separator; a tab bar of 5 items; a full-screen overlay with alpha 0 on top.
-    public static func app(cells: Int, seed: UInt64 = 42) -> Scene {
+    public static func app(cells: Int, customised: Customisation = .none, seed: UInt64 = 42) -> Scene {
+        var buttons: [View] = []
         var rng = SplitMix64(seed: seed)
         var views: [View] = []
         func make(_ parent: View, _ x: Double, _ y: Double, _ w: Double, _ h: Double) -> View {
@@ -42,7 +57,7 @@ public enum Scenes {
         let window = Window(frame: Rect(x: 0, y: 0, width: 390, height: 844))
         views.append(window)
         let nav = make(window, 0, 0, 390, 88)
-        for i in 0..<3 { _ = make(nav, [8, 173, 338][i], 44, 44, 44) }
+        for i in 0..<3 { buttons.append(make(nav, [8, 173, 338][i], 44, 44, 44)) }
         let table = make(window, 0, 88, 390, 673)
         table.bounds.origin = Point(x: 0, y: 1200)
         for i in 0..<cells {
@@ -57,11 +72,27 @@ public enum Scenes {
             make(content, 72, 32, 220, 18).isUserInteractionEnabled = false
             let button = make(content, 330, 15, 44, 30)
             if rng.unit() < 0.1 { button.isHidden = true }
+            buttons.append(button)
             _ = make(content, 72, 59, 318, 1)
         }
         let tabs = make(window, 0, 761, 390, 83)
-        for i in 0..<5 { _ = make(tabs, Double(i) * 78, 0, 78, 49) }
-        make(window, 0, 0, 390, 844).alpha = 0
+        for i in 0..<5 { buttons.append(make(tabs, Double(i) * 78, 0, 78, 49)) }
+        let overlay = make(window, 0, 0, 390, 844)
+        switch customised {
+        case .none:
+            overlay.alpha = 0
+        case .properties:
+            for b in buttons { b.hitTestInsets = EdgeInsets(top: -8, left: -8, bottom: -8, right: -8) }
+            overlay.passesTouchesThrough = true
+        case .handlers:
+            for (i, v) in views.enumerated() where i % 100 == 50 {
+                v.pointInsideHandler = { view, p, _ in view.bounds.contains(p) }
+            }
+            overlay.hitTestHandler = { view, p, _, superHitTest in
+                let hit = superHitTest(p)
+                return hit === view ? nil : hit
+            }
+        }
         return Scene(root: window, views: views)
     }
 
