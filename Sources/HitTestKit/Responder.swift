@@ -29,8 +29,24 @@ open class Responder {
         forward(.cancelled, touches, event)
     }
 
+    /// A name for logs: the view's `accessibilityIdentifier`, else the type and, for views, the tag.
+    public var debugName: String {
+        if let view = self as? View {
+            if let id = view.accessibilityIdentifier { return id }
+            return "\(type(of: self))#\(view.tag)"
+        }
+        return "\(type(of: self))"
+    }
+
+    /// The default touch methods pass the touches to `next` and log the hop; at the end of the
+    /// chain the application logs them as dropped.
     func forward(_ phase: Touch.Phase, _ touches: Set<Touch>, _ event: Event?) {
-        guard let next else { return }
+        let application = touches.first?.window?.application
+        guard let next else {
+            application?.record(.dropped, phase, touches, by: self)
+            return
+        }
+        application?.record(.forwarded, phase, touches, by: self)
         switch phase {
         case .began: next.touchesBegan(touches, with: event)
         case .moved, .stationary: next.touchesMoved(touches, with: event)

@@ -1,7 +1,7 @@
 /// One finger on the screen over its life (`UITouch`).
 public final class Touch: Hashable {
     /// The phase of a touch (`UITouch.Phase`).
-    public enum Phase: Sendable {
+    public enum Phase: String, Sendable, Codable {
         /// The finger went down.
         case began
         /// The finger moved.
@@ -29,6 +29,11 @@ public final class Touch: Hashable {
     /// The location in screen coordinates.
     var screenLocation: Point
     var previousScreenLocation: Point
+    /// False when UIKit's rules keep the touch from its view (multiple-touch or exclusive-touch
+    /// rules, or the view left the window); such a touch is logged, never delivered.
+    var isDelivered = true
+    /// Why the touch is not delivered, for the log.
+    var ignoredBecause: String?
 
     init(identifier: Int, phase: Phase, location: Point, timestamp: Double, tapCount: Int) {
         self.identifier = identifier
@@ -68,9 +73,9 @@ public final class Touch: Hashable {
 public final class Event {
     /// When the event happened, in seconds.
     public let timestamp: Double
+    /// Every touch on the screen: the ones that changed and the stationary ones.
     let touches: Set<Touch>
 
-    /// Creates an event over `touches`.
     init(timestamp: Double, touches: Set<Touch>) {
         self.timestamp = timestamp
         self.touches = touches
@@ -79,9 +84,15 @@ public final class Event {
     /// All touches of the event (`allTouches`).
     public var allTouches: Set<Touch>? { touches }
 
-    /// The touches delivered to `view` (`touchesForView:`), or nil when there are none.
+    /// The touches of the event whose view is `view` (`touchesForView:`), or nil when none.
     public func touches(for view: View) -> Set<Touch>? {
         let mine = touches.filter { $0.view === view }
+        return mine.isEmpty ? nil : mine
+    }
+
+    /// The touches of the event in `window` (`touchesForWindow:`), or nil when none.
+    public func touches(for window: Window) -> Set<Touch>? {
+        let mine = touches.filter { $0.window === window }
         return mine.isEmpty ? nil : mine
     }
 }

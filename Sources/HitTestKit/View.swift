@@ -84,6 +84,9 @@ open class View: Responder {
     /// An integer to find the view by (`viewWithTag(_:)`); default 0.
     public var tag = 0
 
+    /// A name for tests and logs (`accessibilityIdentifier`); scene files set it to the node's id.
+    public var accessibilityIdentifier: String?
+
     /// Whether the view takes more than one touch at a time (`isMultipleTouchEnabled`).
     public var isMultipleTouchEnabled = false
 
