@@ -187,6 +187,7 @@ final class Bench {
         #endif
         let cores = ProcessInfo.processInfo.activeProcessorCount
         progress("\(cores) cores, \(options.points) points per set, median of \(options.reps)")
+        if options.scenes.contains("app") { replayBenchmark(touches: options.quick ? 20_000 : 100_000, reps: options.reps) }
         for sceneName in options.scenes {
             progress("\(sceneName): building")
             let t0 = ContinuousClock.now
@@ -291,6 +292,45 @@ final class Bench {
         }
     }
 
+
+    /// Replays 100,000 touches (taps and drags) over the app scene through an Application,
+    /// beside a loop of one single-point hit test per touch.
+    func replayBenchmark(touches: Int, reps: Int) {
+        progress("replay: \(touches) touches over app")
+        let scene = Scenes.app(cells: 200)
+        let app = Application()
+        app.addWindow(scene.root)
+        var rng = SplitMix64(seed: 5)
+        var steps: [[TouchChange]] = []
+        var t = 0.0
+        var starts: [Point] = []
+        for id in 0..<touches {
+            let p = Point(x: rng.unit() * 390, y: rng.unit() * 844)
+            starts.append(p)
+            steps.append([TouchChange(id: id, phase: .began, location: p, timestamp: t)])
+            if rng.unit() < 0.3 {  // a drag: five moves
+                for k in 1...5 {
+                    t += 0.016
+                    steps.append([TouchChange(id: id, phase: .moved, location: Point(x: p.x + Double(k) * 4, y: p.y + Double(k) * 9), timestamp: t)])
+                }
+            }
+            t += 0.05
+            steps.append([TouchChange(id: id, phase: .ended, location: p, timestamp: t)])
+            t += 0.5  // apart enough to keep tap counts at 1
+        }
+        let script = TouchScript(steps: steps)
+        let replayTime = median(reps) {
+            app.clearDeliveryLog()
+            sink &+= app.replay(script).count
+        }
+        let hitTime = median(reps) {
+            for p in starts { sink &+= scene.root.hitTest(p) == nil ? 0 : 1 }
+        }
+        extras.append(
+            "replay (app): \(touches) touches in \(steps.count) input steps: \(fmt(Double(touches) / replayTime / 1e3)) k touches/s delivered "
+                + "(\(fmt(replayTime / Double(touches) * 1e6)) µs per touch, log on), beside \(fmt(Double(touches) / hitTime / 1e6)) M touches/s "
+                + "for one single-point hit test per touch")
+    }
 
     /// Median latency of a mutation followed by one query, for each kind of mutation.
     func mutationLatency(_ sceneName: String, _ scene: Scenes.Scene, reps: Int) -> [String] {

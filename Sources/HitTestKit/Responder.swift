@@ -6,6 +6,9 @@ open class Responder {
     /// Creates a responder.
     public init() {}
 
+    /// `debugName`, computed once (views reset it when their tag or identifier changes).
+    var cachedDebugName: String?
+
     /// The next responder in the chain (`UIResponder.next`), or `nil` at its end.
     open var next: Responder? { nil }
 
@@ -31,11 +34,15 @@ open class Responder {
 
     /// A name for logs: the view's `accessibilityIdentifier`, else the type and, for views, the tag.
     public var debugName: String {
+        if let cachedDebugName { return cachedDebugName }
+        let name: String
         if let view = self as? View {
-            if let id = view.accessibilityIdentifier { return id }
-            return "\(type(of: self))#\(view.tag)"
+            name = view.accessibilityIdentifier ?? "\(type(of: self))#\(view.tag)"
+        } else {
+            name = "\(type(of: self))"
         }
-        return "\(type(of: self))"
+        cachedDebugName = name
+        return name
     }
 
     /// The default touch methods pass the touches to `next` and log the hop; at the end of the

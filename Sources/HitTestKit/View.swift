@@ -82,10 +82,10 @@ open class View: Responder {
     public var clipsToBounds = false { didSet { core?.writeFlags(self) } }
 
     /// An integer to find the view by (`viewWithTag(_:)`); default 0.
-    public var tag = 0
+    public var tag = 0 { didSet { cachedDebugName = nil } }
 
     /// A name for tests and logs (`accessibilityIdentifier`); scene files set it to the node's id.
-    public var accessibilityIdentifier: String?
+    public var accessibilityIdentifier: String? { didSet { cachedDebugName = nil } }
 
     /// Whether the view takes more than one touch at a time (`isMultipleTouchEnabled`).
     public var isMultipleTouchEnabled = false
