@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "CHitTestShared", type: .dynamic, targets: ["CHitTest"]),
         .executable(name: "hittest-example", targets: ["hittest-example"]),
         .executable(name: "hittest-bench", targets: ["hittest-bench"]),
+        .executable(name: "hittest-c-example", targets: ["hittest-c-example"]),
     ],
     targets: [
         // MARK: - C core
@@ -17,7 +18,8 @@ let package = Package(
             path: "CSources/CHitTest",
             cSettings: [
                 .define("NDEBUG", .when(configuration: .release)),
-            ]
+            ],
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
 
         // MARK: - Swift library
@@ -41,6 +43,12 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "hittest-c-example",
+            dependencies: ["CHitTest"],
+            path: "Examples/c-example",
+            exclude: ["expected-output.txt"]
+        ),
+        .executableTarget(
             name: "hittest-bench",
             dependencies: ["HitTestKit", "HitTestReference"],
             path: "Benchmarks/hittest-bench",
@@ -50,7 +58,7 @@ let package = Package(
         // MARK: - Tests
         .testTarget(
             name: "HitTestKitTests",
-            dependencies: ["HitTestKit", "HitTestReference", "CHitTest"],
+            dependencies: ["HitTestKit", "HitTestReference", "CHitTest", "hittest-c-example"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

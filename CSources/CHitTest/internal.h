@@ -165,6 +165,10 @@ static inline int all_finite(const double *v, int n) {
     return 1;
 }
 
+/* tree.c */
+ht_status grow_rows(ht_tree *t, int32_t capacity);
+void derive_row(ht_tree *t, int32_t s); /* inverse, region and eligibility from the set values */
+
 /* answers.c */
 ht_status build_answers(ht_tree *t, int32_t root);
 static inline int answers_valid(const ht_tree *t, int32_t root) {

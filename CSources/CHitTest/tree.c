@@ -26,13 +26,14 @@ const char *ht_status_string(ht_status status) {
     case HT_E_SINGULAR: return "conversion through a singular transform";
     case HT_E_HOOK_FAILED: return "a hook failed";
     case HT_E_CORRUPT: return "corrupt or truncated data";
+    case HT_E_IO: return "file could not be read or written";
     }
     return "unknown status";
 }
 
 /* Grows every array to `capacity` rows. On failure the arrays that did grow stay valid and
  * larger; the capacity is not raised, so the tree is unchanged. */
-static ht_status grow(ht_tree *t, int32_t capacity) {
+ht_status grow_rows(ht_tree *t, int32_t capacity) {
 #define GROW(name)                                                                             \
     {                                                                                          \
         void *p = realloc(t->name, (size_t)capacity * sizeof *t->name);                       \
@@ -57,7 +58,7 @@ ht_status ht_tree_create(int32_t capacity_hint, ht_tree **out_tree) {
     t->answers.root = -1;
     int32_t cap = capacity_hint < 16 ? 16 : capacity_hint;
     if (cap > HT_MAX_NODES) cap = HT_MAX_NODES;
-    if (grow(t, cap) != HT_OK) {
+    if (grow_rows(t, cap) != HT_OK) {
         ht_tree_destroy(t);
         return HT_E_NO_MEMORY;
     }
@@ -119,7 +120,7 @@ ht_status ht_node_create(ht_tree *t, ht_node *out) {
         if (t->slots == t->capacity) {
             int64_t cap = (int64_t)t->capacity * 2;
             if (cap > HT_MAX_NODES) cap = HT_MAX_NODES;
-            ht_status st = grow(t, (int32_t)cap);
+            ht_status st = grow_rows(t, (int32_t)cap);
             if (st != HT_OK) return st;
         }
         s = t->slots++;
@@ -300,6 +301,34 @@ ht_status ht_node_set_anchor(ht_tree *t, ht_node node, double x, double y) {
     return HT_OK;
 }
 
+/* Recomputes the inverse transform and the identity / singular bits of `s` from its transform. */
+static void derive_transform(ht_tree *t, int32_t s) {
+    double a = t->xa[s], b = t->xb[s], c = t->xc[s], d = t->xd[s], tx = t->xtx[s], ty = t->xty[s];
+    uint32_t f = t->flags[s] & ~(uint32_t)(K_IDENTITY | K_SINGULAR);
+    /* CGAffineTransformInvert's formula; the Swift AffineTransform.inverted() is the same. */
+    double det = a * d - b * c;
+    double inv[6] = {d / det, -b / det, -c / det, a / det, (c * ty - d * tx) / det,
+                     (b * tx - a * ty) / det};
+    if (det == 0 || !all_finite(inv, 6)) {
+        f |= K_SINGULAR;
+        for (int i = 0; i < 6; i++) inv[i] = NAN;
+    }
+    if (a == 1 && b == 0 && c == 0 && d == 1 && tx == 0 && ty == 0) f |= K_IDENTITY;
+    t->ia[s] = inv[0];
+    t->ib[s] = inv[1];
+    t->ic[s] = inv[2];
+    t->id[s] = inv[3];
+    t->itx[s] = inv[4];
+    t->ity[s] = inv[5];
+    t->flags[s] = f;
+}
+
+void derive_row(ht_tree *t, int32_t s) {
+    derive_transform(t, s);
+    update_region(t, s);
+    update_eligible(t, s);
+}
+
 ht_status ht_node_set_transform(ht_tree *t, ht_node node, const ht_affine *m) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
@@ -314,23 +343,7 @@ ht_status ht_node_set_transform(ht_tree *t, ht_node node, const ht_affine *m) {
     t->xd[s] = m->d;
     t->xtx[s] = m->tx;
     t->xty[s] = m->ty;
-    uint32_t f = t->flags[s] & ~(uint32_t)(K_IDENTITY | K_SINGULAR);
-    /* CGAffineTransformInvert's formula; the Swift AffineTransform.inverted() is the same. */
-    double det = m->a * m->d - m->b * m->c;
-    double inv[6] = {m->d / det, -m->b / det, -m->c / det, m->a / det,
-                     (m->c * m->ty - m->d * m->tx) / det, (m->b * m->tx - m->a * m->ty) / det};
-    if (det == 0 || !all_finite(inv, 6)) {
-        f |= K_SINGULAR;
-        for (int i = 0; i < 6; i++) inv[i] = NAN;
-    }
-    if (m->a == 1 && m->b == 0 && m->c == 0 && m->d == 1 && m->tx == 0 && m->ty == 0) f |= K_IDENTITY;
-    t->ia[s] = inv[0];
-    t->ib[s] = inv[1];
-    t->ic[s] = inv[2];
-    t->id[s] = inv[3];
-    t->itx[s] = inv[4];
-    t->ity[s] = inv[5];
-    t->flags[s] = f;
+    derive_transform(t, s);
     mark_dirty(t, t->parent[s]);
     return HT_OK;
 }
@@ -418,7 +431,7 @@ ht_status ht_tree_clone(ht_tree *t, ht_tree **out) {
     c->answers.capacity = 0;
     c->answers.root = -1;
     c->capacity = 0;
-    if (grow(c, t->capacity) != HT_OK) {
+    if (grow_rows(c, t->capacity) != HT_OK) {
         ht_tree_destroy(c);
         return HT_E_NO_MEMORY;
     }

@@ -59,7 +59,9 @@ typedef enum ht_status {
     /** A hook returned an error; the hit test was abandoned. */
     HT_E_HOOK_FAILED = 9,
     /** Data read from a file or buffer is truncated or corrupt. */
-    HT_E_CORRUPT = 10
+    HT_E_CORRUPT = 10,
+    /** A file could not be opened, read or written. */
+    HT_E_IO = 11
 } ht_status;
 
 /** A node handle. Results of hit tests are handles too. */
@@ -273,6 +275,35 @@ ht_status ht_tree_hit_test_xy(ht_tree *tree, ht_node node, const double *xs, con
  */
 ht_status ht_tree_convert_point(const ht_tree *tree, ht_node from, ht_node to, double x,
                                 double y, double *out_x, double *out_y);
+
+/* ---- Snapshot files ----------------------------------------------------------------------- */
+
+/**
+ * Serialises `tree` into a new buffer (versioned header, FNV-1a 64 checksum, little-endian):
+ * every node with its geometry, flags and links, and its handle (slots and generations are
+ * kept, so handles stay valid in the process that loads it). Free the buffer with `ht_free`.
+ * Derived structures are not stored; the loaded tree rebuilds them on first use.
+ * - Thread safety: reads the tree; may run beside queries, not beside mutations.
+ * - Complexity: O(slots); about 188 bytes per slot.
+ */
+ht_status ht_tree_save(const ht_tree *tree, void **out_buffer, size_t *out_length);
+
+/**
+ * Loads a tree saved by `ht_tree_save`. Every byte is checked before the tree is returned:
+ * sizes, magic, version, checksum, ranges, finite numbers, links and acyclicity; a truncated,
+ * corrupted or hostile buffer returns HT_E_CORRUPT (never a crash or an out-of-bounds read),
+ * and nothing is allocated on failure. The caller owns the new tree.
+ */
+ht_status ht_tree_load(const void *buffer, size_t length, ht_tree **out_tree);
+
+/** `ht_tree_save` into a file (HT_E_IO when it cannot be written). */
+ht_status ht_tree_save_file(const ht_tree *tree, const char *path);
+
+/** `ht_tree_load` from a file (HT_E_IO when it cannot be read). */
+ht_status ht_tree_load_file(const char *path, ht_tree **out_tree);
+
+/** Frees a buffer returned by this library (`ht_tree_save`). NULL is ignored. */
+void ht_free(void *buffer);
 
 /* ---- Snapshots and statistics ------------------------------------------------------------ */
 
