@@ -187,8 +187,9 @@ ht_status build_answers(ht_tree *t, int32_t root) {
     /* Finer for bigger trees (more edges to straddle), within a fixed memory budget. */
     int64_t want = (int64_t)t->live * 128;
     int32_t cells = want < MIN_CELLS ? MIN_CELLS : (want > MAX_CELLS ? MAX_CELLS : (int32_t)want);
-    int32_t nx = (int32_t)ceil(sqrt((double)cells * w / h));
-    nx = nx < 1 ? 1 : (nx > cells ? cells : nx);
+    /* Clamped as a double: an extreme aspect ratio makes the square root overflow an int. */
+    double fx = ceil(sqrt((double)cells * w / h));
+    int32_t nx = fx >= 1 ? (fx < (double)cells ? (int32_t)fx : cells) : 1;
     int32_t ny = cells / nx;
     ny = ny < 1 ? 1 : ny;
     int32_t ncells = nx * ny;

@@ -162,7 +162,12 @@ ht_status ht_tree_load(const void *buffer, size_t length, ht_tree **out_tree) {
         t->parent[s] = t->first[s] = t->last[s] = t->prev[s] = t->next[s] = -1;
         t->nkids[s] = 0;
         if (r[1] > GEN_MASK || r[2] || r[3] || r[0] > 1) goto fail;
-        if (!r[0]) continue;
+        if (!r[0]) {
+            /* A dead slot's record is zero but for its generation: nothing else may hide there. */
+            for (size_t k = 4; k < RECORD_BYTES; k++)
+                if (r[k]) goto fail;
+            continue;
+        }
         int32_t links[7];
         for (int i = 0; i < 7; i++) links[i] = (int32_t)get_u32(r + 4 + 4 * i);
         for (int i = 0; i < 5; i++)

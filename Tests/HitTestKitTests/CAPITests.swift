@@ -80,6 +80,19 @@ import Testing
         #expect(ht_tree_validate(tree.t) == HT_OK)
     }
 
+    /// Found by the API fuzzer: an extreme aspect ratio overflowed the answer grid's size.
+    @Test func extremeAspectRatiosAreFine() {
+        let tree = Tree()
+        let root = tree.node(0, 0, 1e300, 1e-10)
+        let child = tree.node(0, 0, 1e299, 1e-11)
+        #expect(ht_node_attach(tree.t, child, root, 0) == HT_OK)
+        #expect(ht_tree_prepare_points(tree.t, root) == HT_OK)
+        var xy: [Double] = [1, 1e-12, 5e299, 5e-11]
+        var out = [ht_node](repeating: 0, count: 2)
+        #expect(ht_tree_hit_test_points(tree.t, root, &xy, 2, nil, &out) == HT_OK)
+        #expect(out == [child, root])
+    }
+
     @Test func freeingAParentMakesChildrenRoots() {
         let tree = Tree()
         let p = tree.node(0, 0, 10, 10)

@@ -138,6 +138,18 @@ import Testing
         #expect(bytes.withUnsafeBytes { ht_tree_load($0.baseAddress, bytes.count, &out) } == HT_E_CORRUPT)
     }
 
+    /// Inputs the fuzzers found, kept as regressions: each must be refused.
+    @Test func fuzzerRegressionsAreRefused() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let dir = root.appendingPathComponent("Fuzz/regressions")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("snapshot-") }
+        #expect(!files.isEmpty)
+        for file in files {
+            var out: OpaquePointer?
+            #expect(ht_tree_load_file(dir.appendingPathComponent(file).path, &out) == HT_E_CORRUPT, "\(file)")
+        }
+    }
+
     @Test func missingFilesAreIOErrors() {
         var out: OpaquePointer?
         #expect(ht_tree_load_file("/nonexistent/dir/x.htsnap", &out) == HT_E_IO)

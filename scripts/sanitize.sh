@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs the test suite under a sanitizer.
+#   scripts/sanitize.sh address     AddressSanitizer, the whole suite
+#   scripts/sanitize.sh undefined   UndefinedBehaviorSanitizer, the whole suite
+#   scripts/sanitize.sh thread      ThreadSanitizer, the concurrency tests (snapshot readers on
+#                                   several threads while a writer mutates the tree, and the
+#                                   multi-threaded bulk paths)
+# Each build goes to its own directory, so the normal build is left alone.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kind=${1:?usage: scripts/sanitize.sh address|undefined|thread}
+case "$kind" in
+address|undefined)
+    # The exit tests (processExitsWith) and the memory-limit test run in child processes that
+    # a sanitizer's shadow memory would distort; they run in the plain suite.
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=0 \
+        swift test --sanitize "$kind" --scratch-path ".build/sanitize-$kind" \
+        --skip "memoryExhaustion|nonFiniteGeometryStops|misuseStopsWithAClearMessage"
+    ;;
+thread)
+    TSAN_OPTIONS=halt_on_error=1 swift test --sanitize thread --scratch-path .build/sanitize-thread \
+        --filter "ConcurrencyTests|RecipeTests"
+    ;;
+*) echo "unknown sanitizer '$kind' (address, undefined, thread)" >&2; exit 2 ;;
+esac
