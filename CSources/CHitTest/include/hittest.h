@@ -125,7 +125,12 @@ const char *ht_status_string(ht_status status);
 
 /**
  * Creates an empty tree with room for `capacity_hint` nodes before it grows (0 is fine).
+ * The caller owns the tree and frees it with `ht_tree_destroy`.
  * - Returns: HT_E_INVALID_ARGUMENT (NULL out, negative hint), HT_E_NO_MEMORY.
+ * - Limits: at most HT_MAX_NODES live nodes; about 400 bytes per node for the base rows, plus
+ *   120 bytes per child in its parent's derived block, plus the answer grid (at most 1 MiB).
+ *   When memory runs out, the call that needed it returns HT_E_NO_MEMORY and the tree is left
+ *   as it was before that call, still valid and usable.
  */
 ht_status ht_tree_create(int32_t capacity_hint, ht_tree **out_tree);
 
@@ -149,6 +154,12 @@ ht_status ht_tree_prepare(ht_tree *tree);
 ht_status ht_tree_validate(const ht_tree *tree);
 
 /* ---- Nodes ------------------------------------------------------------------------------ */
+/*
+ * Every function in this section mutates the tree (except the getters) and must not run
+ * concurrently with any other call on the same tree. Handles stay valid until the node is
+ * freed or the tree destroyed; they are plain integers, so they can be stored anywhere and
+ * survive a snapshot file round trip.
+ */
 
 /**
  * Creates a detached node (a root) with UIKit's defaults for `View(frame: .zero)`: zero center
@@ -221,6 +232,13 @@ ht_status ht_node_set_insets(ht_tree *tree, ht_node node, double top, double lef
 ht_status ht_node_set_priority(ht_tree *tree, ht_node node, int32_t priority);
 
 /* ---- Queries ---------------------------------------------------------------------------- */
+/*
+ * Queries only read a prepared tree (see "Thread safety" at the top): after `ht_tree_prepare`
+ * (single-point) or `ht_tree_prepare_points` (bulk), any number of threads may query at once.
+ * Hooks are called on the thread that made the query, synchronously, and may re-enter the
+ * query functions for the same tree but must not mutate it. Results are written to caller
+ * buffers; nothing a query returns needs freeing.
+ */
 
 /**
  * UIKit's `[node hitTest:(x, y) withEvent:]`, with (x, y) in `node`'s bounds space, the ancestors
