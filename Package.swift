@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "HitTestKit", targets: ["HitTestKit"]),
         .library(name: "CHitTest", targets: ["CHitTest"]),
         .library(name: "CHitTestShared", type: .dynamic, targets: ["CHitTest"]),
+        .executable(name: "hittest", targets: ["hittest"]),
         .executable(name: "hittest-example", targets: ["hittest-example"]),
         .executable(name: "hittest-bench", targets: ["hittest-bench"]),
         .executable(name: "hittest-c-example", targets: ["hittest-c-example"]),
@@ -36,6 +37,18 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
 
+        // MARK: - Command-line tool (a library, so that the tests run every subcommand)
+        .target(
+            name: "HitTestCLI",
+            dependencies: ["HitTestKit", "HitTestReference"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "hittest",
+            dependencies: ["HitTestCLI"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+
         // MARK: - Executables
         .executableTarget(
             name: "hittest-example",
@@ -58,7 +71,7 @@ let package = Package(
         // MARK: - Tests
         .testTarget(
             name: "HitTestKitTests",
-            dependencies: ["HitTestKit", "HitTestReference", "CHitTest", "hittest-c-example"],
+            dependencies: ["HitTestKit", "HitTestReference", "HitTestCLI", "CHitTest", "hittest-c-example"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

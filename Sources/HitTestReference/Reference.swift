@@ -6,48 +6,98 @@ import HitTestKit
 /// Kept obvious rather than fast. It recurses once per level, so very deep trees need a
 /// thread with a large stack (the benchmark runs it on one).
 public enum Reference {
+    /// One decision of the walk, for `explain`: which view, the point in its bounds space, and
+    /// the rule that accepted or rejected it.
+    public struct Step: Sendable, Hashable {
+        /// Nesting depth (0 for the view the walk started at).
+        public var depth: Int
+        /// The view's `debugName`.
+        public var view: String
+        /// The point in the view's bounds space.
+        public var point: Point
+        /// What was decided, in words.
+        public var verdict: String
+    }
+
+    /// Collects what a walk did: how many views it called hitTest on, and, if asked, each step.
+    public final class Probe {
+        /// Views whose hitTest was called.
+        public var visits = 0
+        /// The steps, when recording.
+        public var steps: [Step]?
+
+        /// A probe; `recording` keeps every step.
+        public init(recording: Bool = false) {
+            steps = recording ? [] : nil
+        }
+
+        func note(_ depth: Int, _ view: View, _ point: Point, _ verdict: String) {
+            steps?.append(Step(depth: depth, view: view.debugName, point: point, verdict: verdict))
+        }
+    }
+
     /// UIKit's hit test of `view` for `point` in its bounds space.
     public static func hitTest(_ view: View, _ point: Point, with event: Event? = nil) -> View? {
-        var visits = 0
-        return hitTest(view, point, with: event, visits: &visits)
+        hitTest(view, point, with: event, probe: nil, depth: 0)
     }
 
     /// The hit test, adding to `visits` the number of views whose hitTest was called.
-    public static func hitTest(_ view: View, _ point: Point, with event: Event?, visits: inout Int)
-        -> View?
-    {
-        visits += 1
+    public static func hitTest(_ view: View, _ point: Point, with event: Event?, visits: inout Int) -> View? {
+        let probe = Probe()
+        defer { visits += probe.visits }
+        return hitTest(view, point, with: event, probe: probe, depth: 0)
+    }
+
+    /// The hit test with every decision recorded in `probe`.
+    public static func hitTest(_ view: View, _ point: Point, with event: Event? = nil, probe: Probe?) -> View? {
+        hitTest(view, point, with: event, probe: probe, depth: 0)
+    }
+
+    static func hitTest(_ view: View, _ point: Point, with event: Event?, probe: Probe?, depth: Int) -> View? {
+        probe?.visits += 1
         if let handler = view.hitTestHandler {
-            var inner = 0
-            let hit = handler(view, point, event) { defaultHitTest(view, $0, with: event, visits: &inner) }
-            visits += inner
+            probe?.note(depth, view, point, "hitTestHandler decides")
+            let hit = handler(view, point, event) { defaultHitTest(view, $0, with: event, probe: probe, depth: depth + 1) }
+            probe?.note(depth, view, point, "hitTestHandler answered \(hit?.debugName ?? "nil")")
             return hit
         }
-        return defaultHitTest(view, point, with: event, visits: &visits)
+        return defaultHitTest(view, point, with: event, probe: probe, depth: depth)
     }
 
     /// The hit test without the view's own `hitTestHandler` (the handler's `super` call).
-    public static func defaultHitTest(_ view: View, _ point: Point, with event: Event? = nil)
-        -> View?
-    {
-        var visits = 0
-        return defaultHitTest(view, point, with: event, visits: &visits)
+    public static func defaultHitTest(_ view: View, _ point: Point, with event: Event? = nil) -> View? {
+        defaultHitTest(view, point, with: event, probe: nil, depth: 0)
     }
 
-    static func defaultHitTest(_ view: View, _ point: Point, with event: Event?, visits: inout Int)
-        -> View?
-    {
-        if view.isHidden || !view.isUserInteractionEnabled || view.alpha < 0.01 { return nil }
+    static func defaultHitTest(_ view: View, _ point: Point, with event: Event?, probe: Probe?, depth: Int) -> View? {
+        if view.isHidden || !view.isUserInteractionEnabled || view.alpha < 0.01 {
+            probe?.note(depth, view, point, view.isHidden ? "rejected: hidden" : !view.isUserInteractionEnabled
+                ? "rejected: userInteractionEnabled is false" : "rejected: alpha \(view.alpha) < 0.01")
+            return nil
+        }
         let inside = pointInside(view, point, with: event)
-        if !inside && !view.allowsSubviewHitsOutsideBounds { return nil }
-        if !view.capturesSubviewTouches {
+        let how = view.pointInsideHandler != nil ? "pointInsideHandler says" : "bounds\(view.hitTestInsets == .zero ? "" : " with hitTestInsets")"
+        if !inside && !view.allowsSubviewHitsOutsideBounds {
+            probe?.note(depth, view, point, "rejected: outside (\(how))")
+            return nil
+        }
+        if view.capturesSubviewTouches {
+            probe?.note(depth, view, point, inside ? "inside; capturesSubviewTouches: subviews not searched" : "outside")
+        } else {
+            probe?.note(depth, view, point, (inside ? "inside (\(how))" : "outside, but allowsSubviewHitsOutsideBounds")
+                + (view.subviews.isEmpty ? "; no subviews" : "; searching \(view.subviews.count) subviews, last first"))
             for subview in searchOrder(view.subviews) {
-                if let hit = hitTest(subview, fromSuperview(subview, point), with: event, visits: &visits) {
+                if let hit = hitTest(subview, fromSuperview(subview, point), with: event, probe: probe, depth: depth + 1) {
                     return hit
                 }
             }
         }
-        return inside && !view.passesTouchesThrough ? view : nil
+        if inside && !view.passesTouchesThrough {
+            probe?.note(depth, view, point, "hit: no subview took the point")
+            return view
+        }
+        probe?.note(depth, view, point, inside ? "nil: passesTouchesThrough" : "nil: no subview took the point")
+        return nil
     }
 
     /// `pointInside:withEvent:`: the handler, or the bounds inset by `hitTestInsets`.

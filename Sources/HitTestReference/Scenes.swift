@@ -48,36 +48,38 @@ public enum Scenes {
         var buttons: [View] = []
         var rng = SplitMix64(seed: seed)
         var views: [View] = []
-        func make(_ parent: View, _ x: Double, _ y: Double, _ w: Double, _ h: Double) -> View {
+        func make(_ parent: View, _ id: String, _ x: Double, _ y: Double, _ w: Double, _ h: Double) -> View {
             let v = View(frame: Rect(x: x, y: y, width: w, height: h))
+            v.accessibilityIdentifier = id
             parent.addSubview(v)
             views.append(v)
             return v
         }
         let window = Window(frame: Rect(x: 0, y: 0, width: 390, height: 844))
+        window.accessibilityIdentifier = "window"
         views.append(window)
-        let nav = make(window, 0, 0, 390, 88)
-        for i in 0..<3 { buttons.append(make(nav, [8, 173, 338][i], 44, 44, 44)) }
-        let table = make(window, 0, 88, 390, 673)
+        let nav = make(window, "nav-bar", 0, 0, 390, 88)
+        for i in 0..<3 { buttons.append(make(nav, "nav-button-\(i + 1)", [8, 173, 338][i], 44, 44, 44)) }
+        let table = make(window, "table", 0, 88, 390, 673)
         table.bounds.origin = Point(x: 0, y: 1200)
         for i in 0..<cells {
-            let cell = make(table, 0, Double(i) * 60, 390, 60)
-            let content = make(cell, 0, 0, 390, 60)
-            let icon = make(content, 16, 8, 44, 44)
+            let cell = make(table, "cell-\(i)", 0, Double(i) * 60, 390, 60)
+            let content = make(cell, "cell-\(i)-content", 0, 0, 390, 60)
+            let icon = make(content, "cell-\(i)-icon", 16, 8, 44, 44)
             if rng.unit() < 0.2 {
-                let badge = make(icon, 30, -6, 18, 18)
+                let badge = make(icon, "cell-\(i)-badge", 30, -6, 18, 18)
                 badge.transform = AffineTransform(rotationAngle: .pi / 4)
             }
-            make(content, 72, 8, 220, 22).isUserInteractionEnabled = false
-            make(content, 72, 32, 220, 18).isUserInteractionEnabled = false
-            let button = make(content, 330, 15, 44, 30)
+            make(content, "cell-\(i)-title", 72, 8, 220, 22).isUserInteractionEnabled = false
+            make(content, "cell-\(i)-subtitle", 72, 32, 220, 18).isUserInteractionEnabled = false
+            let button = make(content, "cell-\(i)-button", 330, 15, 44, 30)
             if rng.unit() < 0.1 { button.isHidden = true }
             buttons.append(button)
-            _ = make(content, 72, 59, 318, 1)
+            _ = make(content, "cell-\(i)-separator", 72, 59, 318, 1)
         }
-        let tabs = make(window, 0, 761, 390, 83)
-        for i in 0..<5 { buttons.append(make(tabs, Double(i) * 78, 0, 78, 49)) }
-        let overlay = make(window, 0, 0, 390, 844)
+        let tabs = make(window, "tab-bar", 0, 761, 390, 83)
+        for i in 0..<5 { buttons.append(make(tabs, "tab-button-\(i + 1)", Double(i) * 78, 0, 78, 49)) }
+        let overlay = make(window, "overlay", 0, 0, 390, 844)
         switch customised {
         case .none:
             overlay.alpha = 0
