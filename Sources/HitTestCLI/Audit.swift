@@ -41,7 +41,8 @@ extension HitTestCLI {
         static let controlWords = ["button", "control", "switch", "slider", "textfield", "textview", "stepper", "cell"]
 
         static func namesAControl(_ name: String) -> Bool {
-            let lower = name.lowercased()
+            // "UIViewControllerWrapperView" names a container, not a control.
+            let lower = name.lowercased().replacingOccurrences(of: "viewcontroller", with: "")
             return controlWords.contains { lower.contains($0) }
         }
 

@@ -184,6 +184,15 @@ extension HitTestCLI {
     // MARK: - explain
 
     enum Explain {
+        /// At most three decimals, trailing zeros dropped: enough to see an edge.
+        static func short(_ x: Double) -> String {
+            guard x.isFinite else { return "\(x)" }
+            var s = String(format: "%.3f", x)
+            while s.hasSuffix("0") { s.removeLast() }
+            if s.hasSuffix(".") { s.removeLast() }
+            return s == "-0" ? "0" : s
+        }
+
         static func run(_ args: [String], _ output: Output) throws {
             let a = try Arguments(args, valued: [], flags: [])
             try a.expect(3, "SCENE X Y")
@@ -194,7 +203,7 @@ extension HitTestCLI {
             let probe = Reference.Probe(recording: true)
             let hit = Reference.hitTest(window, Point(x: x, y: y), probe: probe)
             for step in probe.steps ?? [] {
-                output.out(String(repeating: "  ", count: step.depth) + "\(step.view) at (\(fmt(step.point.x)), \(fmt(step.point.y))): \(step.verdict)")
+                output.out(String(repeating: "  ", count: step.depth) + "\(step.view) at (\(short(step.point.x)), \(short(step.point.y))): \(step.verdict)")
             }
             output.out("=> \(hit.map(name) ?? "nothing") (\(probe.visits) views tested)")
             precondition(window.hitTest(Point(x: x, y: y)) === hit, "the index and the reference walk disagree")
