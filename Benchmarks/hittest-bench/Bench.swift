@@ -287,7 +287,7 @@ final class Bench {
             }
             if sceneName == "app-large" || (sceneName == "random-1m" && !options.quick) {
                 progress("\(sceneName): mutation latency")
-                extras.append(contentsOf: mutationLatency(sceneName, scene, reps: options.quick ? 21 : 51))
+                extras.append(contentsOf: mutationLatency(sceneName, scene, reps: options.quick ? 21 : 51, bulkPoints: options.points))
             }
         }
     }
@@ -333,7 +333,7 @@ final class Bench {
     }
 
     /// Median latency of a mutation followed by one query, for each kind of mutation.
-    func mutationLatency(_ sceneName: String, _ scene: Scenes.Scene, reps: Int) -> [String] {
+    func mutationLatency(_ sceneName: String, _ scene: Scenes.Scene, reps: Int, bulkPoints: Int) -> [String] {
         let root = scene.root
         var rng = SplitMix64(seed: 99)
         let leaves = scene.views.filter { $0.subviews.isEmpty && $0.superview != nil }
@@ -362,6 +362,25 @@ final class Bench {
             f.origin.x += rng.unit() < 0.5 ? 1 : -1
             v.frame = f
         })
+        // A simulator's frame: one leaf moves, then a large batch of points (the answer grid
+        // refreshes only the cells the leaf can reach).
+        let batch = Scenes.uniformPoints(bulkPoints, in: root.bounds, seed: 21)
+        var handles = [Int32](repeating: 0, count: batch.count)
+        root.prepareHitTesting()
+        var frames: [Double] = []
+        for _ in 0..<min(reps, 21) {
+            let v = leaves[Int(rng.unit() * Double(leaves.count))]
+            let t0 = ContinuousClock.now
+            v.frame.origin.x += rng.unit() < 0.5 ? 1 : -1
+            batch.withUnsafeBufferPointer { p in handles.withUnsafeMutableBufferPointer { root.hitTest(p, into: $0, threads: 1) } }
+            frames.append(t0.duration(to: .now).seconds)
+            sink &+= Int(handles[0])
+        }
+        frames.sort()
+        for i in stride(from: 0, to: batch.count, by: max(1, batch.count / 200)) where root.view(forHitTestHandle: handles[i]) !== Reference.hitTest(root, batch[i]) {
+            failures.append("\(sceneName): bulk answer after a mutation differs from the reference at \(batch[i])")
+        }
+        lines.append("\(sceneName): leaf frame change + bulk query of \(batch.count) points (1 thread): median \(fmt(frames[frames.count / 2] * 1e3)) ms")
         var added: [View] = []
         lines.append(time("leaf addSubview") {
             let parent = leaves[Int(rng.unit() * Double(leaves.count))]

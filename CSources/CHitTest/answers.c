@@ -174,6 +174,21 @@ static int32_t sure_answer(const ht_tree *t, int32_t root, bbox b) {
     }
 }
 
+/* The answer every point of cell (ix, iy) of `g` surely gets, or UNSURE. */
+static int32_t cell_answer(const ht_tree *t, const answer_grid *g, int32_t ix, int32_t iy) {
+    double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
+    double slack = SURE_SLACK * (fabs(g->gx0) + fabs(g->gx1) + fabs(g->gy0) + fabs(g->gy1) + 1);
+    /* Every point that maps to this cell lies in this box (the mapping is monotonic). */
+    bbox b = {g->gx0 + ix * cw - slack, g->gy0 + iy * ch - slack, g->gx0 + (ix + 1) * cw + slack,
+              g->gy0 + (iy + 1) * ch + slack};
+    int32_t root = g->root;
+    if (!(t->flags[root] & K_ELIGIBLE)) return HT_NULL_NODE;
+    double x0 = t->rx0[root], y0 = t->ry0[root], x1 = t->rx1[root], y1 = t->ry1[root];
+    if (box_outside(b, x0, y0, x1, y1)) return HT_NULL_NODE;
+    if (!box_inside(b, x0, y0, x1, y1)) return UNSURE;
+    return sure_answer(t, root, b);
+}
+
 ht_status build_answers(ht_tree *t, int32_t root) {
     answer_grid *g = &t->answers;
     g->root = -1;
@@ -194,9 +209,9 @@ ht_status build_answers(ht_tree *t, int32_t root) {
     ny = ny < 1 ? 1 : ny;
     int32_t ncells = nx * ny;
     if (g->capacity < ncells) {
-        int32_t *cells = realloc(g->cells, (size_t)ncells * sizeof *cells);
-        if (!cells) return HT_E_NO_MEMORY;
-        g->cells = cells;
+        int32_t *mem = realloc(g->cells, (size_t)ncells * sizeof *mem);
+        if (!mem) return HT_E_NO_MEMORY;
+        g->cells = mem;
         g->capacity = ncells;
     }
     g->nx = nx;
@@ -207,25 +222,106 @@ ht_status build_answers(ht_tree *t, int32_t root) {
     g->gy1 = y1;
     g->sx = nx / w;
     g->sy = ny / h;
-    double cw = w / nx, ch = h / ny;
-    double slack = SURE_SLACK * (fabs(x0) + fabs(x1) + fabs(y0) + fabs(y1) + 1);
-    int eligible = (f & K_ELIGIBLE) != 0;
-    for (int32_t iy = 0; iy < ny; iy++) {
-        for (int32_t ix = 0; ix < nx; ix++) {
-            /* Every point that maps to this cell lies in this box (the mapping is monotonic). */
-            bbox b = {x0 + ix * cw - slack, y0 + iy * ch - slack, x0 + (ix + 1) * cw + slack,
-                      y0 + (iy + 1) * ch + slack};
-            int32_t a;
-            if (!eligible) a = HT_NULL_NODE;
-            else if (box_outside(b, x0, y0, x1, y1)) a = HT_NULL_NODE;
-            else if (!box_inside(b, x0, y0, x1, y1)) a = UNSURE;
-            else a = sure_answer(t, root, b);
-            g->cells[(size_t)iy * (size_t)nx + (size_t)ix] = a;
-        }
-    }
     g->root = root;
-    g->version = t->version;
+    for (int32_t iy = 0; iy < ny; iy++)
+        for (int32_t ix = 0; ix < nx; ix++) g->cells[(size_t)iy * (size_t)nx + (size_t)ix] = cell_answer(t, g, ix, iy);
+    g->unknown = 0;
     return HT_OK;
+}
+
+void refresh_answers(ht_tree *t) {
+    answer_grid *g = &t->answers;
+    if (g->root < 0 || !g->unknown) return;
+    for (int32_t iy = 0; iy < g->ny; iy++) {
+        int32_t *row = g->cells + (size_t)iy * (size_t)g->nx;
+        for (int32_t ix = 0; ix < g->nx; ix++)
+            if (row[ix] == UNKNOWN) row[ix] = cell_answer(t, g, ix, iy);
+    }
+    g->unknown = 0;
+}
+
+/* `b`, in the space of a child of `p`, carried into `p`'s parent's space: clipped by `p`'s
+ * region when points outside it never reach `p`'s children, then mapped by `p`'s transform and
+ * widened. Returns BOX_NEVER when no point gets through `p`, BOX_UNBOUNDED when a hook at `p`
+ * may answer anywhere. */
+static int up_box(const ht_tree *t, int32_t p, bbox *b) {
+    uint32_t f = t->flags[p];
+    if (f & HT_FLAG_ASK_HIT_TEST) return BOX_UNBOUNDED;
+    if (!(f & K_ELIGIBLE) || (f & K_SINGULAR)) return BOX_NEVER;
+    if (!(f & (HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS))) {
+        double m = SURE_SLACK * (fabs(t->rx0[p]) + fabs(t->rx1[p]) + fabs(t->ry0[p]) + fabs(t->ry1[p]) + 1);
+        b->x0 = fmax(b->x0, t->rx0[p] - m);
+        b->y0 = fmax(b->y0, t->ry0[p] - m);
+        b->x1 = fmin(b->x1, t->rx1[p] + m);
+        b->y1 = fmin(b->y1, t->ry1[p] + m);
+        if (!(b->x0 <= b->x1 && b->y0 <= b->y1)) return BOX_NEVER;
+    }
+    double xs[4] = {b->x0, b->x1, b->x0, b->x1}, ys[4] = {b->y0, b->y0, b->y1, b->y1};
+    bbox r = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    double mag = fabs(t->cx[p]) + fabs(t->cy[p]) + fabs(t->offx[p]) + fabs(t->offy[p]);
+    double norm = 1;
+    int identity = (f & K_IDENTITY) != 0;
+    if (!identity) {
+        norm += fabs(t->xa[p]) + fabs(t->xb[p]) + fabs(t->xc[p]) + fabs(t->xd[p]);
+        mag += fabs(t->xtx[p]) + fabs(t->xty[p]);
+    }
+    for (int i = 0; i < 4; i++) {
+        double dx = xs[i] - t->offx[p], dy = ys[i] - t->offy[p], px, py;
+        if (identity) {
+            px = t->cx[p] + dx;
+            py = t->cy[p] + dy;
+        } else {
+            px = t->cx[p] + (t->xa[p] * dx + t->xc[p] * dy + t->xtx[p]);
+            py = t->cy[p] + (t->xb[p] * dx + t->xd[p] * dy + t->xty[p]);
+        }
+        r.x0 = fmin(r.x0, px);
+        r.y0 = fmin(r.y0, py);
+        r.x1 = fmax(r.x1, px);
+        r.y1 = fmax(r.y1, py);
+        mag = amax(amax(amax(amax(mag, xs[i]), ys[i]), px), py);
+    }
+    double m = SURE_SLACK * (mag * norm + 1);
+    *b = (bbox){r.x0 - m, r.y0 - m, r.x1 + m, r.y1 + m};
+    return isfinite(b->x0) && isfinite(b->y0) && isfinite(b->x1) && isfinite(b->y1) ? BOX_BOUNDED : BOX_UNBOUNDED;
+}
+
+/* Deeper than this, a change drops the whole grid rather than walk up to find its reach. */
+#define MAX_TOUCH_DEPTH 64
+
+void answers_touch(ht_tree *t, int32_t s) {
+    answer_grid *g = &t->answers;
+    if (g->root < 0) return;
+    if (s == g->root) {
+        g->root = -1; /* the root's own region or flags: everything may change */
+        return;
+    }
+    /* Where the answers from the root can depend on `s`: its reach, carried up to the root. */
+    double r[4];
+    int kind = node_reach_box(t, s, r);
+    bbox b = {r[0], r[1], r[2], r[3]};
+    int32_t p = t->parent[s];
+    for (int depth = 0; kind == BOX_BOUNDED && p != g->root; depth++) {
+        if (p < 0) return; /* not under the grid's root */
+        if (depth == MAX_TOUCH_DEPTH) {
+            kind = BOX_UNBOUNDED;
+            break;
+        }
+        kind = up_box(t, p, &b);
+        p = t->parent[p];
+    }
+    if (kind == BOX_NEVER) return;
+    if (kind == BOX_UNBOUNDED) {
+        g->root = -1;
+        return;
+    }
+    if (b.x1 < g->gx0 || b.x0 > g->gx1 || b.y1 < g->gy0 || b.y0 > g->gy1) return;
+    int32_t ix0 = clamp_cell((fmax(b.x0, g->gx0) - g->gx0) * g->sx, g->nx);
+    int32_t ix1 = clamp_cell((fmin(b.x1, g->gx1) - g->gx0) * g->sx, g->nx);
+    int32_t iy0 = clamp_cell((fmax(b.y0, g->gy0) - g->gy0) * g->sy, g->ny);
+    int32_t iy1 = clamp_cell((fmin(b.y1, g->gy1) - g->gy0) * g->sy, g->ny);
+    for (int32_t iy = iy0; iy <= iy1; iy++)
+        for (int32_t ix = ix0; ix <= ix1; ix++) g->cells[(size_t)iy * (size_t)g->nx + (size_t)ix] = UNKNOWN;
+    g->unknown = 1;
 }
 
 ht_status ht_tree_prepare_points(ht_tree *t, ht_node node) {
@@ -233,6 +329,7 @@ ht_status ht_tree_prepare_points(ht_tree *t, ht_node node) {
     ht_status st = resolve(t, node, &slot);
     if (st != HT_OK) return st;
     if ((st = ht_tree_prepare(t)) != HT_OK) return st;
-    if (answers_valid(t, slot)) return HT_OK;
-    return build_answers(t, slot);
+    if (!answers_valid(t, slot)) return build_answers(t, slot);
+    refresh_answers(t);
+    return HT_OK;
 }

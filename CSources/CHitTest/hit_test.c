@@ -207,9 +207,13 @@ static ht_status bulk(ht_tree *t, ht_node node, const double *xs, const double *
     ht_status st = begin(t, node, &slot);
     if (st != HT_OK) return st;
     if ((!xs || !ys || !out) && count > 0) return HT_E_INVALID_ARGUMENT;
-    if (!tests && !answers_valid(t, slot) && count >= HT_BULK_GRID_MIN &&
-        (st = build_answers(t, slot)) != HT_OK)
-        return st;
+    if (!tests && count >= HT_BULK_GRID_MIN) {
+        if (!answers_valid(t, slot)) {
+            if ((st = build_answers(t, slot)) != HT_OK) return st;
+        } else {
+            refresh_answers(t);
+        }
+    }
     const answer_grid *g = (use_answers && answers_valid(t, slot)) ? &t->answers : NULL;
     stack s;
     stack_init(&s);
@@ -221,7 +225,7 @@ static ht_status bulk(ht_tree *t, ht_node node, const double *xs, const double *
             int32_t ix = fx < (double)g->nx ? (int32_t)fx : g->nx - 1;
             int32_t iy = fy < (double)g->ny ? (int32_t)fy : g->ny - 1;
             int32_t a = g->cells[(size_t)iy * (size_t)g->nx + (size_t)ix];
-            if (a != UNSURE) {
+            if (a >= HT_NULL_NODE) { /* a handle or nothing; UNSURE and UNKNOWN take the walk */
                 out[i] = a;
                 continue;
             }

@@ -11,7 +11,6 @@
 /* Transforms worse conditioned than this get no box (they are tested everywhere). */
 #define MAX_CONDITION 1e6
 
-enum { BOX_NEVER = 0, BOX_BOUNDED = 1, BOX_UNBOUNDED = 2 };
 
 typedef struct box {
     double x0, y0, x1, y1; /* conservative: every point of the child's reach is inside */
@@ -85,6 +84,16 @@ static int child_box(const ht_tree *t, int32_t s, box *b) {
     b->ix1 = x1 - m;
     b->iy1 = y1 - m;
     return BOX_BOUNDED;
+}
+
+int node_reach_box(const ht_tree *t, int32_t slot, double out[4]) {
+    box b;
+    int kind = child_box(t, slot, &b);
+    out[0] = b.x0;
+    out[1] = b.y0;
+    out[2] = b.x1;
+    out[3] = b.y1;
+    return kind;
 }
 
 typedef struct cand {

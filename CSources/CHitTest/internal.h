@@ -69,15 +69,19 @@ typedef struct block {
 
 /*
  * The answer grid of one query root: over the root's region, each cell holds the answer that
- * every point of the cell surely gets (a handle, or HT_NULL_NODE), or UNSURE where the exact
- * walk must decide. "Surely" is proved at build time by walking the cell's box through the
- * tree with margins far above rounding (answers.c). Valid while `version` is the tree's.
+ * every point of the cell surely gets (a handle, or HT_NULL_NODE), UNSURE where the exact walk
+ * must decide, or UNKNOWN where a mutation may have changed the answer and the cell has not
+ * been recomputed yet (the walk decides those too). "Surely" is proved by walking the cell's
+ * box through the tree with margins far above rounding (answers.c). A mutation marks UNKNOWN
+ * only the cells its node can reach; `unknown` says some are, and the next large bulk query
+ * (or ht_tree_prepare_points) recomputes just those.
  */
 #define UNSURE ((int32_t)-3)
+#define UNKNOWN ((int32_t)-4)
 typedef struct answer_grid {
-    uint64_t version;
     int32_t root; /* slot, -1 when there is no grid */
     int32_t nx, ny, capacity;
+    int unknown;  /* some cells are UNKNOWN */
     double gx0, gy0, gx1, gy1, sx, sy;
     int32_t *cells;
 } answer_grid;
@@ -107,7 +111,6 @@ struct ht_tree {
 
     block **blocks;
 
-    uint64_t version;    /* bumped by every mutation */
     answer_grid answers;
 };
 
@@ -171,11 +174,16 @@ void derive_row(ht_tree *t, int32_t s); /* inverse, region and eligibility from 
 
 /* answers.c */
 ht_status build_answers(ht_tree *t, int32_t root);
+void refresh_answers(ht_tree *t); /* recomputes the UNKNOWN cells (derived blocks prepared) */
+void answers_touch(ht_tree *t, int32_t slot); /* before and after every change to `slot` */
 static inline int answers_valid(const ht_tree *t, int32_t root) {
-    return t->answers.root == root && t->answers.version == t->version && t->answers.cells;
+    return t->answers.root == root && t->answers.cells;
 }
 
 /* index.c */
+enum { BOX_NEVER = 0, BOX_BOUNDED = 1, BOX_UNBOUNDED = 2 };
+/* Where, in its parent's space, `slot` or its subtree can be the answer (x0 y0 x1 y1). */
+int node_reach_box(const ht_tree *t, int32_t slot, double out[4]);
 ht_status build_block(ht_tree *t, int32_t slot);
 void free_block(ht_tree *t, int32_t slot);
 ht_status copy_block(const block *b, block **out);

@@ -164,7 +164,7 @@ ht_status ht_node_free(ht_tree *t, ht_node node) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
-    t->version++; /* invalidates answer grids */
+    answers_touch(t, s);
     unlink_child(t, s);
     for (int32_t c = t->first[s]; c >= 0;) {
         int32_t n = t->next[c];
@@ -187,7 +187,6 @@ ht_status ht_node_attach(ht_tree *t, ht_node child, ht_node parent, int32_t posi
     int32_t c, p;
     ht_status st = resolve(t, child, &c);
     if (st != HT_OK) return st;
-    t->version++; /* invalidates answer grids */
     if ((st = resolve(t, parent, &p)) != HT_OK) return st;
     if (position < 0) return HT_E_INVALID_ARGUMENT;
     if (c == p) return HT_E_CYCLE;
@@ -195,6 +194,7 @@ ht_status ht_node_attach(ht_tree *t, ht_node child, ht_node parent, int32_t posi
     if (t->nkids[c] > 0)
         for (int32_t a = t->parent[p]; a >= 0; a = t->parent[a])
             if (a == c) return HT_E_CYCLE;
+    answers_touch(t, c); /* where it was */
     unlink_child(t, c);
     int32_t after; /* the sibling that will be below the child, -1 for the bottom */
     if (position >= t->nkids[p]) {
@@ -213,6 +213,7 @@ ht_status ht_node_attach(ht_tree *t, ht_node child, ht_node parent, int32_t posi
     t->parent[c] = p;
     t->nkids[p]++;
     mark_dirty(t, p);
+    answers_touch(t, c); /* where it is now */
     return HT_OK;
 }
 
@@ -220,7 +221,7 @@ ht_status ht_node_detach(ht_tree *t, ht_node node) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
-    t->version++; /* invalidates answer grids */
+    answers_touch(t, s);
     unlink_child(t, s);
     return HT_OK;
 }
@@ -264,10 +265,11 @@ ht_status ht_node_set_center(ht_tree *t, ht_node node, double x, double y) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
-    t->version++; /* invalidates answer grids */
     if (!isfinite(x) || !isfinite(y)) return HT_E_NOT_FINITE;
+    answers_touch(t, s);
     t->cx[s] = x;
     t->cy[s] = y;
+    answers_touch(t, s);
     mark_dirty(t, t->parent[s]);
     return HT_OK;
 }
@@ -276,14 +278,15 @@ ht_status ht_node_set_bounds(ht_tree *t, ht_node node, double x, double y, doubl
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
-    t->version++; /* invalidates answer grids */
     double v[4] = {x, y, w, h};
     if (!all_finite(v, 4)) return HT_E_NOT_FINITE;
+    answers_touch(t, s);
     t->bx[s] = x;
     t->by[s] = y;
     t->bw[s] = w;
     t->bh[s] = h;
     update_region(t, s);
+    answers_touch(t, s);
     geometry_changed(t, s);
     return HT_OK;
 }
@@ -292,11 +295,12 @@ ht_status ht_node_set_anchor(ht_tree *t, ht_node node, double x, double y) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
-    t->version++; /* invalidates answer grids */
     if (!isfinite(x) || !isfinite(y)) return HT_E_NOT_FINITE;
+    answers_touch(t, s);
     t->anx[s] = x;
     t->any[s] = y;
     update_region(t, s);
+    answers_touch(t, s);
     mark_dirty(t, t->parent[s]);
     return HT_OK;
 }
@@ -333,10 +337,10 @@ ht_status ht_node_set_transform(ht_tree *t, ht_node node, const ht_affine *m) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
-    t->version++; /* invalidates answer grids */
     if (!m) return HT_E_INVALID_ARGUMENT;
     double v[6] = {m->a, m->b, m->c, m->d, m->tx, m->ty};
     if (!all_finite(v, 6)) return HT_E_NOT_FINITE;
+    answers_touch(t, s);
     t->xa[s] = m->a;
     t->xb[s] = m->b;
     t->xc[s] = m->c;
@@ -344,6 +348,7 @@ ht_status ht_node_set_transform(ht_tree *t, ht_node node, const ht_affine *m) {
     t->xtx[s] = m->tx;
     t->xty[s] = m->ty;
     derive_transform(t, s);
+    answers_touch(t, s);
     mark_dirty(t, t->parent[s]);
     return HT_OK;
 }
@@ -352,11 +357,12 @@ ht_status ht_node_set_flags(ht_tree *t, ht_node node, uint32_t flags) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
-    t->version++; /* invalidates answer grids */
     if (flags & ~(uint32_t)HT_FLAG_ALL) return HT_E_INVALID_ARGUMENT;
+    answers_touch(t, s);
     uint32_t old = t->flags[s];
     t->flags[s] = (old & ~(uint32_t)PUBLIC_FLAGS) | flags;
     update_eligible(t, s);
+    answers_touch(t, s);
     if (t->flags[s] != old) geometry_changed(t, s);
     return HT_OK;
 }
@@ -374,11 +380,12 @@ ht_status ht_node_set_alpha(ht_tree *t, ht_node node, double alpha) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
-    t->version++; /* invalidates answer grids */
     if (!isfinite(alpha)) return HT_E_NOT_FINITE;
+    answers_touch(t, s);
     uint32_t old = t->flags[s];
     t->alpha[s] = alpha;
     update_eligible(t, s);
+    answers_touch(t, s);
     if (t->flags[s] != old) mark_dirty(t, t->parent[s]);
     return HT_OK;
 }
@@ -388,14 +395,15 @@ ht_status ht_node_set_insets(ht_tree *t, ht_node node, double top, double left, 
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
-    t->version++; /* invalidates answer grids */
     double v[4] = {top, left, bottom, right};
     if (!all_finite(v, 4)) return HT_E_NOT_FINITE;
+    answers_touch(t, s);
     t->in_top[s] = top;
     t->in_left[s] = left;
     t->in_bottom[s] = bottom;
     t->in_right[s] = right;
     update_region(t, s);
+    answers_touch(t, s);
     geometry_changed(t, s);
     return HT_OK;
 }
@@ -404,9 +412,10 @@ ht_status ht_node_set_priority(ht_tree *t, ht_node node, int32_t priority) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
-    t->version++; /* invalidates answer grids */
     if (t->priority[s] != priority) {
+        answers_touch(t, s);
         t->priority[s] = priority;
+        answers_touch(t, s);
         mark_dirty(t, t->parent[s]);
     }
     return HT_OK;
@@ -428,6 +437,7 @@ ht_status ht_tree_clone(ht_tree *t, ht_tree **out) {
 #undef NULLIFY
     c->slots = 0; /* so that destroy on failure frees no blocks */
     c->answers.cells = NULL; /* not copied: the copy builds its own on first bulk query */
+    c->answers.unknown = 0;
     c->answers.capacity = 0;
     c->answers.root = -1;
     c->capacity = 0;
