@@ -17,6 +17,7 @@
 #define SURE_SLACK 1e-9
 #define MAX_CELLS 262144
 #define MIN_CELLS 4096
+#define SAMPLE_CELLS 1024
 #define MAX_BOX_DEPTH 128
 #define SCAN_LIMIT 64
 
@@ -223,8 +224,19 @@ ht_status build_answers(ht_tree *t, int32_t root) {
     g->sx = nx / w;
     g->sy = ny / h;
     g->root = root;
-    for (int32_t iy = 0; iy < ny; iy++)
-        for (int32_t ix = 0; ix < nx; ix++) g->cells[(size_t)iy * (size_t)nx + (size_t)ix] = cell_answer(t, g, ix, iy);
+    /* A sample first, spread over the grid: when no sampled cell is sure (a very deep chain, a
+     * hook over everything), the grid would only cost time, so every cell is left to the walk. */
+    size_t stride = (size_t)ncells / SAMPLE_CELLS;
+    stride = stride < 1 ? 1 : stride;
+    int any_sure = 0;
+    for (size_t c = 0; c < (size_t)ncells; c++) g->cells[c] = UNKNOWN;
+    for (size_t c = 0; c < (size_t)ncells; c += stride) {
+        g->cells[c] = cell_answer(t, g, (int32_t)(c % (size_t)nx), (int32_t)(c / (size_t)nx));
+        any_sure |= g->cells[c] != UNSURE;
+    }
+    for (size_t c = 0; c < (size_t)ncells; c++)
+        if (g->cells[c] == UNKNOWN)
+            g->cells[c] = any_sure ? cell_answer(t, g, (int32_t)(c % (size_t)nx), (int32_t)(c / (size_t)nx)) : UNSURE;
     g->unknown = 0;
     return HT_OK;
 }

@@ -12,15 +12,20 @@ import Testing
         // the bulk answers below come through it.
         tree.root.ensureCore().prepareAnswers(for: tree.root)
         let bulk = tree.root.hitTest(points)
+        // The multi-threaded path: two workers on the C kernels, handler points redone on
+        // this thread.
+        var handles = [Int32](repeating: 0, count: points.count)
+        points.withUnsafeBufferPointer { p in handles.withUnsafeMutableBufferPointer { tree.root.hitTest(p, into: $0, threads: 2) } }
         var mismatches = 0
         for (i, p) in points.enumerated() {
             let expected = Reference.hitTest(tree.root, p)
             let single = tree.root.hitTest(p)
-            if single !== expected || bulk[i] !== expected {
+            let threaded = tree.root.view(forHitTestHandle: handles[i])
+            if single !== expected || bulk[i] !== expected || threaded !== expected {
                 mismatches += 1
                 if mismatches <= 3 {
                     Issue.record(
-                        "\(context) point \(p): reference \(describe(expected, in: tree)), single \(describe(single, in: tree)), bulk \(describe(bulk[i], in: tree))"
+                        "\(context) point \(p): reference \(describe(expected, in: tree)), single \(describe(single, in: tree)), bulk \(describe(bulk[i], in: tree)), threaded \(describe(threaded, in: tree))"
                     )
                 }
             }
