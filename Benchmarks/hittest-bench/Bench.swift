@@ -463,8 +463,12 @@ final class Bench {
 
     /// Grouped bars: for each scene and point set, one bar per method, log-scale points/s.
     func chart() -> String {
-        let methods = Array(NSOrderedSet(array: rows.map(\.method))) as! [String]
-        let groups = Array(NSOrderedSet(array: rows.map { "\($0.scene)/\($0.points)" })) as! [String]
+        func unique(_ xs: [String]) -> [String] {
+            var seen = Set<String>()
+            return xs.filter { seen.insert($0).inserted }
+        }
+        let methods = unique(rows.map(\.method))
+        let groups = unique(rows.map { "\($0.scene)/\($0.points)" })
         let colors = ["#888888", "#e07b39", "#3b7dd8", "#1f4e9c", "#2ca02c", "#9467bd"]
         let barW = 12.0, gap = 18.0, left = 70.0, top = 40.0, height = 300.0
         let groupW = Double(methods.count) * barW + gap

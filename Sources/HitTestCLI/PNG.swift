@@ -1,8 +1,9 @@
 import Foundation
 
-/// An RGB image and our own PNG codec: the encoder writes 8-bit RGB with filter 0 and zlib
-/// stored blocks (the standard needs only CRC-32 and Adler-32 for that); the decoder reads
-/// exactly that subset back, for the tests.
+/// An RGB image and our own PNG codec: the encoder writes 8-bit RGB with filter 0 and one
+/// fixed-Huffman deflate block whose matches repeat the previous pixel or the row above (hit
+/// maps are flat, so that is most of them); the decoder reads stored and fixed-Huffman blocks
+/// back, for the tests.
 public struct RGBImage: Sendable, Equatable {
     /// Width in pixels.
     public let width: Int
@@ -42,18 +43,7 @@ public struct RGBImage: Sendable, Equatable {
             raw.append(contentsOf: pixels[(y * width * 3)..<((y + 1) * width * 3)])
         }
         var zlib: [UInt8] = [0x78, 0x01]
-        var offset = 0
-        repeat {
-            let n = min(65535, raw.count - offset)
-            let last: UInt8 = offset + n == raw.count ? 1 : 0
-            zlib.append(last)
-            zlib.append(UInt8(n & 0xFF))
-            zlib.append(UInt8(n >> 8))
-            zlib.append(UInt8(~n & 0xFF))
-            zlib.append(UInt8((~n >> 8) & 0xFF))
-            zlib.append(contentsOf: raw[offset..<(offset + n)])
-            offset += n
-        } while offset < raw.count
+        zlib += Deflate.fixedHuffman(raw, rowBytes: width * 3 + 1)
         zlib.append(contentsOf: bigEndian(PNGChecksums.adler32(raw)))
         var out = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         var header = bigEndian(UInt32(width)) + bigEndian(UInt32(height))
@@ -88,18 +78,7 @@ public struct RGBImage: Sendable, Equatable {
             i += 12 + length
         }
         guard w > 0, h > 0, idat.count > 6 else { return nil }
-        var raw: [UInt8] = []
-        var p = 2
-        while p < idat.count - 4 {
-            let final = idat[p] & 1
-            guard idat[p] & 6 == 0 else { return nil }  // stored blocks only
-            let n = Int(idat[p + 1]) | Int(idat[p + 2]) << 8
-            p += 5
-            guard p + n <= idat.count else { return nil }
-            raw += idat[p..<(p + n)]
-            p += n
-            if final == 1 { break }
-        }
+        guard let raw = Deflate.inflate(idat, from: 2) else { return nil }
         guard raw.count == h * (w * 3 + 1), PNGChecksums.adler32(raw) == readBE(idat, idat.count - 4) else { return nil }
         self.init(width: w, height: h)
         for y in 0..<h {
@@ -119,6 +98,148 @@ private func readBE(_ b: [UInt8], _ i: Int) -> UInt32 {
 private func chunk(_ type: String, _ body: [UInt8]) -> Data {
     let typed = Array(type.utf8) + body
     return Data(bigEndian(UInt32(body.count)) + typed + bigEndian(PNGChecksums.crc32(typed)))
+}
+
+/// Deflate (RFC 1951) as far as this encoder needs: one fixed-Huffman block, and an inflater
+/// for stored and fixed-Huffman blocks.
+enum Deflate {
+    /// LSB-first bit writer.
+    struct Bits {
+        var bytes: [UInt8] = []
+        var acc: UInt32 = 0
+        var count = 0
+
+        mutating func put(_ value: UInt32, _ n: Int) {
+            acc |= value << UInt32(count)
+            count += n
+            while count >= 8 {
+                bytes.append(UInt8(acc & 0xFF))
+                acc >>= 8
+                count -= 8
+            }
+        }
+
+        /// A Huffman code goes most significant bit first.
+        mutating func code(_ value: UInt32, _ n: Int) {
+            var r: UInt32 = 0
+            for i in 0..<n { r |= ((value >> UInt32(i)) & 1) << UInt32(n - 1 - i) }
+            put(r, n)
+        }
+
+        mutating func flush() -> [UInt8] {
+            if count > 0 { bytes.append(UInt8(acc & 0xFF)) }
+            return bytes
+        }
+    }
+
+    static let lengthBase: [Int] = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
+    static let lengthExtra: [Int] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
+    static let distBase: [Int] = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577]
+    static let distExtra: [Int] = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
+
+    static func literal(_ v: Int, _ bits: inout Bits) {
+        switch v {
+        case 0...143: bits.code(UInt32(0x30 + v), 8)
+        case 144...255: bits.code(UInt32(0x190 + v - 144), 9)
+        case 256...279: bits.code(UInt32(v - 256), 7)
+        default: bits.code(UInt32(0xC0 + v - 280), 8)
+        }
+    }
+
+    /// One final fixed-Huffman block; matches at distance 3 (the previous pixel) or `rowBytes`
+    /// (the row above), greedy, up to 258 bytes.
+    static func fixedHuffman(_ data: [UInt8], rowBytes: Int) -> [UInt8] {
+        var bits = Bits()
+        bits.put(1, 1)  // final block
+        bits.put(1, 2)  // fixed Huffman
+        var i = 0
+        let candidates = rowBytes <= 32768 ? [3, rowBytes] : [3]
+        while i < data.count {
+            var best = 0, bestDistance = 0
+            for d in candidates where d <= i {
+                var n = 0
+                while n < 258 && i + n < data.count && data[i + n] == data[i + n - d] { n += 1 }
+                if n > best { best = n; bestDistance = d }
+            }
+            if best >= 3 {
+                let li = lengthBase.lastIndex { $0 <= best }!
+                literal(257 + li, &bits)
+                bits.put(UInt32(best - lengthBase[li]), lengthExtra[li])
+                let di = distBase.lastIndex { $0 <= bestDistance }!
+                bits.code(UInt32(di), 5)
+                bits.put(UInt32(bestDistance - distBase[di]), distExtra[di])
+                i += best
+            } else {
+                literal(Int(data[i]), &bits)
+                i += 1
+            }
+        }
+        literal(256, &bits)
+        return bits.flush()
+    }
+
+    /// Inflates stored and fixed-Huffman blocks starting at byte `start`; nil for anything else.
+    static func inflate(_ input: [UInt8], from start: Int) -> [UInt8]? {
+        var pos = start * 8
+        func bit() -> UInt32? {
+            guard pos / 8 < input.count else { return nil }
+            let b = (UInt32(input[pos / 8]) >> UInt32(pos % 8)) & 1
+            pos += 1
+            return b
+        }
+        func bits(_ n: Int) -> Int? {
+            var v = 0
+            for i in 0..<n {
+                guard let b = bit() else { return nil }
+                v |= Int(b) << i
+            }
+            return v
+        }
+        var out: [UInt8] = []
+        while true {
+            guard let final = bits(1), let type = bits(2) else { return nil }
+            if type == 0 {
+                pos = (pos + 7) / 8 * 8
+                let p = pos / 8
+                guard p + 4 <= input.count else { return nil }
+                let n = Int(input[p]) | Int(input[p + 1]) << 8
+                guard p + 4 + n <= input.count else { return nil }
+                out += input[(p + 4)..<(p + 4 + n)]
+                pos = (p + 4 + n) * 8
+            } else if type == 1 {
+                while true {
+                    var code: UInt32 = 0
+                    var symbol = -1
+                    for n in 1...9 {
+                        guard let b = bit() else { return nil }
+                        code = code << 1 | b
+                        if n == 7, code <= 23 { symbol = 256 + Int(code); break }
+                        if n == 8, code >= 0x30, code <= 0xBF { symbol = Int(code) - 0x30; break }
+                        if n == 8, code >= 0xC0, code <= 0xC7 { symbol = 280 + Int(code) - 0xC0; break }
+                        if n == 9, code >= 0x190 { symbol = 144 + Int(code) - 0x190; break }
+                    }
+                    guard symbol >= 0 else { return nil }
+                    if symbol < 256 { out.append(UInt8(symbol)); continue }
+                    if symbol == 256 { break }
+                    let li = symbol - 257
+                    guard li < lengthBase.count, let extra = bits(lengthExtra[li]) else { return nil }
+                    let length = lengthBase[li] + extra
+                    var dcode: UInt32 = 0
+                    for _ in 0..<5 {
+                        guard let b = bit() else { return nil }
+                        dcode = dcode << 1 | b
+                    }
+                    guard Int(dcode) < distBase.count, let dextra = bits(distExtra[Int(dcode)]) else { return nil }
+                    let distance = distBase[Int(dcode)] + dextra
+                    guard distance <= out.count else { return nil }
+                    for _ in 0..<length { out.append(out[out.count - distance]) }
+                }
+            } else {
+                return nil
+            }
+            if final == 1 { return out }
+        }
+    }
 }
 
 /// The two checksums PNG needs.
