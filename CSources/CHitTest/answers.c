@@ -277,15 +277,10 @@ static int up_box(const ht_tree *t, int32_t p, bbox *b) {
         norm += fabs(t->xa[p]) + fabs(t->xb[p]) + fabs(t->xc[p]) + fabs(t->xd[p]);
         mag += fabs(t->xtx[p]) + fabs(t->xty[p]);
     }
+    double m6[6] = ROW_TRANSFORM(t, p);
     for (int i = 0; i < 4; i++) {
-        double dx = xs[i] - t->offx[p], dy = ys[i] - t->offy[p], px, py;
-        if (identity) {
-            px = t->cx[p] + dx;
-            py = t->cy[p] + dy;
-        } else {
-            px = t->cx[p] + (t->xa[p] * dx + t->xc[p] * dy + t->xtx[p]);
-            py = t->cy[p] + (t->xb[p] * dx + t->xd[p] * dy + t->xty[p]);
-        }
+        double px, py;
+        to_parent(xs[i], ys[i], t->cx[p], t->cy[p], t->offx[p], t->offy[p], m6, identity, &px, &py);
         r.x0 = fmin(r.x0, px);
         r.y0 = fmin(r.y0, py);
         r.x1 = fmax(r.x1, px);

@@ -3,16 +3,8 @@
 
 /* local -> parent space of `s`. */
 static void up(const ht_tree *t, int32_t s, double *x, double *y) {
-    double dx = *x - t->offx[s], dy = *y - t->offy[s];
-    if (t->flags[s] & K_IDENTITY) {
-        *x = t->cx[s] + dx;
-        *y = t->cy[s] + dy;
-    } else {
-        double px = t->xa[s] * dx + t->xc[s] * dy + t->xtx[s];
-        double py = t->xb[s] * dx + t->xd[s] * dy + t->xty[s];
-        *x = t->cx[s] + px;
-        *y = t->cy[s] + py;
-    }
+    double m[6] = ROW_TRANSFORM(t, s);
+    to_parent(*x, *y, t->cx[s], t->cy[s], t->offx[s], t->offy[s], m, (t->flags[s] & K_IDENTITY) != 0, x, y);
 }
 
 /* parent space -> local of `s`. */

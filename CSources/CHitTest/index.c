@@ -52,15 +52,10 @@ static int child_box(const ht_tree *t, int32_t s, box *b) {
         cond = (fabs(t->xa[s]) + fabs(t->xb[s]) + fabs(t->xc[s]) + fabs(t->xd[s])) *
                (fabs(t->ia[s]) + fabs(t->ib[s]) + fabs(t->ic[s]) + fabs(t->id[s]));
     if (!(cond <= MAX_CONDITION)) return BOX_UNBOUNDED;
+    double m6[6] = ROW_TRANSFORM(t, s);
     for (int i = 0; i < 4; i++) {
-        double dx = cx[i] - t->offx[s], dy = cy[i] - t->offy[s], px, py;
-        if (identity) {
-            px = t->cx[s] + dx;
-            py = t->cy[s] + dy;
-        } else {
-            px = t->cx[s] + (t->xa[s] * dx + t->xc[s] * dy + t->xtx[s]);
-            py = t->cy[s] + (t->xb[s] * dx + t->xd[s] * dy + t->xty[s]);
-        }
+        double px, py;
+        to_parent(cx[i], cy[i], t->cx[s], t->cy[s], t->offx[s], t->offy[s], m6, identity, &px, &py);
         x0 = px < x0 ? px : x0;
         x1 = px > x1 ? px : x1;
         y0 = py < y0 ? py : y0;

@@ -149,6 +149,22 @@ static inline void to_local(double x, double y, double cx, double cy, double off
     *ly = dy + offy;
 }
 
+/* local bounds space -> parent space: center + M (p - off) + t. The inverse of to_local. */
+static inline void to_parent(double x, double y, double cx, double cy, double offx, double offy,
+                             const double m[6], int identity, double *px, double *py) {
+    double dx = x - offx, dy = y - offy;
+    if (identity) {
+        *px = cx + dx;
+        *py = cy + dy;
+    } else {
+        *px = cx + (m[0] * dx + m[2] * dy + m[4]);
+        *py = cy + (m[1] * dx + m[3] * dy + m[5]);
+    }
+}
+
+/* The forward transform of row `s` (a b c d tx ty), for to_parent. */
+#define ROW_TRANSFORM(t, s) {(t)->xa[s], (t)->xb[s], (t)->xc[s], (t)->xd[s], (t)->xtx[s], (t)->xty[s]}
+
 static inline int region_contains(double x0, double y0, double x1, double y1, double x, double y) {
     return x >= x0 && x < x1 && y >= y0 && y < y1;
 }

@@ -27,9 +27,7 @@ extension View {
         _ points: UnsafeBufferPointer<Point>, into handles: UnsafeMutableBufferPointer<Int32>,
         threads: Int? = nil
     ) {
-        precondition(handles.count >= points.count, "hitTest(_:into:): the result buffer is too small")
-        guard let base = points.baseAddress, let out = handles.baseAddress else { return }
-        base.withMemoryRebound(to: Double.self, capacity: points.count * 2) { xy in
+        withCoordinates(of: points, into: handles) { xy, out in
             ensureCore().bulk(
                 self, xs: xy, ys: xy + 1, stride: 2, count: points.count, threads: threads, into: out)
         }
@@ -101,9 +99,7 @@ public final class HitTestSnapshot: Sendable {
         _ points: UnsafeBufferPointer<Point>, into handles: UnsafeMutableBufferPointer<Int32>,
         threads: Int? = nil
     ) {
-        precondition(handles.count >= points.count, "hitTest(_:into:): the result buffer is too small")
-        guard let base = points.baseAddress, let out = handles.baseAddress else { return }
-        base.withMemoryRebound(to: Double.self, capacity: points.count * 2) { xy in
+        withCoordinates(of: points, into: handles) { xy, out in
             tree.bulk(root, xy: xy, count: points.count, threads: threads, into: out)
         }
     }
@@ -116,13 +112,12 @@ public final class HitTestSnapshot: Sendable {
     /// `answerGrid`, points the answer grid decides count nothing (the bulk path's cost);
     /// without, every point is walked (the single-point path's cost).
     public func nodesTested(for points: [Point], answerGrid: Bool = true) -> Int {
-        if points.isEmpty { return 0 }
         var out = [Int32](repeating: -1, count: points.count)
         return points.withUnsafeBufferPointer { p in
-            p.baseAddress!.withMemoryRebound(to: Double.self, capacity: points.count * 2) { xy in
-                out.withUnsafeMutableBufferPointer {
-                    Int(tree.countedHitTest(root, xy: xy, count: points.count, answerGrid: answerGrid, into: $0.baseAddress!))
-                }
+            out.withUnsafeMutableBufferPointer { handles in
+                withCoordinates(of: p, into: handles) { xy, o in
+                    Int(tree.countedHitTest(root, xy: xy, count: points.count, answerGrid: answerGrid, into: o))
+                } ?? 0
             }
         }
     }
@@ -133,6 +128,18 @@ public final class HitTestSnapshot: Sendable {
         points.withUnsafeBufferPointer { p in out.withUnsafeMutableBufferPointer { hitTest(p, into: $0) } }
         return out
     }
+}
+
+/// Calls `body` with `points` as interleaved x, y doubles and the result buffer, after checking
+/// that the results fit; nil for no points. (`Point` is two `Double`s, laid out as x then y.)
+func withCoordinates<R>(
+    of points: UnsafeBufferPointer<Point>, into handles: UnsafeMutableBufferPointer<Int32>,
+    _ body: (UnsafePointer<Double>, UnsafeMutablePointer<Int32>) -> R
+) -> R? {
+    precondition(handles.count >= points.count, "hitTest(_:into:): the result buffer is too small")
+    precondition(MemoryLayout<Point>.stride == 2 * MemoryLayout<Double>.stride, "Point is not two packed Doubles")
+    guard let base = points.baseAddress, let out = handles.baseAddress else { return nil }
+    return base.withMemoryRebound(to: Double.self, capacity: points.count * 2) { body($0, out) }
 }
 
 /// How many threads a bulk call uses, and how it splits `count` items among them.
