@@ -179,6 +179,15 @@ static ht_status single(ht_tree *t, ht_node node, double x, double y, const ht_h
     ht_status st = begin(t, node, &slot);
     if (st != HT_OK) return st;
     if (!out) return HT_E_INVALID_ARGUMENT;
+    /* A point the answer grid surely decides needs no walk (never for the default hit test of
+     * a hooked node, whose own hook the grid would have had to skip). */
+    if (ask_hit) {
+        int32_t a = grid_answer(t, slot, x, y);
+        if (a >= HT_NULL_NODE) {
+            *out = a;
+            return HT_OK;
+        }
+    }
     stack s;
     stack_init(&s);
     ht_node hit = HT_NULL_NODE;
@@ -220,11 +229,8 @@ static ht_status bulk(ht_tree *t, ht_node node, const double *xs, const double *
     uint64_t tested = 0;
     for (size_t i = 0; i < count && st == HT_OK; i++) {
         double x = xs[i * stride], y = ys[i * stride];
-        if (g && x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1) {
-            double fx = (x - g->gx0) * g->sx, fy = (y - g->gy0) * g->sy;
-            int32_t ix = fx < (double)g->nx ? (int32_t)fx : g->nx - 1;
-            int32_t iy = fy < (double)g->ny ? (int32_t)fy : g->ny - 1;
-            int32_t a = g->cells[(size_t)iy * (size_t)g->nx + (size_t)ix];
+        if (g) {
+            int32_t a = cell_lookup(g, x, y);
             if (a >= HT_NULL_NODE) { /* a handle or nothing; UNSURE and UNKNOWN take the walk */
                 out[i] = a;
                 continue;

@@ -196,6 +196,20 @@ static inline int answers_valid(const ht_tree *t, int32_t root) {
     return t->answers.root == root && t->answers.cells;
 }
 
+/* The cell of (x, y): its answer, or UNSURE outside the grid (NaN included). */
+static inline int32_t cell_lookup(const answer_grid *g, double x, double y) {
+    if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
+    double fx = (x - g->gx0) * g->sx, fy = (y - g->gy0) * g->sy;
+    int32_t ix = fx < (double)g->nx ? (int32_t)fx : g->nx - 1;
+    int32_t iy = fy < (double)g->ny ? (int32_t)fy : g->ny - 1;
+    return g->cells[(size_t)iy * (size_t)g->nx + (size_t)ix];
+}
+
+/* The answer grid's sure answer for (x, y) from `root`, or UNSURE. */
+static inline int32_t grid_answer(const ht_tree *t, int32_t root, double x, double y) {
+    return answers_valid(t, root) ? cell_lookup(&t->answers, x, y) : UNSURE;
+}
+
 /* index.c */
 enum { BOX_NEVER = 0, BOX_BOUNDED = 1, BOX_UNBOUNDED = 2 };
 /* Where, in its parent's space, `slot` or its subtree can be the answer (x0 y0 x1 y1). */

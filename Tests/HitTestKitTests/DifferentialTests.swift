@@ -17,15 +17,18 @@ import Testing
         var handles = [Int32](repeating: 0, count: points.count)
         points.withUnsafeBufferPointer { p in handles.withUnsafeMutableBufferPointer { tree.root.hitTest(p, into: $0, threads: 2) } }
         var mismatches = 0
+        let core = tree.root.ensureCore()
         for (i, p) in points.enumerated() {
             let expected = Reference.hitTest(tree.root, p)
             let single = tree.root.hitTest(p)
             let threaded = tree.root.view(forHitTestHandle: handles[i])
-            if single !== expected || bulk[i] !== expected || threaded !== expected {
+            // The plain walk too (the roots here have no hitTestHandler of their own).
+            let walked = core.walkOnlyHitTest(tree.root, p)
+            if single !== expected || bulk[i] !== expected || threaded !== expected || walked !== expected {
                 mismatches += 1
                 if mismatches <= 3 {
                     Issue.record(
-                        "\(context) point \(p): reference \(describe(expected, in: tree)), single \(describe(single, in: tree)), bulk \(describe(bulk[i], in: tree)), threaded \(describe(threaded, in: tree))"
+                        "\(context) point \(p): reference \(describe(expected, in: tree)), single \(describe(single, in: tree)), bulk \(describe(bulk[i], in: tree)), threaded \(describe(threaded, in: tree)), walk \(describe(walked, in: tree))"
                     )
                 }
             }

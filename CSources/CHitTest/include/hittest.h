@@ -244,8 +244,9 @@ ht_status ht_node_set_priority(ht_tree *tree, ht_node node, int32_t priority);
  * UIKit's `[node hitTest:(x, y) withEvent:]`, with (x, y) in `node`'s bounds space, the ancestors
  * of `node` not consulted. Writes the hit or HT_NULL_NODE to `*out`; HT_PENDING_NODE when the
  * answer needs a hook and `hooks` is NULL. A non-finite point hits nothing (HT_OK).
- * - Complexity: O(depth of the answer x candidates per level); a node with many children is
- *   searched through a grid, so only children near the point are tested.
+ * - Complexity: O(1) where the node's answer grid (ht_tree_prepare_points) surely decides the
+ *   point; else O(depth of the answer x candidates per level), a node with many children being
+ *   searched through a grid of their boxes, so only children near the point are tested.
  */
 ht_status ht_tree_hit_test(ht_tree *tree, ht_node node, double x, double y,
                            const ht_hooks *hooks, ht_node *out);
