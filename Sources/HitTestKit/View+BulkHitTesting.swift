@@ -150,9 +150,11 @@ enum Parallel {
     /// uses all cores only when each gets enough points to outweigh starting it.
     static func threads(_ requested: Int?, count: Int) -> Int {
         if let requested { return max(1, min(requested, count)) }
-        let cores = ProcessInfo.processInfo.activeProcessorCount
         return max(1, min(cores, count / minimumPerThread))
     }
+
+    /// Read once: on Linux, `activeProcessorCount` reads cgroup files on every call.
+    static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     /// Runs `body(range)` over `threads` contiguous slices of `0..<count`, concurrently.
     static func forEachSlice(count: Int, threads: Int, _ body: @Sendable (Range<Int>) -> Void) {
