@@ -336,6 +336,7 @@ ht_status ht_tree_prepare_points(ht_tree *t, ht_node node) {
     ht_status st = resolve(t, node, &slot);
     if (st != HT_OK) return st;
     if ((st = ht_tree_prepare(t)) != HT_OK) return st;
+    if (t->hooked) return HT_E_BUSY; /* the running hit test reads the grid */
     if (!answers_valid(t, slot)) return build_answers(t, slot);
     refresh_answers(t);
     return HT_OK;

@@ -192,7 +192,9 @@ static ht_status single(ht_tree *t, ht_node node, double x, double y, const ht_h
     stack_init(&s);
     ht_node hit = HT_NULL_NODE;
     uint64_t tests = 0;
+    if (hooks) t->hooked++;
     st = walk(t, &s, slot, x, y, hooks, ask_hit, &hit, &tests);
+    if (hooks) t->hooked--;
     stack_release(&s);
     if (st == HT_OK) *out = hit;
     return st;
@@ -216,7 +218,7 @@ static ht_status bulk(ht_tree *t, ht_node node, const double *xs, const double *
     ht_status st = begin(t, node, &slot);
     if (st != HT_OK) return st;
     if ((!xs || !ys || !out) && count > 0) return HT_E_INVALID_ARGUMENT;
-    if (!tests && count >= HT_BULK_GRID_MIN) {
+    if (!tests && count >= HT_BULK_GRID_MIN && !t->hooked) {
         if (!answers_valid(t, slot)) {
             if ((st = build_answers(t, slot)) != HT_OK) return st;
         } else {
@@ -227,6 +229,7 @@ static ht_status bulk(ht_tree *t, ht_node node, const double *xs, const double *
     stack s;
     stack_init(&s);
     uint64_t tested = 0;
+    if (hooks) t->hooked++;
     for (size_t i = 0; i < count && st == HT_OK; i++) {
         double x = xs[i * stride], y = ys[i * stride];
         if (g) {
@@ -240,6 +243,7 @@ static ht_status bulk(ht_tree *t, ht_node node, const double *xs, const double *
         st = walk(t, &s, slot, x, y, hooks, 1, &hit, &tested);
         out[i] = hit;
     }
+    if (hooks) t->hooked--;
     stack_release(&s);
     if (tests) *tests += tested;
     return st;

@@ -358,6 +358,7 @@ ht_status copy_block(const block *b, block **out) {
 
 ht_status ht_tree_prepare(ht_tree *t) {
     if (!t) return HT_E_INVALID_ARGUMENT;
+    if (t->hooked && t->ndirty) return HT_E_BUSY; /* cannot happen: hooks cannot mutate */
     while (t->ndirty > 0) {
         int32_t s = t->dirty_list[t->ndirty - 1];
         if (t->alive[s]) {

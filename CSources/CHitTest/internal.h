@@ -112,6 +112,7 @@ struct ht_tree {
     block **blocks;
 
     answer_grid answers;
+    int32_t hooked; /* hit tests with hooks in progress: no mutation, no rebuild of derived data */
 };
 
 /* ---- handles ---- */

@@ -27,6 +27,7 @@ const char *ht_status_string(ht_status status) {
     case HT_E_HOOK_FAILED: return "a hook failed";
     case HT_E_CORRUPT: return "corrupt or truncated data";
     case HT_E_IO: return "file could not be read or written";
+    case HT_E_BUSY: return "the tree is being hit-tested (a hook tried to change it)";
     }
     return "unknown status";
 }
@@ -110,6 +111,7 @@ static void update_eligible(ht_tree *t, int32_t s) {
 
 ht_status ht_node_create(ht_tree *t, ht_node *out) {
     if (!t || !out) return HT_E_INVALID_ARGUMENT;
+    if (t->hooked) return HT_E_BUSY;
     int32_t s;
     if (t->free_head >= 0) {
         s = t->free_head;
@@ -164,6 +166,7 @@ ht_status ht_node_free(ht_tree *t, ht_node node) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    if (t->hooked) return HT_E_BUSY;
     answers_touch(t, s);
     unlink_child(t, s);
     for (int32_t c = t->first[s]; c >= 0;) {
@@ -187,6 +190,7 @@ ht_status ht_node_attach(ht_tree *t, ht_node child, ht_node parent, int32_t posi
     int32_t c, p;
     ht_status st = resolve(t, child, &c);
     if (st != HT_OK) return st;
+    if (t->hooked) return HT_E_BUSY;
     if ((st = resolve(t, parent, &p)) != HT_OK) return st;
     if (position < 0) return HT_E_INVALID_ARGUMENT;
     if (c == p) return HT_E_CYCLE;
@@ -221,6 +225,7 @@ ht_status ht_node_detach(ht_tree *t, ht_node node) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    if (t->hooked) return HT_E_BUSY;
     answers_touch(t, s);
     unlink_child(t, s);
     return HT_OK;
@@ -265,6 +270,7 @@ ht_status ht_node_set_center(ht_tree *t, ht_node node, double x, double y) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    if (t->hooked) return HT_E_BUSY;
     if (!isfinite(x) || !isfinite(y)) return HT_E_NOT_FINITE;
     answers_touch(t, s);
     t->cx[s] = x;
@@ -278,6 +284,7 @@ ht_status ht_node_set_bounds(ht_tree *t, ht_node node, double x, double y, doubl
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    if (t->hooked) return HT_E_BUSY;
     double v[4] = {x, y, w, h};
     if (!all_finite(v, 4)) return HT_E_NOT_FINITE;
     answers_touch(t, s);
@@ -295,6 +302,7 @@ ht_status ht_node_set_anchor(ht_tree *t, ht_node node, double x, double y) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    if (t->hooked) return HT_E_BUSY;
     if (!isfinite(x) || !isfinite(y)) return HT_E_NOT_FINITE;
     answers_touch(t, s);
     t->anx[s] = x;
@@ -337,6 +345,7 @@ ht_status ht_node_set_transform(ht_tree *t, ht_node node, const ht_affine *m) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    if (t->hooked) return HT_E_BUSY;
     if (!m) return HT_E_INVALID_ARGUMENT;
     double v[6] = {m->a, m->b, m->c, m->d, m->tx, m->ty};
     if (!all_finite(v, 6)) return HT_E_NOT_FINITE;
@@ -357,6 +366,7 @@ ht_status ht_node_set_flags(ht_tree *t, ht_node node, uint32_t flags) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    if (t->hooked) return HT_E_BUSY;
     if (flags & ~(uint32_t)HT_FLAG_ALL) return HT_E_INVALID_ARGUMENT;
     answers_touch(t, s);
     uint32_t old = t->flags[s];
@@ -380,6 +390,7 @@ ht_status ht_node_set_alpha(ht_tree *t, ht_node node, double alpha) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    if (t->hooked) return HT_E_BUSY;
     if (!isfinite(alpha)) return HT_E_NOT_FINITE;
     answers_touch(t, s);
     uint32_t old = t->flags[s];
@@ -395,6 +406,7 @@ ht_status ht_node_set_insets(ht_tree *t, ht_node node, double top, double left, 
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    if (t->hooked) return HT_E_BUSY;
     double v[4] = {top, left, bottom, right};
     if (!all_finite(v, 4)) return HT_E_NOT_FINITE;
     answers_touch(t, s);
@@ -412,6 +424,7 @@ ht_status ht_node_set_priority(ht_tree *t, ht_node node, int32_t priority) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
+    if (t->hooked) return HT_E_BUSY;
     if (t->priority[s] != priority) {
         answers_touch(t, s);
         t->priority[s] = priority;
@@ -423,6 +436,7 @@ ht_status ht_node_set_priority(ht_tree *t, ht_node node, int32_t priority) {
 
 ht_status ht_tree_clone(ht_tree *t, ht_tree **out) {
     if (!t || !out) return HT_E_INVALID_ARGUMENT;
+    if (t->hooked) return HT_E_BUSY;
     ht_status st = ht_tree_prepare(t);
     if (st != HT_OK) return st;
     ht_tree *c = malloc(sizeof *c);
@@ -438,6 +452,7 @@ ht_status ht_tree_clone(ht_tree *t, ht_tree **out) {
     c->slots = 0; /* so that destroy on failure frees no blocks */
     c->answers.cells = NULL; /* not copied: the copy builds its own on first bulk query */
     c->answers.unknown = 0;
+    c->hooked = 0;
     c->answers.capacity = 0;
     c->answers.root = -1;
     c->capacity = 0;

@@ -13,6 +13,23 @@ final class CoreTree {
     private var views: [Unmanaged<View>?] = []
     /// Views with a `pointInsideHandler` or `hitTestHandler`: hooks are needed only when > 0.
     private(set) var handlerCount = 0
+    /// Hit tests in progress on this index (handlers run inside them). The C walk holds
+    /// pointers into the derived structures, so the views must not change until they end.
+    private var activeQueries = 0
+
+    /// Stops with a clear message when a handler changes the views during a hit test.
+    private func mutating(_ what: @autoclosure () -> String) {
+        precondition(
+            activeQueries == 0,
+            "HitTestKit: \(what()) during a hit test (from a pointInsideHandler or hitTestHandler); handlers must not change views")
+    }
+
+    /// Runs a query, counting it as in progress.
+    private func querying<R>(_ body: () -> R) -> R {
+        activeQueries += 1
+        defer { activeQueries -= 1 }
+        return body()
+    }
 
     init() {
         var t: OpaquePointer?
@@ -44,6 +61,7 @@ final class CoreTree {
 
     /// Creates the node of `view` and writes all its attributes.
     func register(_ view: View) {
+        mutating("adding a view")
         var h: Int32 = 0
         Self.check(ht_node_create(tree, &h), "creating a node")
         let s = Self.slot(h)
@@ -57,6 +75,7 @@ final class CoreTree {
 
     /// Frees the node of `view` (its children's nodes become roots).
     func unregister(_ view: View) {
+        mutating("freeing a view")
         Self.check(ht_node_free(tree, view.node), "freeing a node")
         views[Self.slot(view.node)] = nil
         if view.hasHandler { handlerCount -= 1 }
@@ -79,38 +98,45 @@ final class CoreTree {
     }
 
     func attach(_ child: View, to parent: View, at index: Int) {
+        mutating("moving a view")
         Self.check(
             ht_node_attach(tree, child.node, parent.node, Int32(clamping: index)), "attaching a node")
     }
 
     func detach(_ view: View) {
+        mutating("removing a view")
         Self.check(ht_node_detach(tree, view.node), "detaching a node")
     }
 
     // MARK: - Attributes (values are checked finite by the view before they get here)
 
     func writeCenter(_ v: View) {
+        mutating("setting center")
         Self.check(ht_node_set_center(tree, v.node, v.center.x, v.center.y), "setting center")
     }
 
     func writeBounds(_ v: View) {
+        mutating("setting bounds")
         let b = v.bounds
         Self.check(
             ht_node_set_bounds(tree, v.node, b.minX, b.minY, b.width, b.height), "setting bounds")
     }
 
     func writeAnchor(_ v: View) {
+        mutating("setting anchorPoint")
         Self.check(
             ht_node_set_anchor(tree, v.node, v.anchorPoint.x, v.anchorPoint.y), "setting anchorPoint")
     }
 
     func writeTransform(_ v: View) {
+        mutating("setting transform")
         let t = v.transform
         var m = ht_affine(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx, ty: t.ty)
         Self.check(ht_node_set_transform(tree, v.node, &m), "setting transform")
     }
 
     func writeFlags(_ v: View) {
+        mutating("setting a flag")
         var f: UInt32 = 0
         if v.isHidden { f |= UInt32(HT_FLAG_HIDDEN) }
         if !v.isUserInteractionEnabled { f |= UInt32(HT_FLAG_NO_INTERACTION) }
@@ -124,16 +150,19 @@ final class CoreTree {
     }
 
     func writeAlpha(_ v: View) {
+        mutating("setting alpha")
         Self.check(ht_node_set_alpha(tree, v.node, v.alpha), "setting alpha")
     }
 
     func writeInsets(_ v: View) {
+        mutating("setting hitTestInsets")
         let i = v.hitTestInsets
         Self.check(
             ht_node_set_insets(tree, v.node, i.top, i.left, i.bottom, i.right), "setting insets")
     }
 
     func writePriority(_ v: View) {
+        mutating("setting hitTestPriority")
         Self.check(
             ht_node_set_priority(tree, v.node, Int32(clamping: v.hitTestPriority)),
             "setting hitTestPriority")
@@ -148,6 +177,10 @@ final class CoreTree {
 
     /// One hit test from `view` with `point` in its bounds space.
     func hitTest(_ view: View, _ point: Point, event: Event?, asDefault: Bool = false) -> View? {
+        querying { hitTestNow(view, point, event: event, asDefault: asDefault) }
+    }
+
+    private func hitTestNow(_ view: View, _ point: Point, event: Event?, asDefault: Bool) -> View? {
         var out: Int32 = -1
         if handlerCount == 0 {
             Self.check(ht_tree_hit_test(tree, view.node, point.x, point.y, nil, &out), "hit test")
@@ -168,6 +201,8 @@ final class CoreTree {
         _ view: View, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, stride: Int,
         count: Int, event: Event?, hooks: Bool, into out: UnsafeMutablePointer<Int32>
     ) {
+        activeQueries += 1
+        defer { activeQueries -= 1 }
         if stride == 2 {
             if !hooks || handlerCount == 0 {
                 Self.check(

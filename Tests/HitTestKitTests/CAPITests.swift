@@ -93,6 +93,37 @@ import Testing
         #expect(out == [child, root])
     }
 
+    /// A hook that tries to change the tree gets HT_E_BUSY; nested hit tests are fine.
+    @Test func hooksCannotMutate() {
+        let tree = Tree()
+        let root = tree.node(0, 0, 100, 100)
+        let asker = tree.node(0, 0, 50, 50)
+        #expect(ht_node_attach(tree.t, asker, root, 0) == HT_OK)
+        #expect(ht_node_set_flags(tree.t, asker, UInt32(HT_FLAG_ASK_HIT_TEST)) == HT_OK)
+        final class Box { var tree: OpaquePointer?; var statuses: [ht_status] = [] }
+        let box = Box()
+        box.tree = tree.t
+        var hooks = ht_hooks(
+            context: Unmanaged.passUnretained(box).toOpaque(), point_inside: nil,
+            hit_test: { ctx, node, x, y, out in
+                let box = Unmanaged<Box>.fromOpaque(ctx!).takeUnretainedValue()
+                box.statuses.append(ht_node_set_center(box.tree, node, 1, 1))
+                var n: ht_node = 0
+                box.statuses.append(ht_node_create(box.tree, &n))
+                var xy = [x, y]
+                var inner: ht_node = 0
+                box.statuses.append(ht_tree_hit_test_points(box.tree, node, &xy, 1, nil, &inner))
+                box.statuses.append(ht_tree_prepare_points(box.tree, node))
+                return ht_tree_hit_test_default(box.tree, node, x, y, nil, out) == HT_OK ? 0 : -1
+            })
+        var out: ht_node = 0
+        #expect(ht_tree_hit_test(tree.t, root, 10, 10, &hooks, &out) == HT_OK)
+        #expect(out == asker)
+        #expect(box.statuses == [HT_E_BUSY, HT_E_BUSY, HT_OK, HT_E_BUSY])
+        #expect(ht_node_set_center(tree.t, asker, 1, 1) == HT_OK)  // free again afterwards
+        #expect(ht_tree_validate(tree.t) == HT_OK)
+    }
+
     @Test func freeingAParentMakesChildrenRoots() {
         let tree = Tree()
         let p = tree.node(0, 0, 10, 10)

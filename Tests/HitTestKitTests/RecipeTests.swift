@@ -214,6 +214,19 @@ import Testing
         #expect(small.point(inside: Point(x: -12, y: -12)) && !small.point(inside: Point(x: 32, y: 0)))
     }
 
+    @Test func handlersThatChangeViewsStop() async {
+        await #expect(processExitsWith: .failure) {
+            let window = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+            let v = View(frame: window.bounds)
+            window.addSubview(v)
+            v.pointInsideHandler = { view, _, _ in
+                view.frame.origin.x += 1  // not allowed during a hit test
+                return true
+            }
+            _ = window.hitTest(Point(x: 10, y: 10))
+        }
+    }
+
     @Test func handlersRunOnTheCallingThreadOnly() {
         let window = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100))
         let v = View(frame: window.bounds)

@@ -61,7 +61,9 @@ typedef enum ht_status {
     /** Data read from a file or buffer is truncated or corrupt. */
     HT_E_CORRUPT = 10,
     /** A file could not be opened, read or written. */
-    HT_E_IO = 11
+    HT_E_IO = 11,
+    /** A mutation from inside a hook, while a hit test is using the tree. */
+    HT_E_BUSY = 12
 } ht_status;
 
 /** A node handle. Results of hit tests are handles too. */
@@ -104,7 +106,9 @@ typedef struct ht_affine {
 /**
  * Callbacks for nodes whose test lives in the caller (HT_FLAG_ASK_*). Points are in the node's
  * own bounds space. A hook may call back into this tree's hit-test functions (for the default
- * behaviour, `ht_tree_hit_test_default`) but must not mutate the tree.
+ * behaviour, `ht_tree_hit_test_default`) but must not mutate the tree: mutations return
+ * HT_E_BUSY while a hit test with hooks is running. Hit tests with hooks must not run
+ * concurrently with each other on one tree (hit tests without hooks may run beside them).
  */
 typedef struct ht_hooks {
     /** Passed to both callbacks. */
