@@ -66,10 +66,6 @@ static inline int box_outside(bbox b, double x0, double y0, double x1, double y1
     return b.x1 < x0 || b.x0 >= x1 || b.y1 < y0 || b.y0 >= y1;
 }
 
-static inline int32_t clamp_cell(double f, int32_t n) {
-    return f > 0 ? (f < (double)n ? (int32_t)f : n - 1) : 0;
-}
-
 /* The candidates of `blk` that a box `b` in its parent's space can meet, as the walk would
  * list them for each of its points: one cell's list, the always list, or (for a box across
  * several cells of a small block) every candidate. Returns 0 when that cannot be said. */
@@ -85,10 +81,10 @@ static int box_candidates(const block *blk, bbox b, const uint32_t **items, int3
     }
     if (!(b.x0 >= blk->gx0 && b.x1 <= blk->gx1 && b.y0 >= blk->gy0 && b.y1 <= blk->gy1))
         return 0; /* partly inside the grid's domain */
-    int32_t ix0 = clamp_cell((b.x0 - blk->gx0) * blk->sx, blk->nx);
-    int32_t ix1 = clamp_cell((b.x1 - blk->gx0) * blk->sx, blk->nx);
-    int32_t iy0 = clamp_cell((b.y0 - blk->gy0) * blk->sy, blk->ny);
-    int32_t iy1 = clamp_cell((b.y1 - blk->gy0) * blk->sy, blk->ny);
+    int32_t ix0 = grid_cell((b.x0 - blk->gx0) * blk->sx, blk->nx);
+    int32_t ix1 = grid_cell((b.x1 - blk->gx0) * blk->sx, blk->nx);
+    int32_t iy0 = grid_cell((b.y0 - blk->gy0) * blk->sy, blk->ny);
+    int32_t iy1 = grid_cell((b.y1 - blk->gy0) * blk->sy, blk->ny);
     if (ix0 == ix1 && iy0 == iy1) {
         size_t c = (size_t)iy0 * (size_t)blk->nx + (size_t)ix0;
         *items = blk->items + blk->cell_start[c];
@@ -322,10 +318,10 @@ void answers_touch(ht_tree *t, int32_t s) {
         return;
     }
     if (b.x1 < g->gx0 || b.x0 > g->gx1 || b.y1 < g->gy0 || b.y0 > g->gy1) return;
-    int32_t ix0 = clamp_cell((fmax(b.x0, g->gx0) - g->gx0) * g->sx, g->nx);
-    int32_t ix1 = clamp_cell((fmin(b.x1, g->gx1) - g->gx0) * g->sx, g->nx);
-    int32_t iy0 = clamp_cell((fmax(b.y0, g->gy0) - g->gy0) * g->sy, g->ny);
-    int32_t iy1 = clamp_cell((fmin(b.y1, g->gy1) - g->gy0) * g->sy, g->ny);
+    int32_t ix0 = grid_cell((fmax(b.x0, g->gx0) - g->gx0) * g->sx, g->nx);
+    int32_t ix1 = grid_cell((fmin(b.x1, g->gx1) - g->gx0) * g->sx, g->nx);
+    int32_t iy0 = grid_cell((fmax(b.y0, g->gy0) - g->gy0) * g->sy, g->ny);
+    int32_t iy1 = grid_cell((fmin(b.y1, g->gy1) - g->gy0) * g->sy, g->ny);
     for (int32_t iy = iy0; iy <= iy1; iy++)
         for (int32_t ix = ix0; ix <= ix1; ix++) g->cells[(size_t)iy * (size_t)g->nx + (size_t)ix] = UNKNOWN;
     g->unknown = 1;

@@ -102,9 +102,7 @@ static int by_priority(const void *pa, const void *pb) {
 }
 
 static inline int32_t cell_of(double v, double g0, double scale, int32_t n) {
-    double f = (v - g0) * scale;
-    int32_t i = f > 0 ? (f < (double)n ? (int32_t)f : n - 1) : 0;
-    return i;
+    return grid_cell((v - g0) * scale, n);
 }
 
 /*

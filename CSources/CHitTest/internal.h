@@ -166,6 +166,13 @@ static inline void to_parent(double x, double y, double cx, double cy, double of
 /* The forward transform of row `s` (a b c d tx ty), for to_parent. */
 #define ROW_TRANSFORM(t, s) {(t)->xa[s], (t)->xb[s], (t)->xc[s], (t)->xd[s], (t)->xtx[s], (t)->xty[s]}
 
+/* The grid cell of fractional coordinate `f` (a point's offset times cells per unit), clamped to
+ * [0, n). Monotonic, so a box and every point in it land in the same range of cells; the block
+ * grids and the answer grid's box walk must both use exactly this. */
+static inline int32_t grid_cell(double f, int32_t n) {
+    return f > 0 ? (f < (double)n ? (int32_t)f : n - 1) : 0;
+}
+
 static inline int region_contains(double x0, double y0, double x1, double y1, double x, double y) {
     return x >= x0 && x < x1 && y >= y0 && y < y1;
 }
