@@ -30,6 +30,13 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
 
+        // MARK: - Scene files and importers (recursiveDescription, page sources)
+        .target(
+            name: "HitTestScenes",
+            dependencies: ["HitTestKit"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+
         // MARK: - The reference walk (tests, benchmark, CLI; not public API)
         .target(
             name: "HitTestReference",
@@ -37,10 +44,17 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
 
+        // MARK: - The benchmark's and demo's generated scenes (app, grid, deep, random)
+        .target(
+            name: "HitTestSampleScenes",
+            dependencies: ["HitTestKit"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+
         // MARK: - Command-line tool (a library, so that the tests run every subcommand)
         .target(
             name: "HitTestCLI",
-            dependencies: ["HitTestKit", "HitTestReference"],
+            dependencies: ["HitTestKit", "HitTestScenes", "HitTestReference", "HitTestSampleScenes"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
@@ -63,7 +77,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "hittest-bench",
-            dependencies: ["HitTestKit", "HitTestReference"],
+            dependencies: ["HitTestKit", "HitTestReference", "HitTestSampleScenes"],
             path: "Benchmarks/hittest-bench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -71,7 +85,10 @@ let package = Package(
         // MARK: - Tests
         .testTarget(
             name: "HitTestKitTests",
-            dependencies: ["HitTestKit", "HitTestReference", "HitTestCLI", "CHitTest", "hittest-c-example"],
+            dependencies: [
+                "HitTestKit", "HitTestScenes", "HitTestReference", "HitTestSampleScenes", "HitTestCLI",
+                "CHitTest", "hittest-c-example",
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

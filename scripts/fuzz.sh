@@ -16,7 +16,7 @@ if [ "$name" = scene ]; then
             -c "$f" -o ".build/fuzz/scene-objects/$(basename "$f" .c).o"
     done
     swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzScene \
-        -ICSources/CHitTest/include Sources/HitTestKit/*.swift Fuzz/fuzz_scene.swift \
+        -ICSources/CHitTest/include Sources/HitTestKit/*/*.swift Sources/HitTestScenes/*.swift Fuzz/fuzz_scene.swift \
         .build/fuzz/scene-objects/*.o -lm -o .build/fuzz/scene
 else
     clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \

@@ -1,5 +1,6 @@
 import Foundation
 import HitTestKit
+import HitTestSampleScenes
 import HitTestReference
 
 
@@ -15,7 +16,7 @@ let usage = """
     options:
       --quick            a run under a minute: 100,000 points, 3 repetitions, mutation
                          latency on app-large only
-      --scene NAME       only this scene (repeatable): \(Scenes.names.joined(separator: ", "))
+      --scene NAME       only this scene (repeatable): \(SampleScenes.names.joined(separator: ", "))
       --points N         points per set (default 1,000,000)
       --reps N           repetitions per measurement; the median is reported (default 5)
       --csv FILE         also write every row as CSV
@@ -48,7 +49,7 @@ func parse(_ args: [String]) -> Options {
         case "--quick": o.quick = true
         case "--scene":
             let name = value()
-            guard Scenes.names.contains(name) else { fail("unknown scene '\(name)'; scenes: \(Scenes.names.joined(separator: ", "))") }
+            guard SampleScenes.names.contains(name) else { fail("unknown scene '\(name)'; scenes: \(SampleScenes.names.joined(separator: ", "))") }
             o.scenes.append(name)
         case "--points":
             guard let n = Int(value()), n > 0 else { fail("--points takes a positive whole number") }
@@ -66,7 +67,7 @@ func parse(_ args: [String]) -> Options {
         if !args.contains("--points") { o.points = 100_000 }
         if !args.contains("--reps") { o.reps = 3 }
     }
-    if o.scenes.isEmpty { o.scenes = Scenes.names }
+    if o.scenes.isEmpty { o.scenes = SampleScenes.names }
     return o
 }
 
@@ -148,7 +149,7 @@ func estimateSwiftBytes(_ views: [View]) -> Double {
     return Double(total) / Double(sample.count)
 }
 
-func subtreeOfAbout(_ target: Int, in scene: Scenes.Scene) -> (view: View, size: Int) {
+func subtreeOfAbout(_ target: Int, in scene: SampleScenes.Scene) -> (view: View, size: Int) {
     var best: (View, Int)?
     var sizes: [ObjectIdentifier: Int] = [:]
     for v in scene.views.reversed() {
@@ -191,7 +192,7 @@ final class Bench {
         for sceneName in options.scenes {
             progress("\(sceneName): building")
             let t0 = ContinuousClock.now
-            let scene = Scenes.make(sceneName)!
+            let scene = SampleScenes.make(sceneName)!
             let buildSeconds = t0.duration(to: .now).seconds
             let root = scene.root
             let t1 = ContinuousClock.now
@@ -209,8 +210,8 @@ final class Bench {
                     + "Swift object ~\(fmt(swiftBytes)) B/view")
             let area = root.bounds
             let sets: [(String, [Point])] = [
-                ("uniform", Scenes.uniformPoints(options.points, in: area, seed: 7)),
-                ("clustered", Scenes.clusteredPoints(options.points, in: area, spots: 20, seed: 8)),
+                ("uniform", SampleScenes.uniformPoints(options.points, in: area, seed: 7)),
+                ("clustered", SampleScenes.clusteredPoints(options.points, in: area, spots: 20, seed: 8)),
             ]
             for (setName, points) in sets {
                 progress("\(sceneName)/\(setName): reference walk")
@@ -298,7 +299,7 @@ final class Bench {
     /// beside a loop of one single-point hit test per touch.
     func replayBenchmark(touches: Int, reps: Int) {
         progress("replay: \(touches) touches over app")
-        let scene = Scenes.app(cells: 200)
+        let scene = SampleScenes.app(cells: 200)
         let app = Application()
         app.addWindow(scene.root)
         var rng = SplitMix64(seed: 5)
@@ -334,7 +335,7 @@ final class Bench {
     }
 
     /// Median latency of a mutation followed by one query, for each kind of mutation.
-    func mutationLatency(_ sceneName: String, _ scene: Scenes.Scene, reps: Int, bulkPoints: Int) -> [String] {
+    func mutationLatency(_ sceneName: String, _ scene: SampleScenes.Scene, reps: Int, bulkPoints: Int) -> [String] {
         let root = scene.root
         var rng = SplitMix64(seed: 99)
         let leaves = scene.views.filter { $0.subviews.isEmpty && $0.superview != nil }
@@ -365,7 +366,7 @@ final class Bench {
         })
         // A simulator's frame: one leaf moves, then a large batch of points (the answer grid
         // refreshes only the cells the leaf can reach).
-        let batch = Scenes.uniformPoints(bulkPoints, in: root.bounds, seed: 21)
+        let batch = SampleScenes.uniformPoints(bulkPoints, in: root.bounds, seed: 21)
         var handles = [Int32](repeating: 0, count: batch.count)
         root.prepareHitTesting()
         var frames: [Double] = []

@@ -1,5 +1,7 @@
 import Foundation
 import HitTestKit
+import HitTestScenes
+import HitTestSampleScenes
 import HitTestReference
 
 extension HitTestCLI {
@@ -194,9 +196,9 @@ extension HitTestCLI {
             } ?? 1_000_000
             try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             output.err("building the app scene (a phone screen, a table of 200 cells scrolled by 1,200 pt)")
-            let built = Scenes.app(cells: 200)
+            let built = SampleScenes.app(cells: 200)
             let window = built.root
-            let points = Scenes.uniformPoints(count, in: window.bounds, seed: 7)
+            let points = SampleScenes.uniformPoints(count, in: window.bounds, seed: 7)
             output.err("hit-testing \(count) points")
             window.prepareHitTesting()
             var handles = [Int32](repeating: 0, count: count)

@@ -1,5 +1,6 @@
 import Foundation
 import HitTestKit
+import HitTestScenes
 import HitTestReference
 
 /// The `hittest` command-line tool, as a library so that the tests can run every subcommand.

@@ -1,5 +1,6 @@
 import Foundation
 import HitTestKit
+import HitTestScenes
 import HitTestReference
 
 extension HitTestCLI {

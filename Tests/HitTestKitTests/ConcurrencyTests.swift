@@ -1,5 +1,6 @@
 import Dispatch
 import HitTestKit
+import HitTestSampleScenes
 import HitTestReference
 import Testing
 
@@ -7,9 +8,9 @@ import Testing
 /// paths; run under ThreadSanitizer by `scripts/sanitize.sh thread`.
 @Suite struct ConcurrencyTests {
     @Test func snapshotReadersWhileAWriterMutates() {
-        let scene = Scenes.app(cells: 200)
+        let scene = SampleScenes.app(cells: 200)
         let root = scene.root
-        let points = Scenes.uniformPoints(70_000, in: root.bounds, seed: 11)
+        let points = SampleScenes.uniformPoints(70_000, in: root.bounds, seed: 11)
         let snapshot = root.makeHitTestSnapshot()
         let expected = snapshot.hitTest(points)  // frozen: must never change
         // The snapshot's answers are the live tree's answers at the time it was taken.
@@ -50,9 +51,9 @@ import Testing
     }
 
     @Test func bulkAnswersDoNotDependOnTheThreadCount() {
-        let scene = Scenes.random(views: 20_000, seed: 9)
+        let scene = SampleScenes.random(views: 20_000, seed: 9)
         let root = scene.root
-        let points = Scenes.clusteredPoints(100_000, in: root.bounds, spots: 20, seed: 2)
+        let points = SampleScenes.clusteredPoints(100_000, in: root.bounds, spots: 20, seed: 2)
         var one = [Int32](repeating: 0, count: points.count)
         var many = [Int32](repeating: 0, count: points.count)
         points.withUnsafeBufferPointer { p in

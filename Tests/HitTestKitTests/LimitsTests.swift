@@ -1,6 +1,7 @@
 import CHitTest
 import Foundation
 import HitTestKit
+import HitTestSampleScenes
 import HitTestReference
 import Testing
 
@@ -48,13 +49,13 @@ import Testing
     /// A 1,000,000-view tree through convert, hitTest (single, bulk, threaded), viewWithTag,
     /// removeFromSuperview, a snapshot, and deinit.
     @Test func aMillionViews() {
-        var scene: Scenes.Scene? = Scenes.random(views: 1_000_000, seed: 3)
+        var scene: SampleScenes.Scene? = SampleScenes.random(views: 1_000_000, seed: 3)
         let root = scene!.root
         let deepest = scene!.views.last!
         deepest.tag = 4242
         let p = Point(x: 195, y: 422)
         #expect(root.hitTest(p) === Reference.hitTest(root, p))
-        let points = Scenes.uniformPoints(20_000, in: root.bounds, seed: 1)
+        let points = SampleScenes.uniformPoints(20_000, in: root.bounds, seed: 1)
         let bulk = root.hitTest(points)
         for i in stride(from: 0, to: points.count, by: 97) {
             #expect(bulk[i] === Reference.hitTest(root, points[i]))

@@ -1,6 +1,8 @@
 import Foundation
 import HitTestCLI
 import HitTestKit
+import HitTestScenes
+import HitTestSampleScenes
 import HitTestReference
 import Testing
 
@@ -70,12 +72,12 @@ import Testing
         }
         #expect(SceneFile(view: window) == SceneFile(root: withoutClasses(scene.root)))
         // The benchmark's scene survives the round trip too, answers included.
-        let app = Scenes.app(cells: 20).root
+        let app = SampleScenes.app(cells: 20).root
         let saved = SceneFile(view: app)
         let again = try SceneFile(json: saved.jsonData())
         #expect(again == saved)
         let rebuilt = again.makeWindow()
-        for p in Scenes.uniformPoints(2000, in: app.bounds, seed: 4) {
+        for p in SampleScenes.uniformPoints(2000, in: app.bounds, seed: 4) {
             #expect(rebuilt.hitTest(p)?.accessibilityIdentifier == app.hitTest(p)?.accessibilityIdentifier)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HitTestKit
 
 #if canImport(FoundationXML)
     import FoundationXML

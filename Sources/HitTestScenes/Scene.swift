@@ -1,4 +1,8 @@
 import Foundation
+import HitTestKit
+
+/// HitTestKit's transform, not Foundation's (both are in scope here).
+typealias AffineTransform = HitTestKit.AffineTransform
 
 /// One view of a scene file (SCENE_FORMAT.md): the view's properties as set, and its children
 /// in subview order (the last is on top). `Codable` in the file's JSON form; decoding is
@@ -14,7 +18,7 @@ public struct SceneNode: Sendable, Hashable, Codable {
     /// The bounds, when its origin is not zero or its size differs from the frame's.
     public var bounds: Rect?
     /// The transform, applied about the anchor point.
-    public var transform: AffineTransform = .identity
+    public var transform: HitTestKit.AffineTransform = .identity
     /// The anchor point in unit coordinates.
     public var anchorPoint = Point(x: 0.5, y: 0.5)
     /// `isHidden`.

@@ -2,7 +2,7 @@ import Foundation
 import HitTestKit
 
 /// The benchmark's deterministic scenes, shared with the tests and the command-line tool.
-public enum Scenes {
+public enum SampleScenes {
     /// A built scene: its root (a window) and every view in it.
     public struct Scene {
         /// The window.
