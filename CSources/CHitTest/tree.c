@@ -386,6 +386,28 @@ ht_status ht_node_flags(const ht_tree *t, ht_node node, uint32_t *out) {
     return HT_OK;
 }
 
+ht_status ht_node_get_record(const ht_tree *t, ht_node node, ht_node_record *out) {
+    int32_t s;
+    ht_status st = resolve(t, node, &s);
+    if (st != HT_OK) return st;
+    if (!out) return HT_E_INVALID_ARGUMENT;
+    ht_node_record r = {
+        .center_x = t->cx[s], .center_y = t->cy[s],
+        .bounds_x = t->bx[s], .bounds_y = t->by[s], .bounds_w = t->bw[s], .bounds_h = t->bh[s],
+        .anchor_x = t->anx[s], .anchor_y = t->any[s],
+        .transform = {t->xa[s], t->xb[s], t->xc[s], t->xd[s], t->xtx[s], t->xty[s]},
+        .alpha = t->alpha[s],
+        .inset_top = t->in_top[s], .inset_left = t->in_left[s],
+        .inset_bottom = t->in_bottom[s], .inset_right = t->in_right[s],
+        .flags = t->flags[s] & PUBLIC_FLAGS,
+        .priority = t->priority[s],
+        .parent = t->parent[s] >= 0 ? make_handle(t, t->parent[s]) : HT_NULL_NODE,
+        .child_count = t->nkids[s],
+    };
+    *out = r;
+    return HT_OK;
+}
+
 ht_status ht_node_set_alpha(ht_tree *t, ht_node node, double alpha) {
     int32_t s;
     ht_status st = resolve(t, node, &s);

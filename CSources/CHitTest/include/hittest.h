@@ -222,6 +222,29 @@ ht_status ht_node_set_flags(ht_tree *tree, ht_node node, uint32_t flags);
 /** Reads the flags. */
 ht_status ht_node_flags(const ht_tree *tree, ht_node node, uint32_t *out_flags);
 
+/**
+ * Everything stored for one node, as set (no derived values): what `ht_node_get_record` reads
+ * back, so a caller that mirrors its own objects into the tree can check that they agree.
+ */
+typedef struct ht_node_record {
+    double center_x, center_y;
+    double bounds_x, bounds_y, bounds_w, bounds_h;
+    double anchor_x, anchor_y;
+    ht_affine transform;
+    double alpha;
+    double inset_top, inset_left, inset_bottom, inset_right;
+    uint32_t flags;    /* HT_FLAG_* only */
+    int32_t priority;
+    ht_node parent;    /* HT_NULL_NODE for a root */
+    int32_t child_count;
+} ht_node_record;
+
+/**
+ * Reads the stored values of `node` into `out` (untouched on failure). For consistency checks
+ * and debugging; O(1).
+ */
+ht_status ht_node_get_record(const ht_tree *tree, ht_node node, ht_node_record *out);
+
 /** Sets alpha. Below 0.01 (strictly) the node and its subtree are never hit, as in UIKit. */
 ht_status ht_node_set_alpha(ht_tree *tree, ht_node node, double alpha);
 

@@ -8,7 +8,7 @@ import CHitTest
 /// tree refers to its views without retaining them (a view frees its node in `deinit`).
 final class CoreTree {
     /// `ht_tree *`, owned here, never escapes.
-    fileprivate let tree: OpaquePointer
+    let tree: OpaquePointer
     /// The view of each slot (slot = handle & 0xFFFFFF), unretained.
     private var views: [Unmanaged<View>?] = []
     /// Views with a `pointInsideHandler` or `hitTestHandler`: hooks are needed only when > 0.
