@@ -83,11 +83,19 @@ let package = Package(
         ),
 
         // MARK: - Tests
+        // Shared test support (random trees, seeded randomness, recording views): a regular
+        // target so that any test target, the benchmark or a fuzzer can use it.
+        .target(
+            name: "HitTestTestSupport",
+            dependencies: ["HitTestKit"],
+            path: "Tests/HitTestTestSupport",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "HitTestKitTests",
             dependencies: [
                 "HitTestKit", "HitTestScenes", "HitTestReference", "HitTestSampleScenes", "HitTestCLI",
-                "CHitTest", "hittest-c-example",
+                "HitTestTestSupport", "CHitTest", "hittest-c-example",
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -1,4 +1,5 @@
 import HitTestKit
+import HitTestTestSupport
 import Testing
 
 @testable import HitTestKit

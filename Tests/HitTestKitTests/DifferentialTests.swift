@@ -1,4 +1,5 @@
 import HitTestKit
+import HitTestTestSupport
 import HitTestReference
 import Testing
 

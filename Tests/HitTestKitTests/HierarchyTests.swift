@@ -1,33 +1,6 @@
 import HitTestKit
+import HitTestTestSupport
 import Testing
-
-/// A view that logs its lifecycle callbacks into a shared log.
-final class LoggingView: View {
-    let name: String
-    let log: Log
-
-    final class Log {
-        var lines: [String] = []
-    }
-
-    init(_ name: String, log: Log) {
-        self.name = name
-        self.log = log
-        super.init(frame: .zero)
-    }
-
-    private func label(_ v: View?) -> String {
-        guard let v else { return "nil" }
-        return (v as? LoggingView)?.name ?? (v is Window ? "window" : "view")
-    }
-
-    override func didAddSubview(_ subview: View) { log.lines.append("\(name).didAddSubview(\(label(subview)))") }
-    override func willRemoveSubview(_ subview: View) { log.lines.append("\(name).willRemoveSubview(\(label(subview)))") }
-    override func willMove(toSuperview newSuperview: View?) { log.lines.append("\(name).willMoveToSuperview(\(label(newSuperview)))") }
-    override func didMoveToSuperview() { log.lines.append("\(name).didMoveToSuperview") }
-    override func willMove(toWindow newWindow: Window?) { log.lines.append("\(name).willMoveToWindow(\(label(newWindow)))") }
-    override func didMoveToWindow() { log.lines.append("\(name).didMoveToWindow") }
-}
 
 @Suite struct HierarchyTests {
     @Test func addAppendsAndMovesBetweenSuperviews() {

@@ -1,6 +1,7 @@
 import CHitTest
 import Foundation
 import HitTestKit
+import HitTestTestSupport
 import Testing
 
 /// The binary snapshot file: round trips keep handles and answers; damaged input is an error.

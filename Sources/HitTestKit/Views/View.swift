@@ -87,61 +87,20 @@ open class View: Responder {
     /// A name for tests and logs (`accessibilityIdentifier`); scene files set it to the node's id.
     public var accessibilityIdentifier: String? { didSet { cachedDebugName = nil } }
 
-    /// Whether the view takes more than one touch at a time (`isMultipleTouchEnabled`).
-    public var isMultipleTouchEnabled = false
+    // MARK: Per-concern records
 
-    /// Whether the view takes touches exclusively in its window (`isExclusiveTouch`).
-    public var isExclusiveTouch = false
+    // State for one concern lives in that concern's record, not beside the frame math: the
+    // public properties (`hitTestInsets`, `isExclusiveTouch`, `autoresizingMask`, ...) are
+    // declared with their concern and read and write these. A record is a struct stored inline
+    // (no allocation, O(1) access); its defaults are the attributes' defaults, so a new
+    // attribute is one line in its record (see ARCHITECTURE.md, "Per-concern records").
 
-    // MARK: Hit-test customisation (run inside the C kernels)
-
-    /// Grows (negative values) or shrinks the region `point(inside:with:)` accepts: the bounds
-    /// inset by these. Subviews are searched only inside that region.
-    public var hitTestInsets = EdgeInsets.zero {
-        didSet {
-            let i = hitTestInsets
-            View.requireFinite(
-                [i.top, i.left, i.bottom, i.right].allSatisfy(\.isFinite), "hitTestInsets", i)
-            core?.writeInsets(self)
-        }
-    }
-
-    /// The view itself is never the hit; its subviews still are (an overlay whose hitTest
-    /// returns nil when the hit is itself).
-    public var passesTouchesThrough = false { didSet { core?.writeFlags(self) } }
-
-    /// A hit anywhere inside returns the view itself; subviews are not searched.
-    public var capturesSubviewTouches = false { didSet { core?.writeFlags(self) } }
-
-    /// Subviews are searched even where the point is outside this view's region (a tab bar
-    /// button sticking out of the bar).
-    public var allowsSubviewHitsOutsideBounds = false { didSet { core?.writeFlags(self) } }
-
-    /// Among siblings, higher priority is searched first; equal priorities, later subview first.
-    public var hitTestPriority = 0 { didSet { core?.writePriority(self) } }
-
-    /// Replaces the default region test of `point(inside:with:)`. Called with the point in
-    /// this view's bounds space, on the thread that asked for the hit test, never concurrently.
-    public var pointInsideHandler: ((View, Point, Event?) -> Bool)? {
-        didSet { handlerChanged(had: oldValue != nil || hitTestHandler != nil) }
-    }
-
-    /// Replaces the view's hit test (an override of `hitTest:withEvent:`). The last argument
-    /// runs the default hit test of this view (UIKit's `super` call) for a point in its space.
-    /// Called wherever the superview searches its subviews (whatever this view's flags), on the
-    /// thread that asked for the hit test, never concurrently.
-    public var hitTestHandler: ((View, Point, Event?, (Point) -> View?) -> View?)? {
-        didSet { handlerChanged(had: oldValue != nil || pointInsideHandler != nil) }
-    }
-
-    var hasHandler: Bool { pointInsideHandler != nil || hitTestHandler != nil }
-
-    private func handlerChanged(had: Bool) {
-        guard let core else { return }
-        if had && !hasHandler { core.handlerRemoved() }
-        if !had && hasHandler { core.handlerAdded() }
-        core.writeFlags(self)
-    }
+    /// What the C kernels read beyond geometry and the UIKit flags (HitTesting/HitTestPolicy.swift).
+    final var hitTestPolicy = HitTestPolicy()
+    /// Touch delivery's per-view rules (Views/TouchState.swift).
+    final var touchState = TouchState()
+    /// Layout's per-view state (Layout/LayoutState.swift); nothing here reaches the C index.
+    final var layoutState = LayoutState()
 
     // MARK: Init
 

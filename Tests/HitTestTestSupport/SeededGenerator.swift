@@ -1,10 +1,12 @@
 /// SplitMix64: a small, fast, seedable generator, so that a failing case names its seed.
-struct SeededGenerator: RandomNumberGenerator {
+public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    /// A generator whose sequence is fixed by `seed`.
+    public init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -13,10 +15,10 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     /// True with probability `p`.
-    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
+    public mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
 
     /// A coordinate on a half-point grid, so that edges are exactly representable.
-    mutating func coordinate(_ range: ClosedRange<Double>) -> Double {
+    public mutating func coordinate(_ range: ClosedRange<Double>) -> Double {
         (Double.random(in: range, using: &self) * 2).rounded() / 2
     }
 }

@@ -3,19 +3,37 @@ import HitTestKit
 /// Random view trees for differential tests: frames, bounds origins, rotations, scales
 /// (singular ones too), hidden / alpha / interaction flags at and around their thresholds,
 /// and optionally the customisation properties and handlers.
-struct RandomTree {
-    var root: View
-    var all: [View]
+public struct RandomTree {
+    /// The window at the top.
+    public var root: View
+    /// Every view made, root first (tests append the views they add).
+    public var all: [View]
 
-    struct Options {
-        var maxViews = 120
-        var maxDepth = 50
-        var maxFanOut = 30
-        var customisations = false
-        var handlers = false
+    /// A tree of these views (the root first in `all`).
+    public init(root: View, all: [View]) {
+        self.root = root
+        self.all = all
     }
 
-    static func make(seed: UInt64, options: Options = Options()) -> RandomTree {
+    /// How big and how varied a tree is.
+    public struct Options {
+        /// At most this many views (the count is random from 1).
+        public var maxViews = 120
+        /// At most this many levels below the root.
+        public var maxDepth = 50
+        /// At most this many subviews per view.
+        public var maxFanOut = 30
+        /// Random hit-test insets, pass-through, captures, outside hits and priorities.
+        public var customisations = false
+        /// Random `pointInsideHandler`s and `hitTestHandler`s (needs `customisations`).
+        public var handlers = false
+
+        /// The defaults: plain UIKit trees of up to 120 views.
+        public init() {}
+    }
+
+    /// A random tree for `seed`.
+    public static func make(seed: UInt64, options: Options = Options()) -> RandomTree {
         var rng = SeededGenerator(seed: seed)
         let root = Window(frame: Rect(x: 0, y: 0, width: 390, height: 844))
         var all: [View] = [root]
@@ -40,7 +58,8 @@ struct RandomTree {
         return RandomTree(root: root, all: all)
     }
 
-    static func randomView(_ rng: inout SeededGenerator, in area: Rect, options: Options) -> View {
+    /// A random view placed in or near `area`, randomised as `randomise` does.
+    public static func randomView(_ rng: inout SeededGenerator, in area: Rect, options: Options) -> View {
         let w = rng.coordinate(0...max(area.width, 1) * 0.8)
         let h = rng.coordinate(0...max(area.height, 1) * 0.8)
         let x = area.minX + rng.coordinate(-0.1 * area.width...area.width)
@@ -50,7 +69,9 @@ struct RandomTree {
         return v
     }
 
-    static func randomise(_ v: View, _ rng: inout SeededGenerator, options: Options) {
+    /// Random geometry, flags (at and around their thresholds) and, per `options`,
+    /// customisations and handlers.
+    public static func randomise(_ v: View, _ rng: inout SeededGenerator, options: Options) {
         if rng.chance(0.15) {
             v.bounds.origin = Point(x: rng.coordinate(-50...50), y: rng.coordinate(-200...200))
         }
@@ -99,7 +120,8 @@ struct RandomTree {
         }
     }
 
-    static func randomTransform(_ rng: inout SeededGenerator) -> AffineTransform {
+    /// A random transform: rotations, scales, translations, a singular scale, a mix.
+    public static func randomTransform(_ rng: inout SeededGenerator) -> AffineTransform {
         switch Int.random(in: 0..<6, using: &rng) {
         case 0: return AffineTransform(rotationAngle: .pi / 4 * Double(Int.random(in: 1...7, using: &rng)))
         case 1: return AffineTransform(rotationAngle: Double.random(in: -3...3, using: &rng))
@@ -114,7 +136,7 @@ struct RandomTree {
 
     /// Points over the root (and beyond it), plus points exactly on the edges and corners of
     /// random views, converted to the root's space.
-    static func points(for tree: RandomTree, count: Int, seed: UInt64) -> [Point] {
+    public static func points(for tree: RandomTree, count: Int, seed: UInt64) -> [Point] {
         var rng = SeededGenerator(seed: seed ^ 0xABCD)
         var points: [Point] = []
         let b = tree.root.bounds
@@ -142,7 +164,7 @@ struct RandomTree {
 }
 
 /// A readable name for a view in failure messages.
-func describe(_ view: View?, in tree: RandomTree) -> String {
+public func describe(_ view: View?, in tree: RandomTree) -> String {
     guard let view else { return "nil" }
     return "view#\(tree.all.firstIndex { $0 === view } ?? -1)"
 }
