@@ -37,10 +37,24 @@ import Testing
         #expect(mismatches == 0, "\(context): \(mismatches) of \(points.count) points differ")
     }
 
+    /// The mirror check (`View.mirrorMismatches`, debug builds) over every tree the views of
+    /// `tree` are in: each root once, so removed and orphaned views are checked too.
+    static func checkMirror(_ tree: RandomTree, _ context: String) {
+        var seen = Set<ObjectIdentifier>()
+        var problems: [String] = []
+        for v in tree.all {
+            var top = v
+            while let s = top.superview { top = s }
+            if seen.insert(ObjectIdentifier(top)).inserted { problems += top.mirrorMismatches() }
+        }
+        #expect(problems.isEmpty, "\(context): the C rows differ from the views: \(problems.prefix(5))")
+    }
+
     @Test("Plain UIKit trees: index == reference", arguments: 0..<1000)
     func plainTrees(seed: Int) {
         let tree = RandomTree.make(seed: UInt64(seed))
         let points = RandomTree.points(for: tree, count: 120, seed: UInt64(seed))
+        Self.checkMirror(tree, "seed \(seed)")
         Self.check(tree, points, "seed \(seed)")
         #expect(tree.root.core?.validate() == true)
     }
@@ -52,6 +66,7 @@ import Testing
         options.handlers = true
         let tree = RandomTree.make(seed: UInt64(seed) + 1_000_000, options: options)
         let points = RandomTree.points(for: tree, count: 120, seed: UInt64(seed))
+        Self.checkMirror(tree, "seed \(seed)")
         Self.check(tree, points, "seed \(seed)")
     }
 
@@ -64,6 +79,7 @@ import Testing
         options.customisations = seed % 2 == 1
         let tree = RandomTree.make(seed: UInt64(seed) + 2_000_000, options: options)
         let points = RandomTree.points(for: tree, count: 400, seed: UInt64(seed))
+        Self.checkMirror(tree, "seed \(seed)")
         Self.check(tree, points, "seed \(seed)")
     }
 
@@ -119,6 +135,7 @@ import Testing
                     }
                 }
             }
+            Self.checkMirror(tree, "seed \(seed) step \(step)")
             // Queries from the root and from a random detached-or-not view.
             let points = RandomTree.points(for: tree, count: 20, seed: UInt64(seed * 100 + step))
             Self.check(tree, points, "seed \(seed) step \(step)")
