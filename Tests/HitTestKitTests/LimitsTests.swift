@@ -5,6 +5,8 @@ import HitTestSampleScenes
 import HitTestReference
 import Testing
 
+@testable import HitTestKit
+
 /// Resource limits: memory exhaustion is a status that leaves the index usable, and huge trees
 /// go through every public entry point without recursion.
 @Suite struct LimitsTests {
@@ -47,28 +49,106 @@ import Testing
     }
 
     /// A 1,000,000-view tree through convert, hitTest (single, bulk, threaded), viewWithTag,
-    /// removeFromSuperview, a snapshot, and deinit.
+    /// removeFromSuperview, a snapshot, and deinit: each step's answer is checked (against the
+    /// reference walk, the single-point call, or arithmetic done here), and after the last
+    /// reference goes the views and the C index are gone.
     @Test func aMillionViews() {
-        var scene: SampleScenes.Scene? = SampleScenes.random(views: 1_000_000, seed: 3)
-        let root = scene!.root
-        let deepest = scene!.views.last!
-        deepest.tag = 4242
-        let p = Point(x: 195, y: 422)
-        #expect(root.hitTest(p) === Reference.hitTest(root, p))
-        let points = SampleScenes.uniformPoints(20_000, in: root.bounds, seed: 1)
-        let bulk = root.hitTest(points)
-        for i in stride(from: 0, to: points.count, by: 97) {
-            #expect(bulk[i] === Reference.hitTest(root, points[i]))
+        weak var weakRoot: View?
+        weak var weakDeepest: View?
+        weak var weakBig: View?
+        weak var weakCore: CoreTree?
+        do {
+            let scene = SampleScenes.random(views: 1_000_000, seed: 3)
+            let root = scene.root
+            let deepest = scene.views.last!
+            weakRoot = root
+            weakDeepest = deepest
+            weakCore = root.core
+
+            // A million views, all in one tree and one C index.
+            var counted = 0
+            var stack: [View] = [root]
+            var depthOfDeepest = 0
+            while let v = stack.popLast() {
+                counted += 1
+                stack.append(contentsOf: v.subviews)
+            }
+            var up: View? = deepest
+            while let v = up?.superview { depthOfDeepest += 1; up = v }
+            #expect(scene.views.count == 1_000_000 && counted == 1_000_000)
+            #expect(up === root && depthOfDeepest > 3)
+            var nodes: Int32 = 0
+            #expect(ht_tree_node_count(root.core!.tree, &nodes) == HT_OK && nodes == 1_000_000)
+
+            // Single, bulk and threaded hit tests agree with each other and with the reference,
+            // and they reach far below the window.
+            let p = Point(x: 195, y: 422)
+            #expect(root.hitTest(p) === Reference.hitTest(root, p))
+            let points = SampleScenes.uniformPoints(20_000, in: root.bounds, seed: 1)
+            let bulk = root.hitTest(points)
+            var threaded = [Int32](repeating: 0, count: points.count)
+            points.withUnsafeBufferPointer { pts in
+                threaded.withUnsafeMutableBufferPointer { root.hitTest(pts, into: $0, threads: 2) }
+            }
+            let bulkHandles = bulk.map { $0?.hitTestHandle ?? -1 }
+            #expect(threaded == bulkHandles)
+            var wrong = 0
+            for i in stride(from: 0, to: points.count, by: 41) {
+                if bulk[i] !== Reference.hitTest(root, points[i]) || bulk[i] !== root.hitTest(points[i]) { wrong += 1 }
+            }
+            #expect(wrong == 0, "\(wrong) sampled bulk answers differ from the reference")
+            let distinct = Set(bulk.compactMap { $0.map(ObjectIdentifier.init) })
+            func depth(_ view: View?) -> Int {
+                var d = 0
+                var v = view
+                while let s = v?.superview { d += 1; v = s }
+                return d
+            }
+            let deepestHit = bulk.map(depth).max() ?? 0
+            #expect(distinct.count > 100 && deepestHit >= 6, "\(distinct.count) distinct views hit, the deepest \(deepestHit) levels down")
+
+            // Conversion down a long chain: out to the window and back gives the point again,
+            // and the way out is the views' own one-step conversions composed.
+            let local = deepest.convert(Point(x: 1, y: 1), to: nil)
+            var composed = Point(x: 1, y: 1)
+            var v: View = deepest
+            while let s = v.superview {
+                composed = v.toSuperview(composed)
+                v = s
+            }
+            #expect(abs(local.x - composed.x) < 1e-6 && abs(local.y - composed.y) < 1e-6)
+            let back = root.convert(local, to: deepest)
+            #expect(abs(back.x - 1) < 1e-6 && abs(back.y - 1) < 1e-6, "round trip gave \(back)")
+
+            // viewWithTag walks all million views without recursion: the only 4242 is found,
+            // a tag nobody has is not.
+            deepest.tag = 4242
+            #expect(root.viewWithTag(4242) === deepest)
+            #expect(root.viewWithTag(-31_337) == nil)
+
+            // A snapshot answers as the live tree did, and keeps doing so after the tree changes.
+            let snapshot = root.makeHitTestSnapshot()
+            #expect(snapshot.hitTest(points) == bulkHandles)
+
+            // Removing the largest subtree: nothing under it is hit any more, answers still equal
+            // the reference, and the snapshot is unaffected.
+            let big = root.subviews.max { $0.subviews.count < $1.subviews.count }!
+            weakBig = big
+            let wasHit = bulk.contains { $0?.isDescendant(of: big) == true }
+            big.removeFromSuperview()
+            #expect(wasHit && !big.isDescendant(of: root) && !root.subviews.contains { $0 === big })
+            let after = root.hitTest(points)
+            #expect(!after.contains { $0?.isDescendant(of: big) == true })
+            wrong = 0
+            for i in stride(from: 0, to: points.count, by: 41) where after[i] !== Reference.hitTest(root, points[i]) {
+                wrong += 1
+            }
+            #expect(wrong == 0, "\(wrong) sampled answers differ from the reference after the removal")
+            #expect(snapshot.hitTest(points) == bulkHandles)
         }
-        let local = deepest.convert(Point(x: 1, y: 1), to: nil)
-        #expect(root.convert(local, to: deepest).x.isFinite)
-        #expect(root.viewWithTag(4242) === deepest)
-        let snapshot = root.makeHitTestSnapshot()
-        #expect(snapshot.hitTest(points) == points.map { root.view(forHitTestHandle: snapshot.hitTest($0)).map { $0.hitTestHandle } ?? -1 })
-        let big = root.subviews.max { $0.subviews.count < $1.subviews.count }!
-        big.removeFromSuperview()
-        #expect(!big.isDescendant(of: root))
-        scene = nil  // deinit of the whole tree, iteratively
+        // deinit of the whole tree (iteratively: no stack overflow) frees the views and the index.
+        #expect(weakRoot == nil && weakDeepest == nil && weakBig == nil)
+        #expect(weakCore == nil)
     }
 
     /// A 100,000-deep chain through a snapshot file round trip in C (the Swift entry points
