@@ -51,6 +51,7 @@ import Testing
         var rng = SeededGenerator(seed: UInt64(seed))
         _ = tree.root.hitTest(.zero)  // a lone root gets its index on first use
         let core = try #require(tree.root.core)
+        #expect(tree.root.mirrorMismatches() == [], "seed \(seed): the C rows differ from the views")
         for _ in 0..<20 {
             let a = tree.all.randomElement(using: &rng)!
             let b = tree.all.randomElement(using: &rng)!
