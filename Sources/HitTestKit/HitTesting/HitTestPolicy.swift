@@ -6,13 +6,14 @@
 /// its accessor; if the kernels read it, also one C write (`CoreTree.write…`) and one line in
 /// the mirror check (`CCore+Mirror.swift`).
 struct HitTestPolicy {
+    // Word-sized fields first, flags last: the view's next record packs into the tail.
     var insets = EdgeInsets.zero
-    var passesTouchesThrough = false
-    var capturesSubviewTouches = false
-    var allowsSubviewHitsOutsideBounds = false
     var priority = 0
     var pointInsideHandler: ((View, Point, Event?) -> Bool)?
     var hitTestHandler: ((View, Point, Event?, (Point) -> View?) -> View?)?
+    var passesTouchesThrough = false
+    var capturesSubviewTouches = false
+    var allowsSubviewHitsOutsideBounds = false
 }
 
 extension View {

@@ -64,8 +64,16 @@ open class View: Responder {
 
     // MARK: Flags
 
+    // (Stored properties are laid out in declaration order: the Bools sit together.)
+
     /// Hidden views and their subtrees are never hit (`UIView.isHidden`).
     public var isHidden = false { didSet { core?.writeFlags(self) } }
+
+    /// When false the view and its subtree are never hit (`isUserInteractionEnabled`).
+    public var isUserInteractionEnabled = true { didSet { core?.writeFlags(self) } }
+
+    /// Kept for fidelity; it plays no part in hit testing, as in UIKit.
+    public var clipsToBounds = false { didSet { core?.writeFlags(self) } }
 
     /// Below 0.01 (strictly) the view and its subtree are never hit (`UIView.alpha`).
     public var alpha: Double = 1 {
@@ -74,12 +82,6 @@ open class View: Responder {
             core?.writeAlpha(self)
         }
     }
-
-    /// When false the view and its subtree are never hit (`isUserInteractionEnabled`).
-    public var isUserInteractionEnabled = true { didSet { core?.writeFlags(self) } }
-
-    /// Kept for fidelity; it plays no part in hit testing, as in UIKit.
-    public var clipsToBounds = false { didSet { core?.writeFlags(self) } }
 
     /// An integer to find the view by (`viewWithTag(_:)`); default 0.
     public var tag = 0 { didSet { cachedDebugName = nil } }
@@ -97,7 +99,8 @@ open class View: Responder {
 
     /// What the C kernels read beyond geometry and the UIKit flags (HitTesting/HitTestPolicy.swift).
     final var hitTestPolicy = HitTestPolicy()
-    /// Touch delivery's per-view rules (Views/TouchState.swift).
+    /// Touch delivery's per-view rules (Views/TouchState.swift); its flags pack into the tail
+    /// of the record above.
     final var touchState = TouchState()
     /// Layout's per-view state (Layout/LayoutState.swift); nothing here reaches the C index.
     final var layoutState = LayoutState()
