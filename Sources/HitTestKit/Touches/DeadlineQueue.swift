@@ -37,6 +37,7 @@ struct DeadlineQueue {
     }
 
     /// Adds `action` at `time` (finite; the caller checks).
+    @discardableResult
     mutating func schedule(at time: Double, _ action: @escaping () -> Void) -> DeadlineToken {
         let entry = Entry(time: time, sequence: nextSequence)
         nextSequence += 1
