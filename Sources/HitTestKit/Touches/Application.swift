@@ -134,7 +134,9 @@ public final class Application: Responder {
     /// The simulated time in seconds: the latest timestamp seen (input) or advanced to
     /// (`advanceTime(to:)`); while a deadline runs, its time. Never the wall clock. 0 before
     /// the first input, which may be at any time.
-    public private(set) var currentTime: Double = 0
+    public private(set) var currentTime: Double = 0 {
+        didSet { recorder.now = currentTime }
+    }
 
     /// How many input steps were refused because they were earlier than `currentTime`.
     public private(set) var refusedStepCount = 0
@@ -204,7 +206,7 @@ public final class Application: Responder {
             refusedStepCount += 1
             let reason = "timestamp \(late.timestamp) is earlier than the current time \(currentTime)"
             for change in changes {
-                recorder.record(.dropped, change.phase, touch: change.id, time: change.timestamp, by: self, reason: reason)
+                recorder.record(.dropped, change.phase, touch: change.id, by: self, reason: reason)
             }
             return
         }

@@ -20,7 +20,9 @@ public struct TouchDelivery: Sendable, Hashable, CustomStringConvertible {
         case held
     }
 
-    /// When: the touch's timestamp (for a phase held and released later, the touch's latest).
+    /// When, in simulated time: the application's `currentTime` when the decision was made —
+    /// an input step's (latest) timestamp, or the time of the deadline that released or
+    /// cancelled a held delivery. Entries are in time order.
     public var timestamp: Double
     /// The touch's identifier.
     public var touch: Int
@@ -66,24 +68,26 @@ public struct TouchDelivery: Sendable, Hashable, CustomStringConvertible {
 final class DeliveryRecorder {
     var isEnabled = true
     var entries: [TouchDelivery] = []
+    /// The application's `currentTime`, kept here by the application: every entry's time.
+    var now: Double = 0
 
     /// One entry per touch, in touch identifier order.
     func record(_ kind: TouchDelivery.Kind, _ phase: Touch.Phase, _ touches: Set<Touch>, by responder: Responder, reason: String? = nil) {
         guard isEnabled else { return }
         if touches.count == 1, let touch = touches.first {
-            record(kind, phase, touch: touch.identifier, time: touch.timestamp, by: responder, reason: reason)
+            record(kind, phase, touch: touch.identifier, by: responder, reason: reason)
             return
         }
         for touch in touches.sorted(by: { $0.identifier < $1.identifier }) {
-            record(kind, phase, touch: touch.identifier, time: touch.timestamp, by: responder, reason: reason)
+            record(kind, phase, touch: touch.identifier, by: responder, reason: reason)
         }
     }
 
-    func record(_ kind: TouchDelivery.Kind, _ phase: Touch.Phase, touch id: Int, time: Double, by responder: Responder, reason: String?) {
+    func record(_ kind: TouchDelivery.Kind, _ phase: Touch.Phase, touch id: Int, by responder: Responder, reason: String?) {
         guard isEnabled else { return }
         entries.append(
             TouchDelivery(
-                timestamp: time, touch: id, phase: phase, kind: kind, responder: ObjectIdentifier(responder),
+                timestamp: now, touch: id, phase: phase, kind: kind, responder: ObjectIdentifier(responder),
                 responderName: responder.debugName, reason: reason))
     }
 }

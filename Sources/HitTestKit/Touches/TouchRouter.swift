@@ -172,13 +172,16 @@ final class TouchRouter {
         touch.timestamp = time
         if touch.isDelivered, let view = touch.view {
             let event = Event(timestamp: time, touches: [touch], application: application)
-            if touch.route.isWatched { stepWillDeliver([touch], event: event) }
-            // Whatever the interceptor released or cancelled is replaced by this one call.
-            touch.route.held.removeAll()
-            touch.route.pending.removeAll()
             // A touch no window has routed yet (its window's `sendEvent` kept it back) still
             // gets its cancellation, as before there was an interceptor.
             let begun = touch.route.viewHasBegun || !touch.route.isWatched
+            if touch.route.isWatched {
+                stepWillDeliver([touch], event: event)
+                touch.route.isWatched = false  // the interceptor has seen the touch's end
+            }
+            // Whatever the interceptor released or cancelled is replaced by this one call.
+            touch.route.held.removeAll()
+            touch.route.pending.removeAll()
             if begun, !touch.route.viewHasFinished {
                 touch.route.viewHasFinished = true
                 Dispatcher.dispatch([Delivery(view: view, phase: .cancelled, touches: [touch])], with: event, log: application.recorder, reason: reason)

@@ -63,7 +63,7 @@ final class TouchTracker {
                 step.changed.append(touch)
             } else {
                 application.recorder.record(
-                    .dropped, change.phase, touch: change.id, time: change.timestamp, by: application, reason: "no such touch")
+                    .dropped, change.phase, touch: change.id, by: application, reason: "no such touch")
             }
         }
         assignViews(step)
@@ -127,7 +127,7 @@ final class TouchTracker {
             touch.isDelivered = false
             touch.ignoredBecause = "no view hit"
             application.recorder.record(
-                .dropped, .began, touch: touch.identifier, time: touch.timestamp, by: application, reason: "no view hit")
+                .dropped, .began, touch: touch.identifier, by: application, reason: "no view hit")
         }
     }
 
@@ -148,7 +148,7 @@ final class TouchTracker {
         if let reason {
             touch.isDelivered = false
             touch.ignoredBecause = reason
-            application.recorder.record(.ignored, .began, touch: touch.identifier, time: touch.timestamp, by: view, reason: reason)
+            application.recorder.record(.ignored, .began, touch: touch.identifier, by: view, reason: reason)
         }
     }
 
