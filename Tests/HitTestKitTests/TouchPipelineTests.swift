@@ -13,6 +13,13 @@ import Testing
     final class RecordingInterceptor: TouchInterceptor {
         let trace: Trace
         var watches: (Touch) -> Bool = { _ in true }
+        /// The per-touch record the router keeps (what a gesture environment would fill in).
+        final class Record {
+            let began: Double
+            init(began: Double) { self.began = began }
+        }
+        /// The records the router handed back, in the order seen.
+        var records: [Record] = []
         var decide: (Touch.Phase, Touch) -> TouchDisposition = { _, _ in .deliver }
         var onStep: ([Touch], TouchRouter) -> Void = { _, _ in }
         var dispositionCalls = 0
@@ -20,12 +27,13 @@ import Testing
 
         init(trace: Trace) { self.trace = trace }
 
-        func watch(_ touch: Touch) -> Bool {
+        func watch(_ touch: Touch) -> AnyObject? {
             trace.lines.append("watch \(touch.identifier)")
-            return watches(touch)
+            return watches(touch) ? Record(began: touch.timestamp) : nil
         }
         func touchesWillBeDelivered(_ touches: [Touch], event: Event, router: TouchRouter) {
             trace.lines.append("gesture " + touches.map { "\($0.identifier) \($0.phase.rawValue)" }.joined(separator: ", "))
+            for t in touches where t.phase == .began { records.append(t.route.watchers as! Record) }
             onStep(touches, router)
         }
         func disposition(of phase: Touch.Phase, for touch: Touch) -> TouchDisposition {
@@ -72,6 +80,7 @@ import Testing
             "gesture 1 ended, 2 ended", "ended [1]", "ended [2]",
         ])
         #expect(interceptor.settleCount == 4)
+        #expect(interceptor.records.map(\.began) == [0, 0])
         #expect(interceptor.dispositionCalls == 5)
     }
 
@@ -262,7 +271,7 @@ import Testing
             unowned let app: Application
             var released = Set<Touch>()  // strong: no identity reused
             init(app: Application) { self.app = app }
-            func watch(_ touch: Touch) -> Bool { touch.identifier % 3 != 0 }
+            func watch(_ touch: Touch) -> AnyObject? { touch.identifier % 3 != 0 ? self : nil }
             func touchesWillBeDelivered(_ touches: [Touch], event: Event, router: TouchRouter) {
                 for touch in touches where touch.phase == .began {
                     // Odd fingers: a "long press" takes the touch after 0.3 s. Even fingers:

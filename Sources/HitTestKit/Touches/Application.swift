@@ -215,7 +215,7 @@ public final class Application: Responder {
         clockStarted = true
 
         let step = tracker.apply(changes, at: time)
-        router.touchesBegan(step.began)
+        router.watchNewTouches(step.began)
         tracker.markStationary(except: step.changed)
         let event = Event(timestamp: time, touches: Set(tracker.active).union(step.changed), application: self)
         router.stepWillDeliver(step.changed, event: event)

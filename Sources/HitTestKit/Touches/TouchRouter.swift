@@ -1,7 +1,10 @@
 /// What the router has decided for one touch's view, and what it holds back from it.
 struct TouchRoute {
-    /// An interceptor watches the touch (decided once, at `.began`: SEMANTICS G2).
-    var isWatched = false
+    /// The interceptor's record for this touch (its recognizers, fixed at `.began`: SEMANTICS
+    /// G2), or nil when nothing watches it. Kept here so that no step needs a lookup.
+    var watchers: AnyObject?
+    /// An interceptor watches the touch.
+    var isWatched: Bool { watchers != nil }
     /// The view has been given `touchesBegan` for this touch.
     var viewHasBegun = false
     /// The view has been given `touchesEnded` or `touchesCancelled`: nothing more goes there.
@@ -30,8 +33,9 @@ enum TouchDisposition: Sendable {
 /// The router calls, for each input step:
 /// 1. `watch(_:)` once for each touch that began and passed UIKit's rules (SEMANTICS 8), in
 ///    input order: the interceptor fixes the recognizers that will see the touch for its
-///    whole life (G2: the hit view's, then each ancestor's). `false` means none: the router
-///    never asks about that touch again and delivers it exactly as it would with no
+///    whole life (G2: the hit view's, then each ancestor's) and returns its record of them,
+///    which the router keeps on the touch (`touch.route.watchers`). `nil` means none: the
+///    router never asks about that touch again and delivers it exactly as it would with no
 ///    interceptor.
 /// 2. `touchesWillBeDelivered(_:event:router:)` with the watched touches that changed (began,
 ///    moved, ended, cancelled; in input order) before any view receives anything of the step
@@ -50,8 +54,9 @@ enum TouchDisposition: Sendable {
 /// delivered, or, outside one, as soon as the deadline's action returns, with an event of the
 /// touches down then.
 protocol TouchInterceptor: AnyObject {
-    /// A touch began and will be routed to its view: whether anything watches it (G2).
-    func watch(_ touch: Touch) -> Bool
+    /// A touch began and will be routed to its view: the record of what watches it for its
+    /// life (G2), or nil.
+    func watch(_ touch: Touch) -> AnyObject?
     /// The watched touches that changed in this step, before any view sees them (G3).
     func touchesWillBeDelivered(_ touches: [Touch], event: Event, router: TouchRouter)
     /// Whether the view gets `phase` of the watched `touch` now or later.
@@ -79,10 +84,10 @@ final class TouchRouter {
     // MARK: - The step
 
     /// Asks the interceptor which of the touches that began it watches (G2).
-    func touchesBegan(_ began: [Touch]) {
+    func watchNewTouches(_ began: [Touch]) {
         guard let interceptor else { return }
         for touch in began where touch.isDelivered && touch.view != nil {
-            touch.route.isWatched = interceptor.watch(touch)
+            touch.route.watchers = interceptor.watch(touch)
         }
     }
 
@@ -177,7 +182,7 @@ final class TouchRouter {
             let begun = touch.route.viewHasBegun || !touch.route.isWatched
             if touch.route.isWatched {
                 stepWillDeliver([touch], event: event)
-                touch.route.isWatched = false  // the interceptor has seen the touch's end
+                touch.route.watchers = nil  // the interceptor has seen the touch's end
             }
             // Whatever the interceptor released or cancelled is replaced by this one call.
             touch.route.held.removeAll()
