@@ -228,6 +228,23 @@ import Testing
         ])
     }
 
+    /// A touch a recognizer has taken from its view still ends for the interceptor when the
+    /// system cancels it (here: the same finger begins again), and the view hears nothing more.
+    @Test func systemCancellationOfATakenTouchReachesTheInterceptor() {
+        let trace = Trace()
+        let (app, _, _, _, interceptor) = screen(trace)
+        interceptor.onStep = { touches, router in
+            for t in touches where t.phase == .moved { router.cancelDelivery(t, reason: "recognized") }
+        }
+        app.injectTouches([change(1, .began, 10, 0)])
+        app.injectTouches([change(1, .moved, 20, 0.1)])
+        app.injectTouches([change(1, .began, 30, 0.2)])
+        #expect(trace.lines == [
+            "watch 1", "gesture 1 began", "began [1]", "gesture 1 moved", "cancelled [1]",
+            "gesture 1 cancelled", "watch 1", "gesture 1 began", "began [1]",
+        ])
+    }
+
     // MARK: - Responder names and identity
 
     /// `debugName` is an override point: a controller and a view name themselves, and the

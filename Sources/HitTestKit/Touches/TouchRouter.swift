@@ -175,22 +175,23 @@ final class TouchRouter {
     func cancelBySystem(_ touch: Touch, at time: Double, reason: String?) {
         touch.phase = .cancelled
         touch.timestamp = time
-        if touch.isDelivered, let view = touch.view {
-            let event = Event(timestamp: time, touches: [touch], application: application)
-            // A touch no window has routed yet (its window's `sendEvent` kept it back) still
-            // gets its cancellation, as before there was an interceptor.
-            let begun = touch.route.viewHasBegun || !touch.route.isWatched
-            if touch.route.isWatched {
-                stepWillDeliver([touch], event: event)
-                touch.route.watchers = nil  // the interceptor has seen the touch's end
-            }
-            // Whatever the interceptor released or cancelled is replaced by this one call.
-            touch.route.held.removeAll()
-            touch.route.pending.removeAll()
-            if begun, !touch.route.viewHasFinished {
-                touch.route.viewHasFinished = true
-                Dispatcher.dispatch([Delivery(view: view, phase: .cancelled, touches: [touch])], with: event, log: application.recorder, reason: reason)
-            }
+        let wasDelivered = touch.isDelivered
+        // A touch no window has routed yet (its window's `sendEvent` kept it back) still gets
+        // its cancellation, as before there was an interceptor.
+        let begun = touch.route.viewHasBegun || !touch.route.isWatched
+        let event = Event(timestamp: time, touches: [touch], application: application)
+        if touch.route.isWatched {
+            // Recognizers see the end of every touch they watch, delivered to the view or not.
+            stepWillDeliver([touch], event: event)
+            touch.route.watchers = nil
+        }
+        // Whatever the interceptor released or cancelled is replaced by this one call.
+        touch.route.held.removeAll()
+        touch.route.pending.removeAll()
+        if wasDelivered, let view = touch.view, begun, !touch.route.viewHasFinished {
+            touch.route.viewHasFinished = true
+            Dispatcher.dispatch(
+                [Delivery(view: view, phase: .cancelled, touches: [touch])], with: event, log: application.recorder, reason: reason)
         }
         touch.isDelivered = false
         touch.ignoredBecause = reason ?? "the touch was cancelled"

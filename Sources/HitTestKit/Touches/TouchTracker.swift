@@ -153,7 +153,7 @@ final class TouchTracker {
     }
 
     private func cancelTouchesWhoseViewLeft(at time: Double) {
-        for touch in active where touch.isDelivered {
+        for touch in active where touch.isDelivered || touch.route.isWatched {
             guard let view = touch.view, view.window !== touch.window else { continue }
             application.router.cancelBySystem(touch, at: time, reason: "its view left the window")
         }
