@@ -271,6 +271,40 @@ import Testing
         #expect(window.debugName == "main")
     }
 
+    /// The responder chain of a view 100,000 levels deep: every level forwards, nothing
+    /// recurses per level (SEMANTICS 7.2; the project's no-deep-recursion rule).
+    @Test func aTouchAtTheBottomOfAHundredThousandDeepChain() {
+        let depth = 100_000
+        let app = Application()
+        let window = Window(frame: Rect(x: 0, y: 0, width: 1000, height: 1000))
+        app.addWindow(window)
+        var last: View = window
+        for _ in 0..<depth {
+            let v = View(frame: Rect(x: 0, y: 0, width: 1000, height: 1000))
+            last.addSubview(v)
+            last = v
+        }
+        let trace = Trace()
+        final class Forwarding: View {
+            var trace: Trace?
+            override func touchesBegan(_ touches: Set<Touch>, with event: Event?) {
+                trace?.lines.append("before")
+                super.touchesBegan(touches, with: event)
+                trace?.lines.append("after")
+            }
+        }
+        let hit = Forwarding(frame: last.bounds)
+        hit.trace = trace
+        last.addSubview(hit)
+        app.injectTouches([change(1, .began, 10, 0)])
+        let log = app.deliveryLog
+        #expect(log.count == depth + 4)  // delivered, forwarded by hit, each level, the window; dropped
+        #expect(log.first?.kind == .delivered && log.first?.isAbout(hit) == true)
+        #expect(log.dropLast().dropFirst().allSatisfy { $0.kind == .forwarded })
+        #expect(log.last?.kind == .dropped && log.last?.isAbout(app) == true)
+        #expect(trace.lines == ["before", "after"])
+    }
+
     // MARK: - Determinism
 
     /// A seeded multi-touch script over the `app` scene, with some views exclusive or

@@ -25,6 +25,7 @@ public final class Application: Responder {
     private var clockStarted = false
 
     let recorder = DeliveryRecorder()
+    let forwarder = ChainForwarder()
     private(set) lazy var tracker = TouchTracker(application: self)
     private(set) lazy var router = TouchRouter(application: self)
 

@@ -34,3 +34,43 @@ enum Dispatcher {
         }
     }
 }
+
+/// Runs the responder chain's default forwarding (`Responder.touchesBegan` … passing the
+/// touches to `next`) without a stack frame per level of a deep tree.
+///
+/// Up to `maximumDepth` nested default forwards call `next` directly, exactly as UIKit does.
+/// Deeper, the forward is queued and run by the outermost default forward once the frames
+/// above it have returned, and so on, `maximumDepth` levels at a time. For responders that
+/// do not override the touch methods this is indistinguishable from plain recursion; an
+/// override that does work after calling `super` more than `maximumDepth` levels below
+/// another default forward sees that work run before, not after, the rest of the chain. [ours]
+final class ChainForwarder {
+    /// Nested default forwards before the loop takes over.
+    static let maximumDepth = 256
+
+    private var depth = 0
+    private var queued: [(phase: Touch.Phase, touches: Set<Touch>, event: Event?, next: Responder)] = []
+
+    /// Calls `next`'s touch method for `phase`, now or (too deep) from the outermost forward.
+    func forward(_ phase: Touch.Phase, _ touches: Set<Touch>, with event: Event?, to next: Responder) {
+        if depth >= ChainForwarder.maximumDepth {
+            queued.append((phase, touches, event, next))
+            return
+        }
+        depth += 1
+        Dispatcher.send(phase, touches, with: event, to: next)
+        depth -= 1
+        guard depth == 0, !queued.isEmpty else { return }
+        // The outermost forward: run what deeper levels handed over, in order; each may hand
+        // over more.
+        var i = 0
+        while i < queued.count {
+            let f = queued[i]
+            i += 1
+            depth = 1
+            Dispatcher.send(f.phase, f.touches, with: f.event, to: f.next)
+            depth = 0
+        }
+        queued.removeAll()
+    }
+}

@@ -45,13 +45,20 @@ open class Responder {
 
     /// The default touch methods pass the touches to `next` and log the hop; at the end of the
     /// chain the application logs them as dropped.
+    ///
+    /// Deep chains do not recurse per level: the application's `ChainForwarder` takes over
+    /// below a fixed depth.
     func forward(_ phase: Touch.Phase, _ touches: Set<Touch>, _ event: Event?) {
-        let log = (event?.application ?? touches.first?.window?.application)?.recorder
-        guard let next else {
-            log?.record(.dropped, phase, touches, by: self)
+        guard let application = event?.application ?? touches.first?.window?.application else {
+            // Touches no application delivered (a direct call): nothing to log.
+            if let next { Dispatcher.send(phase, touches, with: event, to: next) }
             return
         }
-        log?.record(.forwarded, phase, touches, by: self)
-        Dispatcher.send(phase, touches, with: event, to: next)
+        guard let next else {
+            application.recorder.record(.dropped, phase, touches, by: self)
+            return
+        }
+        application.recorder.record(.forwarded, phase, touches, by: self)
+        application.forwarder.forward(phase, touches, with: event, to: next)
     }
 }
