@@ -55,7 +55,9 @@ class RecordingView: View {
         let expected = ["began [1]", "moved [1]", "ended [1]", "began [2]", "cancelled [2]"]
         #expect(viewB.received == expected)
         #expect(viewA.received == expected)
-        #expect(app.deliveryLog.filter { $0.kind == .forwarded }.map(\.responder) == Array(repeating: "ViewB", count: 5))
+        let forwards = app.deliveryLog.filter { $0.kind == .forwarded }
+        #expect(forwards.map(\.responder) == Array(repeating: ObjectIdentifier(viewB), count: 5))
+        #expect(forwards.map(\.responderName) == Array(repeating: "ViewB", count: 5))
     }
 
     /// Seed 001's chain: view -> superview -> controller's view -> controller -> window ->
@@ -72,7 +74,7 @@ class RecordingView: View {
         controller.view.addSubview(container)
         container.addSubview(button)
         app.injectTouches([change(7, .began, 20, 20, 0)])
-        let log = app.deliveryLog.map { "\($0.kind.rawValue) \($0.responder)" }
+        let log = app.deliveryLog.map { "\($0.kind.rawValue) \($0.responderName)" }
         #expect(log == [
             "delivered button", "forwarded button", "forwarded container", "forwarded root",
             "forwarded ViewController", "forwarded Window#0", "dropped Application",
@@ -155,6 +157,9 @@ class RecordingView: View {
         #expect(exclusive.received == ["began [1]", "ended [1]"])
     }
 
+    /// Windows are ordered by level, then by the order shown; a touch goes to the frontmost
+    /// window it hits, and a hidden window lets it through to the one behind. Both level-0
+    /// windows are named `Window#0`: the log tells them apart by identity.
     @Test func windowsByLevelAndOrder() {
         let app = Application()
         let back = Window(frame: Rect(x: 0, y: 0, width: 320, height: 480))
@@ -163,15 +168,31 @@ class RecordingView: View {
         let front = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100))
         for w in [back, alert, front] { app.addWindow(w) }
         #expect(app.windows.map(ObjectIdentifier.init) == [back, front, alert].map(ObjectIdentifier.init))
+        #expect(back.debugName == "Window#0" && front.debugName == "Window#0")
         let inAlert = RecordingView(frame: Rect(x: 0, y: 0, width: 200, height: 200))
         alert.addSubview(inAlert)
         inAlert.forwards = false
         app.injectTouches([change(1, .began, 70, 150, 0)])  // alert window in front, at (10, 10)
         #expect(inAlert.received == ["began [1]"])
-        app.injectTouches([change(2, .began, 50, 50, 0.1)])  // front window (level 0, shown later)
-        #expect(app.deliveryLog.last?.responder == "Application" || app.deliveryLog.contains { $0.responder == "Window#0" })
+        func receivers(_ touch: Int) -> [ObjectIdentifier] {
+            app.deliveryLog.filter { $0.touch == touch && $0.kind == .delivered }.map(\.responder)
+        }
+        // (50, 50) is in `back` and `front`: `front` (level 0, shown later) is in front.
+        app.injectTouches([change(2, .began, 50, 50, 0.1)])
+        #expect(receivers(2) == [ObjectIdentifier(front)])
+        #expect(!app.deliveryLog.contains { $0.touch == 2 && $0.isAbout(back) })
+        // A hidden window hits nothing: the touch reaches the window behind it.
         alert.isHidden = true
-        app.injectTouches([change(3, .began, 70, 150, 0.2)])  // a hidden window hits nothing
+        app.injectTouches([change(3, .began, 70, 150, 0.2)])
+        #expect(inAlert.received == ["began [1]"])
+        #expect(receivers(3) == [ObjectIdentifier(back)])
+        // Lowering a window's level moves it behind the others at once.
+        app.injectTouches([change(3, .ended, 70, 150, 0.25)])
+        alert.isHidden = false
+        alert.windowLevel = -1
+        #expect(app.windows.map(ObjectIdentifier.init) == [alert, back, front].map(ObjectIdentifier.init))
+        app.injectTouches([change(4, .began, 200, 200, 0.3)])  // in `back` and `alert`: `back` is now in front
+        #expect(receivers(4) == [ObjectIdentifier(back)])
         #expect(inAlert.received == ["began [1]"])
     }
 

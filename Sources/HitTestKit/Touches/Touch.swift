@@ -34,6 +34,8 @@ public final class Touch: Hashable {
     var isDelivered = true
     /// Why the touch is not delivered, for the log.
     var ignoredBecause: String?
+    /// What the router has decided and holds for this touch's view.
+    var route = TouchRoute()
 
     init(identifier: Int, phase: Phase, location: Point, timestamp: Double, tapCount: Int) {
         self.identifier = identifier
@@ -75,10 +77,14 @@ public final class Event {
     public let timestamp: Double
     /// Every touch on the screen: the ones that changed and the stationary ones.
     let touches: Set<Touch>
+    /// The application whose pipeline made the event: `Window.sendEvent(_:)` hands the event
+    /// back to its router, and the responder chain logs to its delivery log.
+    weak var application: Application?
 
-    init(timestamp: Double, touches: Set<Touch>) {
+    init(timestamp: Double, touches: Set<Touch>, application: Application?) {
         self.timestamp = timestamp
         self.touches = touches
+        self.application = application
     }
 
     /// All touches of the event (`allTouches`).

@@ -32,33 +32,33 @@ open class Responder {
         forward(.cancelled, touches, event)
     }
 
-    /// A name for logs: the view's `accessibilityIdentifier`, else the type and, for views, the tag.
-    public var debugName: String {
+    /// A name for logs. The default is the type's name (`ViewController`, `Application`);
+    /// views use their `accessibilityIdentifier`, else their type and tag (`View#0`). Override
+    /// to name your own responders. The delivery log records identity separately
+    /// (`TouchDelivery.responder`), so two responders with one name are still told apart.
+    open var debugName: String {
         if let cachedDebugName { return cachedDebugName }
-        let name: String
-        if let view = self as? View {
-            name = view.accessibilityIdentifier ?? "\(type(of: self))#\(view.tag)"
-        } else {
-            name = "\(type(of: self))"
-        }
+        let name = String(describing: type(of: self))
         cachedDebugName = name
         return name
     }
 
     /// The default touch methods pass the touches to `next` and log the hop; at the end of the
     /// chain the application logs them as dropped.
+    ///
+    /// Deep chains do not recurse per level: the application's `ChainForwarder` takes over
+    /// below a fixed depth.
     func forward(_ phase: Touch.Phase, _ touches: Set<Touch>, _ event: Event?) {
-        let application = touches.first?.window?.application
-        guard let next else {
-            application?.record(.dropped, phase, touches, by: self)
+        guard let application = event?.application ?? touches.first?.window?.application else {
+            // Touches no application delivered (a direct call): nothing to log.
+            if let next { Dispatcher.send(phase, touches, with: event, to: next) }
             return
         }
-        application?.record(.forwarded, phase, touches, by: self)
-        switch phase {
-        case .began: next.touchesBegan(touches, with: event)
-        case .moved, .stationary: next.touchesMoved(touches, with: event)
-        case .ended: next.touchesEnded(touches, with: event)
-        case .cancelled: next.touchesCancelled(touches, with: event)
+        guard let next else {
+            application.recorder.record(.dropped, phase, touches, by: self)
+            return
         }
+        application.recorder.record(.forwarded, phase, touches, by: self)
+        application.forwarder.forward(phase, touches, with: event, to: next)
     }
 }

@@ -162,6 +162,14 @@ open class View: Responder {
         return storedSuperview
     }
 
+    /// `accessibilityIdentifier`, else the type and the tag (`View#0`).
+    open override var debugName: String {
+        if let cachedDebugName { return cachedDebugName }
+        let name = accessibilityIdentifier ?? "\(type(of: self))#\(tag)"
+        cachedDebugName = name
+        return name
+    }
+
     // MARK: Frame
 
     /// The view's rectangle in its superview's space (`UIView.frame`). With the identity

@@ -36,8 +36,11 @@ open class Window: View {
 
     /// Delivers the touches of `event` that belong to this window to their views
     /// (`UIWindow.sendEvent:`). Override to observe events; call `super` to deliver them.
+    ///
+    /// The window decides nothing itself: it hands the event back to the router of the
+    /// application that made it, which decides what each view receives and has the calls made.
     open func sendEvent(_ event: Event) {
-        deliver(event)
+        event.application?.router.deliver(event, in: self)
     }
 }
 

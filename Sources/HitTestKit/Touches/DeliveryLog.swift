@@ -1,0 +1,93 @@
+/// One entry of the delivery log: which responder received, passed on or lost which phase of
+/// which touch.
+///
+/// The responder is recorded by identity (`responder`) and by the name it had then
+/// (`responderName`): two windows both named `Window#0` are two different `responder`s.
+public struct TouchDelivery: Sendable, Hashable, CustomStringConvertible {
+    /// What happened.
+    public enum Kind: String, Sendable, Hashable {
+        /// The touch method of the touch's view was called.
+        case delivered
+        /// A default touch method passed the touches to `next`.
+        case forwarded
+        /// No responder took them: they reached the end of the chain, hit no view, or the
+        /// input was refused (see `reason`).
+        case dropped
+        /// UIKit's rules, or a gesture recognizer, kept the touch from its view (see `reason`).
+        case ignored
+        /// A gesture recognizer holds the phase back from the view for now; it is delivered
+        /// later (logged then as `.delivered`) or never (logged as `.ignored`).
+        case held
+    }
+
+    /// When, in simulated time: the application's `currentTime` when the decision was made —
+    /// an input step's (latest) timestamp, or the time of the deadline that released or
+    /// cancelled a held delivery. Entries are in time order.
+    public var timestamp: Double
+    /// The touch's identifier.
+    public var touch: Int
+    /// The phase.
+    public var phase: Touch.Phase
+    /// What happened.
+    public var kind: Kind
+    /// The responder's identity: compare with `ObjectIdentifier(someView)`. It names an object
+    /// only while that object lives (identifiers of freed objects are reused).
+    public var responder: ObjectIdentifier
+    /// The responder's `debugName` when the entry was recorded.
+    public var responderName: String
+    /// Why, for `.ignored`, `.held`, `.dropped` at the application, and cancellations by the
+    /// system.
+    public var reason: String?
+
+    /// An entry.
+    public init(
+        timestamp: Double, touch: Int, phase: Touch.Phase, kind: Kind, responder: ObjectIdentifier,
+        responderName: String, reason: String? = nil
+    ) {
+        self.timestamp = timestamp
+        self.touch = touch
+        self.phase = phase
+        self.kind = kind
+        self.responder = responder
+        self.responderName = responderName
+        self.reason = reason
+    }
+
+    /// Whether the entry is about `responder` (by identity).
+    public func isAbout(_ responder: Responder) -> Bool { self.responder == ObjectIdentifier(responder) }
+
+    /// `time touch phase kind responderName (reason)`, one line. It leaves out identity, so
+    /// logs of two runs over two copies of a tree print the same.
+    public var description: String {
+        "\(timestamp) touch \(touch) \(phase.rawValue) \(kind.rawValue) \(responderName)" + (reason.map { " (\($0))" } ?? "")
+    }
+}
+
+/// Where the pipeline writes `Application.deliveryLog`. A class so that the tracker, the
+/// router, the dispatcher and the responder chain's forwarding share one.
+final class DeliveryRecorder {
+    var isEnabled = true
+    var entries: [TouchDelivery] = []
+    /// The application's `currentTime`, kept here by the application: every entry's time.
+    var now: Double = 0
+
+    /// One entry per touch, in touch identifier order.
+    func record(_ kind: TouchDelivery.Kind, _ phase: Touch.Phase, _ touches: Set<Touch>, by responder: Responder, reason: String? = nil) {
+        guard isEnabled else { return }
+        if touches.count == 1, let touch = touches.first {
+            record(kind, phase, touch: touch.identifier, by: responder, reason: reason)
+            return
+        }
+        for touch in touches.sorted(by: { $0.identifier < $1.identifier }) {
+            record(kind, phase, touch: touch.identifier, by: responder, reason: reason)
+        }
+    }
+
+    func record(_ kind: TouchDelivery.Kind, _ phase: Touch.Phase, touch id: Int, by responder: Responder, reason: String?) {
+        guard isEnabled else { return }
+        entries.append(
+            TouchDelivery(
+                timestamp: now, touch: id, phase: phase, kind: kind, responder: ObjectIdentifier(responder),
+                responderName: responder.debugName, reason: reason))
+    }
+}

@@ -1,0 +1,76 @@
+/// One call of a touch method: `phase` of `touches`, all of whose view is `view`.
+struct Delivery {
+    /// The touches' view.
+    let view: View
+    /// Which method: began, moved, ended or cancelled.
+    let phase: Touch.Phase
+    /// The touches the call carries.
+    var touches: Set<Touch>
+}
+
+/// The last stage of the input pipeline (tracker → router → dispatcher): it calls the touch
+/// methods the router decided on, and logs each call. It decides nothing.
+///
+/// `send(_:_:with:to:)` is the one place in the library that maps a phase to a
+/// `touchesBegan/Moved/Ended/Cancelled` method; the responder chain's default forwarding uses
+/// it too.
+enum Dispatcher {
+    /// Calls the touch method of `responder` for `phase` (`stationary` goes to `touchesMoved`,
+    /// which UIKit never calls for it; the router never asks).
+    static func send(_ phase: Touch.Phase, _ touches: Set<Touch>, with event: Event?, to responder: Responder) {
+        switch phase {
+        case .began: responder.touchesBegan(touches, with: event)
+        case .moved, .stationary: responder.touchesMoved(touches, with: event)
+        case .ended: responder.touchesEnded(touches, with: event)
+        case .cancelled: responder.touchesCancelled(touches, with: event)
+        }
+    }
+
+    /// Makes the calls in order, logging each as `.delivered` before it runs.
+    static func dispatch(_ deliveries: [Delivery], with event: Event, log: DeliveryRecorder?, reason: String? = nil) {
+        for delivery in deliveries {
+            log?.record(.delivered, delivery.phase, delivery.touches, by: delivery.view, reason: reason)
+            send(delivery.phase, delivery.touches, with: event, to: delivery.view)
+        }
+    }
+}
+
+/// Runs the responder chain's default forwarding (`Responder.touchesBegan` … passing the
+/// touches to `next`) without a stack frame per level of a deep tree.
+///
+/// Up to `maximumDepth` nested default forwards call `next` directly, exactly as UIKit does.
+/// Deeper, the forward is queued and run by the outermost default forward once the frames
+/// above it have returned, and so on, `maximumDepth` levels at a time. For responders that
+/// do not override the touch methods this is indistinguishable from plain recursion; an
+/// override that does work after calling `super` more than `maximumDepth` levels below
+/// another default forward sees that work run before, not after, the rest of the chain. [ours]
+final class ChainForwarder {
+    /// Nested default forwards before the loop takes over.
+    static let maximumDepth = 256
+
+    private var depth = 0
+    private var queued: [(phase: Touch.Phase, touches: Set<Touch>, event: Event?, next: Responder)] = []
+
+    /// Calls `next`'s touch method for `phase`, now or (too deep) from the outermost forward.
+    func forward(_ phase: Touch.Phase, _ touches: Set<Touch>, with event: Event?, to next: Responder) {
+        if depth >= ChainForwarder.maximumDepth {
+            queued.append((phase, touches, event, next))
+            return
+        }
+        depth += 1
+        Dispatcher.send(phase, touches, with: event, to: next)
+        depth -= 1
+        guard depth == 0, !queued.isEmpty else { return }
+        // The outermost forward: run what deeper levels handed over, in order; each may hand
+        // over more.
+        var i = 0
+        while i < queued.count {
+            let f = queued[i]
+            i += 1
+            depth = 1
+            Dispatcher.send(f.phase, f.touches, with: f.event, to: f.next)
+            depth = 0
+        }
+        queued.removeAll()
+    }
+}

@@ -1,0 +1,236 @@
+/// What the router has decided for one touch's view, and what it holds back from it.
+struct TouchRoute {
+    /// The interceptor's record for this touch (its recognizers, fixed at `.began`: SEMANTICS
+    /// G2), or nil when nothing watches it. Kept here so that no step needs a lookup.
+    var watchers: AnyObject?
+    /// An interceptor watches the touch.
+    var isWatched: Bool { watchers != nil }
+    /// The view has been given `touchesBegan` for this touch.
+    var viewHasBegun = false
+    /// The view has been given `touchesEnded` or `touchesCancelled`: nothing more goes there.
+    var viewHasFinished = false
+    /// Phases held back from the view (G7, G8, S2), oldest first.
+    var held: [Touch.Phase] = []
+    /// Phases released or decided (a cancellation) and not yet delivered: they go out at the
+    /// next delivery to the touch's window, or at the next flush.
+    var pending: [Touch.Phase] = []
+    /// The touch is in the router's list of touches with pending phases.
+    var isQueued = false
+}
+
+/// What the view of a watched touch gets of one phase.
+enum TouchDisposition: Sendable {
+    /// Deliver it now (after any held phases, in order).
+    case deliver
+    /// Hold it back until the interceptor calls `TouchRouter.release(_:)` (deliver the held
+    /// phases then) or `TouchRouter.cancelDelivery(_:reason:)` (never).
+    case hold
+}
+
+/// The seam where gesture recognizers (and a scroll view's content-touch delay) see touches
+/// before views and decide what the views get: SEMANTICS 9 G2, G3 and G6–G8.
+///
+/// The router calls, for each input step:
+/// 1. `watch(_:)` once for each touch that began and passed UIKit's rules (SEMANTICS 8), in
+///    input order: the interceptor fixes the recognizers that will see the touch for its
+///    whole life (G2: the hit view's, then each ancestor's) and returns its record of them,
+///    which the router keeps on the touch (`touch.route.watchers`). `nil` means none: the
+///    router never asks about that touch again and delivers it exactly as it would with no
+///    interceptor.
+/// 2. `touchesWillBeDelivered(_:event:router:)` with the watched touches that changed (began,
+///    moved, ended, cancelled; in input order) before any view receives anything of the step
+///    (G3). Recognizers update here; a recognizer that recognizes calls
+///    `router.cancelDelivery` for its touches (G6), one that fails calls `router.release`
+///    (G7, G8). Touches the system cancels (a view left its window, a finger began again) come
+///    through here too, each in a step of its own, phase `.cancelled`.
+/// 3. `disposition(of:for:)` for each phase of a watched touch that is about to go to its
+///    view: deliver it or hold it (`delaysTouchesBegan`, `delaysTouchesEnded`, the content
+///    touch delay).
+/// 4. `settle(router:)` once every delivery of the step is done, and after each
+///    `advanceTime` (G5: finished recognizers reset).
+///
+/// `release` and `cancelDelivery` may be called at any time, from these calls or from a
+/// deadline (`Application.schedule(at:_:)`): phases they free are delivered in the step being
+/// delivered, or, outside one, as soon as the deadline's action returns, with an event of the
+/// touches down then.
+protocol TouchInterceptor: AnyObject {
+    /// A touch began and will be routed to its view: the record of what watches it for its
+    /// life (G2), or nil.
+    func watch(_ touch: Touch) -> AnyObject?
+    /// The watched touches that changed in this step, before any view sees them (G3).
+    func touchesWillBeDelivered(_ touches: [Touch], event: Event, router: TouchRouter)
+    /// Whether the view gets `phase` of the watched `touch` now or later.
+    func disposition(of phase: Touch.Phase, for touch: Touch) -> TouchDisposition
+    /// After all deliveries of an input step or a time advance (G5).
+    func settle(router: TouchRouter)
+}
+
+/// The middle of the input pipeline (tracker → router → dispatcher): decides what each view
+/// receives of each touch, consults the interceptor (the gesture seam), keeps held phases,
+/// and hands the dispatcher the calls to make, grouped as UIKit groups them: one call per view
+/// per phase, `began` first, then `moved`, `ended`, `cancelled`; touches in identifier order,
+/// views in the order of their first touch.
+final class TouchRouter {
+    unowned let application: Application
+    /// The gesture seam; nil until recognizers exist.
+    var interceptor: TouchInterceptor?
+    /// Touches with `route.pending` phases, in the order they got them.
+    private var queued: [Touch] = []
+
+    init(application: Application) {
+        self.application = application
+    }
+
+    // MARK: - The step
+
+    /// Asks the interceptor which of the touches that began it watches (G2).
+    func watchNewTouches(_ began: [Touch]) {
+        guard let interceptor else { return }
+        for touch in began where touch.isDelivered && touch.view != nil {
+            touch.route.watchers = interceptor.watch(touch)
+        }
+    }
+
+    /// Shows the interceptor the step's changed, watched touches before any view (G3).
+    func stepWillDeliver(_ changed: [Touch], event: Event) {
+        guard let interceptor else { return }
+        let watched = changed.filter { $0.route.isWatched && $0.phase != .stationary }
+        if !watched.isEmpty { interceptor.touchesWillBeDelivered(watched, event: event, router: self) }
+    }
+
+    /// Delivers what `window` gets of `event` (called by `Window.sendEvent(_:)`): each of its
+    /// touches' pending phases, then the phase it has in this step unless it is held.
+    func deliver(_ event: Event, in window: Window) {
+        var items: [(touch: Touch, phases: [Touch.Phase])] = []
+        let mine = event.touches.filter { $0.window === window && $0.view != nil }
+        for touch in mine.sorted(by: { $0.identifier < $1.identifier }) {
+            var phases = touch.route.pending
+            touch.route.pending.removeAll()
+            if touch.isDelivered, touch.phase != .stationary, !touch.route.viewHasFinished {
+                if touch.route.isWatched, let interceptor,
+                    interceptor.disposition(of: touch.phase, for: touch) == .hold
+                {
+                    touch.route.held.append(touch.phase)
+                    application.recorder.record(.held, touch.phase, [touch], by: touch.view!, reason: "held by a gesture recognizer")
+                } else {
+                    phases += touch.route.held
+                    touch.route.held.removeAll()
+                    phases.append(touch.phase)
+                }
+            }
+            if !phases.isEmpty { items.append((touch, phases)) }
+        }
+        Dispatcher.dispatch(plan(items), with: event, log: application.recorder)
+    }
+
+    /// Delivers pending phases that no window delivery took (released by a deadline, or for a
+    /// touch no longer down), with an event of the touches down now.
+    func flushPending(at time: Double) {
+        guard !queued.isEmpty else { return }
+        let touches = queued.sorted { $0.identifier < $1.identifier }
+        queued.removeAll()
+        var items: [(touch: Touch, phases: [Touch.Phase])] = []
+        for touch in touches {
+            touch.route.isQueued = false
+            if !touch.route.pending.isEmpty { items.append((touch, touch.route.pending)) }
+            touch.route.pending.removeAll()
+        }
+        guard !items.isEmpty else { return }
+        let all = Set(application.tracker.active).union(items.map(\.touch))
+        let event = Event(timestamp: time, touches: all, application: application)
+        Dispatcher.dispatch(plan(items), with: event, log: application.recorder)
+    }
+
+    // MARK: - What the interceptor may do
+
+    /// Delivers the phases held from `touch`'s view (a recognizer that delayed them failed:
+    /// G7, G8), in order.
+    func release(_ touch: Touch) {
+        guard !touch.route.held.isEmpty else { return }
+        enqueue(touch, touch.route.held)
+        touch.route.held.removeAll()
+    }
+
+    /// Ends delivery of `touch` to its view (a recognizer recognized: G6): a view that has
+    /// begun the touch gets one `touchesCancelled`; held phases are dropped; later phases are
+    /// logged as ignored with `reason`.
+    func cancelDelivery(_ touch: Touch, reason: String) {
+        guard touch.isDelivered, let view = touch.view else { return }
+        for phase in touch.route.held {
+            application.recorder.record(.ignored, phase, [touch], by: view, reason: reason)
+        }
+        touch.route.held.removeAll()
+        touch.route.pending.removeAll()
+        if touch.route.viewHasBegun, !touch.route.viewHasFinished { enqueue(touch, [.cancelled]) }
+        touch.isDelivered = false
+        touch.ignoredBecause = reason
+    }
+
+    // MARK: - Cancellation by the system
+
+    /// The system cancels `touch` at `time` (its view left the window, or its finger began
+    /// again): the interceptor sees the cancellation, then a view that has begun the touch gets
+    /// one `touchesCancelled` at once, in an event of that touch alone; nothing more is
+    /// delivered for it (SEMANTICS 8.5).
+    func cancelBySystem(_ touch: Touch, at time: Double, reason: String?) {
+        touch.phase = .cancelled
+        touch.timestamp = time
+        let wasDelivered = touch.isDelivered
+        // A touch no window has routed yet (its window's `sendEvent` kept it back) still gets
+        // its cancellation, as before there was an interceptor.
+        let begun = touch.route.viewHasBegun || !touch.route.isWatched
+        let event = Event(timestamp: time, touches: [touch], application: application)
+        if touch.route.isWatched {
+            // Recognizers see the end of every touch they watch, delivered to the view or not.
+            stepWillDeliver([touch], event: event)
+            touch.route.watchers = nil
+        }
+        // Whatever the interceptor released or cancelled is replaced by this one call.
+        touch.route.held.removeAll()
+        touch.route.pending.removeAll()
+        if wasDelivered, let view = touch.view, begun, !touch.route.viewHasFinished {
+            touch.route.viewHasFinished = true
+            Dispatcher.dispatch(
+                [Delivery(view: view, phase: .cancelled, touches: [touch])], with: event, log: application.recorder, reason: reason)
+        }
+        touch.isDelivered = false
+        touch.ignoredBecause = reason ?? "the touch was cancelled"
+    }
+
+    // MARK: - Planning
+
+    private func enqueue(_ touch: Touch, _ phases: [Touch.Phase]) {
+        touch.route.pending += phases
+        if !touch.route.isQueued {
+            touch.route.isQueued = true
+            queued.append(touch)
+        }
+    }
+
+    /// The calls for `items` (in touch identifier order): round k carries each touch's k-th
+    /// phase, so a touch's phases reach its view in order; within a round, one call per view
+    /// and phase, `began`, `moved`, `ended`, `cancelled`. Marks what each view has begun and
+    /// finished.
+    private func plan(_ items: [(touch: Touch, phases: [Touch.Phase])]) -> [Delivery] {
+        var out: [Delivery] = []
+        let rounds = items.reduce(0) { max($0, $1.phases.count) }
+        for round in 0..<rounds {
+            for phase in [Touch.Phase.began, .moved, .ended, .cancelled] {
+                var slot: [ObjectIdentifier: Int] = [:]
+                for (touch, phases) in items where round < phases.count && phases[round] == phase {
+                    guard let view = touch.view, !touch.route.viewHasFinished else { continue }
+                    if phase == .began { touch.route.viewHasBegun = true }
+                    if phase == .ended || phase == .cancelled { touch.route.viewHasFinished = true }
+                    let key = ObjectIdentifier(view)
+                    if let i = slot[key] {
+                        out[i].touches.insert(touch)
+                    } else {
+                        slot[key] = out.count
+                        out.append(Delivery(view: view, phase: phase, touches: [touch]))
+                    }
+                }
+            }
+        }
+        return out
+    }
+}

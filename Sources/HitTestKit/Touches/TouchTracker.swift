@@ -1,0 +1,169 @@
+/// The first stage of the input pipeline (tracker → router → dispatcher): the touches that are
+/// down and the state fixed for each when it begins.
+///
+/// It turns each step's `TouchChange`s into `Touch` updates, hit-tests the touches that begin
+/// (all the new touches of a step in one bulk hit test per window, front to back), applies
+/// UIKit's rules at `.began` (SEMANTICS 8.3, 8.4: multiple and exclusive touch), counts taps,
+/// and asks the router to cancel touches the system ends (a view left its window, a finger
+/// began again). It calls no touch method itself.
+final class TouchTracker {
+    unowned let application: Application
+    /// The touches down, in the order they began: every walk over them is in that order, so a
+    /// replay does the same thing in the same order each time.
+    private(set) var active: [Touch] = []
+    private var byIdentifier: [Int: Touch] = [:]
+    private var lastTap: (location: Point, time: Double, count: Int)?
+
+    /// What one step changed.
+    struct Step {
+        /// The touches that changed, in input order (a finger that began again: the new touch).
+        var changed: [Touch] = []
+        /// The touches that began, in input order.
+        var began: [Touch] = []
+        /// For each of `began`: the index of the only window it may begin in.
+        var confinedTo: [Int?] = []
+    }
+
+    init(application: Application) {
+        self.application = application
+    }
+
+    /// No touch is down.
+    var isIdle: Bool { active.isEmpty }
+
+    /// Forgets the last tap, so the next touch has `tapCount` 1.
+    func forgetTaps() { lastTap = nil }
+
+    /// Applies one step's changes at `time`: new touches (hit-tested, with UIKit's began rules
+    /// applied), moved, ended and cancelled ones. Changes for a finger that is not down are
+    /// logged as dropped.
+    func apply(_ changes: [TouchChange], at time: Double) -> Step {
+        cancelTouchesWhoseViewLeft(at: time)
+        var step = Step()
+        for change in changes {
+            if change.phase == .began {
+                if let old = byIdentifier[change.id] {
+                    // The same finger cannot begin twice: the old touch is cancelled first.
+                    application.router.cancelBySystem(old, at: change.timestamp, reason: nil)
+                    remove(old)
+                }
+                let touch = Touch(
+                    identifier: change.id, phase: .began, location: change.location,
+                    timestamp: change.timestamp, tapCount: tapCount(at: change.location, time: change.timestamp))
+                byIdentifier[change.id] = touch
+                active.append(touch)
+                step.began.append(touch)
+                step.confinedTo.append(change.windowIndex)
+                step.changed.append(touch)
+            } else if let touch = byIdentifier[change.id] {
+                touch.previousScreenLocation = touch.screenLocation
+                touch.screenLocation = change.location
+                touch.phase = change.phase
+                touch.timestamp = change.timestamp
+                step.changed.append(touch)
+            } else {
+                application.recorder.record(
+                    .dropped, change.phase, touch: change.id, by: application, reason: "no such touch")
+            }
+        }
+        assignViews(step)
+        // In input order: a touch is weighed against those already down, and those of this
+        // step that came before it.
+        var decided = Set<ObjectIdentifier>()
+        let newTouches = Set(step.began.map { ObjectIdentifier($0) })
+        for touch in step.began {
+            applyBeganRules(touch) { other in
+                !newTouches.contains(ObjectIdentifier(other)) || decided.contains(ObjectIdentifier(other))
+            }
+            decided.insert(ObjectIdentifier(touch))
+        }
+        return step
+    }
+
+    /// Marks the touches down that did not change as stationary.
+    func markStationary(except changed: [Touch]) {
+        guard !active.isEmpty else { return }
+        let changedIDs = Set(changed.map { ObjectIdentifier($0) })
+        for touch in active where !changedIDs.contains(ObjectIdentifier(touch)) {
+            touch.phase = .stationary
+        }
+    }
+
+    /// Lets go of the touches that ended or were cancelled in this step.
+    func retire(_ changed: [Touch]) {
+        for touch in changed where touch.phase == .ended || touch.phase == .cancelled {
+            if byIdentifier[touch.identifier] === touch { remove(touch) }
+            if touch.phase == .ended { lastTap = (touch.screenLocation, touch.timestamp, touch.tapCount) }
+        }
+    }
+
+    private func remove(_ touch: Touch) {
+        byIdentifier[touch.identifier] = nil
+        if let i = active.firstIndex(where: { $0 === touch }) { active.remove(at: i) }
+    }
+
+    /// One bulk hit test per window for the touches that began, front to back.
+    private func assignViews(_ step: Step) {
+        guard !step.began.isEmpty else { return }
+        let windows = application.windows
+        var pending = Array(zip(step.began, step.confinedTo))
+        for window in windows.reversed() where !pending.isEmpty {
+            let candidates = pending.filter { _, confined in
+                guard let index = confined else { return true }
+                return windows.indices.contains(index) && windows[index] === window
+            }
+            if candidates.isEmpty { continue }
+            let hits = window.hitTest(candidates.map { window.fromSuperview($0.0.screenLocation) })
+            var taken = Set<ObjectIdentifier>()
+            for ((touch, _), hit) in zip(candidates, hits) {
+                guard let hit else { continue }
+                touch.window = window
+                touch.view = hit
+                taken.insert(ObjectIdentifier(touch))
+            }
+            pending.removeAll { taken.contains(ObjectIdentifier($0.0)) }
+        }
+        for (touch, _) in pending {
+            touch.isDelivered = false
+            touch.ignoredBecause = "no view hit"
+            application.recorder.record(
+                .dropped, .began, touch: touch.identifier, by: application, reason: "no view hit")
+        }
+    }
+
+    private func applyBeganRules(_ touch: Touch, counts: (Touch) -> Bool) {
+        guard let view = touch.view, let window = touch.window, touch.isDelivered else { return }
+        let others = active.filter {
+            $0 !== touch && counts($0) && $0.window === window && $0.isDelivered && $0.view != nil
+                && $0.phase != .ended && $0.phase != .cancelled
+        }
+        var reason: String?
+        if !view.isMultipleTouchEnabled, others.contains(where: { $0.view === view }) {
+            reason = "isMultipleTouchEnabled is false and the view tracks a touch"
+        } else if let exclusive = others.first(where: { $0.view!.isExclusiveTouch && $0.view !== view }) {
+            reason = "\(exclusive.view!.debugName) is exclusive and tracks a touch"
+        } else if view.isExclusiveTouch, others.contains(where: { $0.view !== view }) {
+            reason = "the view is exclusive and another view tracks a touch"
+        }
+        if let reason {
+            touch.isDelivered = false
+            touch.ignoredBecause = reason
+            application.recorder.record(.ignored, .began, touch: touch.identifier, by: view, reason: reason)
+        }
+    }
+
+    private func cancelTouchesWhoseViewLeft(at time: Double) {
+        for touch in active where touch.isDelivered || touch.route.isWatched {
+            guard let view = touch.view, view.window !== touch.window else { continue }
+            application.router.cancelBySystem(touch, at: time, reason: "its view left the window")
+        }
+    }
+
+    /// Taps within 0.35 s and 45 pt of the previous tap's end count up (`tapCount`). [ours]
+    private func tapCount(at location: Point, time: Double) -> Int {
+        guard let last = lastTap, time - last.time <= 0.35,
+            abs(location.x - last.location.x) <= 45, abs(location.y - last.location.y) <= 45
+        else { return 1 }
+        return last.count + 1
+    }
+}
