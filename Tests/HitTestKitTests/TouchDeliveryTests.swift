@@ -1,28 +1,6 @@
 import HitTestKit
+import HitTestTestSupport
 import Testing
-
-/// A view that records the touch methods it receives, then (by default) passes them on.
-class RecordingView: View {
-    var received: [String] = []
-    var forwards = true
-
-    override func touchesBegan(_ touches: Set<Touch>, with event: Event?) {
-        received.append("began \(touches.map(\.identifier).sorted())")
-        if forwards { super.touchesBegan(touches, with: event) }
-    }
-    override func touchesMoved(_ touches: Set<Touch>, with event: Event?) {
-        received.append("moved \(touches.map(\.identifier).sorted())")
-        if forwards { super.touchesMoved(touches, with: event) }
-    }
-    override func touchesEnded(_ touches: Set<Touch>, with event: Event?) {
-        received.append("ended \(touches.map(\.identifier).sorted())")
-        if forwards { super.touchesEnded(touches, with: event) }
-    }
-    override func touchesCancelled(_ touches: Set<Touch>, with event: Event?) {
-        received.append("cancelled \(touches.map(\.identifier).sorted())")
-        if forwards { super.touchesCancelled(touches, with: event) }
-    }
-}
 
 @Suite struct TouchDeliveryTests {
     func change(_ id: Int, _ phase: Touch.Phase, _ x: Double, _ y: Double, _ t: Double) -> TouchChange {
