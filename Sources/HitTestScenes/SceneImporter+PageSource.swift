@@ -185,7 +185,9 @@ enum PageSourceReader {
                 var j = i + 1
                 while j < n, isNameByte(b[j]) { j += 1 }
                 let name = b[(i + 1)..<j]
-                guard !name.isEmpty else { throw fail(tagLine, "a '<' that starts no tag") }
+                guard !name.isEmpty else {
+                    throw fail(tagLine, j >= n ? "the document ends inside a tag (truncated?)" : "a '<' that starts no tag")
+                }
                 var attributes: [String: String] = [:]
                 var selfClosing = false
                 while true {

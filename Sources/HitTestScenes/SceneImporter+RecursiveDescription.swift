@@ -203,6 +203,7 @@ struct DescriptionScanner {
         var inClassName = true
         var depth = 0
         var quoted = false
+        var quote = UInt8(ascii: "'")
         var part: [UInt8] = []
         var extraLines = 0
 
@@ -225,7 +226,7 @@ struct DescriptionScanner {
                 position += 1
                 if quoted {
                     part.append(c)
-                    if c == UInt8(ascii: "'") {
+                    if c == quote {
                         // A quote closes before `;`, `>` or the end of the line: `'What's new'` keeps its apostrophe.
                         let next = position < end ? bytes[position] : 0
                         if next == 0 || next == UInt8(ascii: ";") || next == UInt8(ascii: ">") { quoted = false }
@@ -233,8 +234,10 @@ struct DescriptionScanner {
                     continue
                 }
                 switch c {
-                case UInt8(ascii: "'") where !inClassName && depth == 0 && Self.lastNonSpace(part) == UInt8(ascii: "="):
+                case UInt8(ascii: "'") where !inClassName && depth == 0 && Self.lastNonSpace(part) == UInt8(ascii: "="),
+                    UInt8(ascii: "\"") where !inClassName && depth == 0 && Self.lastNonSpace(part) == UInt8(ascii: "="):
                     quoted = true
+                    quote = c
                     part.append(c)
                 case UInt8(ascii: "<"), UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
                     depth += 1
