@@ -16,9 +16,16 @@ enum RecursiveDescriptionReader {
     }
 
     static func read(_ text: String) throws(SceneImporter.ImportError) -> SceneImporter.Result {
+        var warnings: [String] = []
+        var text = text
+        // Cycript and debuggers that print the description as a quoted string escape its line
+        // breaks: `#"<UIWindow: 0x1; …>\n   | <UIView: …>"`.
+        if text.contains("\\n   | <") {
+            text = text.replacingOccurrences(of: "\\n", with: "\n")
+            warnings.append("the dump is a quoted string: its \\n escapes were read as line breaks")
+        }
         let bytes = Array(text.utf8)
         let lines = splitLines(bytes)
-        var warnings: [String] = []
         var entries: [Entry] = []
         var counters: [String: Int] = [:]
         var i = 0

@@ -280,6 +280,15 @@ import Testing
         #expect(r.children[1].tag == 2 && r.children[1].frame == Rect(x: 5, y: 7, width: 60, height: 30))
     }
 
+    @Test func escapedLineBreaksOfAQuotedDump() throws {
+        let text = #"cy# UIApp.keyWindow.recursiveDescription().toString()"# + "\n"
+            + #""<UIWindow: 0x1; frame = (0 0; 320 480); layer = <UIWindowLayer: 0x2>>\n   | <UIView: 0x3; frame = (0 20; 320 460); layer = <CALayer: 0x4>>\n   |    | <UIButton: 0x5; frame = (10 10; 50 30); layer = <CALayer: 0x6>>""#
+        let result = try SceneImporter.recursiveDescription(text)
+        #expect(Self.walk(result.scene.root).count == 3)
+        #expect(result.scene.root.children[0].children[0].frame == Rect(x: 10, y: 10, width: 50, height: 30))
+        #expect(result.warnings.first?.hasPrefix("the dump is a quoted string") == true)
+    }
+
     @Test func unclosedDescriptionWarnsAndKeepsTheFrame() throws {
         let text = "<UIView; frame = (0 0; 10 10)>\n   | <UIView; frame = (1 1; 5 5); layer = <CALayer\n   | <UIView; frame = (2 2; 3 3)>"
         let result = try SceneImporter.recursiveDescription(text)
