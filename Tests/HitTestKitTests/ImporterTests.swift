@@ -240,6 +240,10 @@ import Testing
         ("<_TtGC7SwiftUI14_UIHostingViewVS_7AnyView_: 0x7f9; frame = (0 0; 390 48)>", "_TtGC7SwiftUI14_UIHostingViewVS_7AnyView_"),
         ("<_TtC5Adyen99Short; frame = (0 0; 390 48)>", "_TtC5Adyen99Short"),
         ("<SBHomeScreenWindow: 0x865c80000; HomeScreen-0x865c80000-5; baseClass = UIWindow; frame = (0 0; 390 48)>", "SBHomeScreenWindow (UIWindow)"),
+        (
+            "<SwiftUI._UIHostingView<SwiftUI.ModifiedContent<SwiftUI.AnyView, SwiftUI.RootModifier>>: 0x7f91581066f0; frame = (0 0; 390 48); autoresize = W+H; layer = <CALayer: 0x6000035073c0>>",
+            "SwiftUI._UIHostingView<SwiftUI.ModifiedContent<SwiftUI.AnyView, SwiftUI.RootModifier>>"
+        ),
     ])
     func classNames(line: String, expected: String) throws {
         let r = try SceneImporter.recursiveDescription(line).scene.root
