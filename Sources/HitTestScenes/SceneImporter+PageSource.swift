@@ -2,9 +2,12 @@ import HitTestKit
 
 /// The page source reader behind `SceneImporter.pageSource(_:)`: an iterative scanner for the
 /// XML that XCUITest / Appium write (elements, attributes, comments, processing instructions,
-/// CDATA and a DOCTYPE), then a bottom-up build of the scene. Foundation's `XMLParser` is not
-/// used: on Linux it is libxml2, which refuses documents deeper than 256 levels (2,048 with
-/// `XML_PARSE_HUGE`), and a library that accepts 100,000-deep trees must read them back.
+/// CDATA and a DOCTYPE), then a bottom-up build of the scene with flat arrays (no recursion,
+/// no tree of objects whose release would recurse). Foundation's `XMLParser` is not used: on
+/// Linux (FoundationXML over libxml2) `parse()` returns `true` for a truncated document, with
+/// only `parserError` set (code 5), which is how a cut-off page source used to import partly
+/// with success; its depth limits also depend on the libxml2 build. This scanner checks every
+/// tag itself and has no depth limit.
 enum PageSourceReader {
     /// One element that has a frame.
     struct Element {
