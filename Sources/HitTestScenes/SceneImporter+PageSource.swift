@@ -260,7 +260,7 @@ enum PageSourceReader {
         }
         if let top = open.last {
             throw fail(
-                line,
+                b.last == 0x0A ? max(1, line - 1) : line,
                 "the document ends with \(open.count) element\(open.count == 1 ? "" : "s") not closed, the innermost <\(String(decoding: top.name, as: UTF8.self))> opened at line \(top.line) (truncated?)")
         }
         if !sawRoot { throw fail(line, "no element found") }
