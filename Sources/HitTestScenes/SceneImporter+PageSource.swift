@@ -22,16 +22,16 @@ enum PageSourceReader {
     }
 
     static func read(_ text: String) throws(SceneImporter.ImportError) -> SceneImporter.Result {
-        var warnings: [String] = []
+        var warnings = ImportWarnings()
         let elements: [Element]
         do {
             elements = try scan(Array(text.utf8), warnings: &warnings)
         } catch {
-            throw SceneImporter.ImportError(error, warnings: warnings)
+            throw SceneImporter.ImportError(error, warnings: warnings.lines)
         }
         guard let rootIndex = elements.firstIndex(where: { $0.parent < 0 }) else {
             throw SceneImporter.ImportError(
-                SceneError(path: [], message: "no element with x, y, width and height found"), warnings: warnings)
+                SceneError(path: [], message: "no element with x, y, width and height found"), warnings: warnings.lines)
         }
         // Elements outside the first top-level element are left out with their subtrees
         // (document order is pre-order: a parent comes before its children).
@@ -89,7 +89,7 @@ enum PageSourceReader {
             }
             nodes[i] = node
         }
-        return SceneImporter.Result(scene: SceneFile(root: nodes[rootIndex]!), warnings: warnings)
+        return SceneImporter.Result(scene: SceneFile(root: nodes[rootIndex]!), warnings: warnings.lines)
     }
 
     // MARK: - The scanner
@@ -100,7 +100,7 @@ enum PageSourceReader {
 
     /// The elements with a frame, in document order. Checks that the document is well-formed
     /// enough to trust: every tag closed and matched, attributes quoted, nothing cut off.
-    static func scan(_ b: [UInt8], warnings: inout [String]) throws(SceneError) -> [Element] {
+    static func scan(_ b: [UInt8], warnings: inout ImportWarnings) throws(SceneError) -> [Element] {
         var elements: [Element] = []
         // Open tags: name, the element index (nil when it has no frame), the line.
         var open: [(name: ArraySlice<UInt8>, element: Int?, line: Int)] = []

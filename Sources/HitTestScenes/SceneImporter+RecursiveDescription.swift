@@ -16,7 +16,7 @@ enum RecursiveDescriptionReader {
     }
 
     static func read(_ text: String) throws(SceneImporter.ImportError) -> SceneImporter.Result {
-        var warnings: [String] = []
+        var warnings = ImportWarnings()
         var text = text
         // Cycript and debuggers that print the description as a quoted string escape its line
         // breaks: `#"<UIWindow: 0x1; …>\n   | <UIView: …>"`.
@@ -85,7 +85,7 @@ enum RecursiveDescriptionReader {
         guard let first = entries.first else {
             throw SceneImporter.ImportError(
                 SceneError(path: [], message: "no view found in the recursiveDescription text (\(lines.count) lines read, \(warnings.count) skipped)"),
-                warnings: warnings)
+                warnings: warnings.lines)
         }
         // Nest by depth with a stack of open ancestors (no recursion at any depth).
         var stack: [(depth: Int, node: SceneNode)] = [(first.depth, first.node)]
@@ -105,7 +105,7 @@ enum RecursiveDescriptionReader {
             stack.append((entry.depth, entry.node))
         }
         close(above: first.depth + 1)
-        return SceneImporter.Result(scene: SceneFile(root: stack[0].node), warnings: warnings)
+        return SceneImporter.Result(scene: SceneFile(root: stack[0].node), warnings: warnings.lines)
     }
 
     // MARK: - Lines

@@ -333,6 +333,18 @@ import Testing
         #expect(throws: SceneError.self) { try SceneImporter.recursiveDescription("") }
     }
 
+    @Test func warningsAreCappedForWrongFiles() throws {
+        let csv = "x,y\n" + (0..<5000).map { "\($0),\($0 * 2)" }.joined(separator: "\n")
+        do {
+            _ = try SceneImporter.importScene(csv)
+            Issue.record("imported a CSV")
+        } catch {
+            #expect(error.description == "no view found in the recursiveDescription text (5001 lines read, 5001 skipped)")
+            #expect(error.warnings.count == 1001 && error.warnings.last == "… and 4001 more warnings")
+            #expect(error.warnings[1] == "line 2: not a view, skipped: 0,0")
+        }
+    }
+
     @Test func androidDumpsAreRefusedClearly() {
         let uiautomator = """
             <?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.android.settings" bounds="[0,0][1080,2280]"><node index="0" text="Wi-Fi" class="android.widget.TextView" bounds="[42,300][300,360]" /></node></hierarchy>
