@@ -155,6 +155,20 @@ import Testing
         #expect(window.hitTest(Point(x: 50, y: -10))?.accessibilityIdentifier == nil)
     }
 
+    @Test func scaledViewRecoversItsFrame() throws {
+        // The shape of a remote view controller's host view (iOS 6 mail sheet), scaled by 0.5
+        // with UIKit's `-0` entries: the dumped frame is the scaled box.
+        let text = """
+            <_UISizeTrackingView: 0x1e05c030; frame = (0 0; 320 460); clipsToBounds = YES; autoresize = W+H; layer = <CALayer: 0x1e05c110>>
+               | <_UIRemoteView: 0x1e05c300; frame = (0 0; 320 480); transform = [0.5, -0, 0, 0.5, -0, 0]; userInteractionEnabled = NO; layer = <CALayerHost: 0x1e05c460>>
+            """
+        let remote = try #require(try SceneImporter.recursiveDescription(text).scene.root.children.first)
+        #expect(remote.transform == AffineTransform(a: 0.5, b: 0, c: 0, d: 0.5, tx: 0, ty: 0))
+        #expect(remote.frame == Rect(x: -160, y: -240, width: 640, height: 960) && !remote.interactive)
+        let window = SceneFile(root: SceneNode(id: "w", frame: Rect(x: 0, y: 0, width: 320, height: 460), children: [remote])).makeWindow()
+        #expect(window.subviews[0].frame == Rect(x: 0, y: 0, width: 320, height: 480))
+    }
+
     @Test func sentrySampleAppFromLLDB() throws {
         let text = try Self.text("lldb-sentry-sample-app.txt")
         let result = try SceneImporter.recursiveDescription(text)
