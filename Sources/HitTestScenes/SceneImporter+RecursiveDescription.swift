@@ -67,15 +67,21 @@ enum RecursiveDescriptionReader {
             if fields["userInteractionEnabled"] == "NO" { node.interactive = false }
             if fields["clipsToBounds"] == "YES" { node.clipsToBounds = true }
             if let tag = fields["tag"].flatMap(Int.init) { node.tag = tag }
-            if let t = fields["transform"].flatMap(parseTransform) {
-                // The dump's frame is the transformed bounding box; recover the frame as set.
-                let v = View()
-                v.transform = t
-                v.frame = frame
-                node.transform = t
-                node.frame = Rect(
-                    x: v.center.x - v.bounds.width / 2, y: v.center.y - v.bounds.height / 2,
-                    width: v.bounds.width, height: v.bounds.height)
+            if let t = fields["transform"].flatMap(parseTransform), !t.isIdentity {
+                // The dump's frame is the transformed bounding box; recover the frame as set,
+                // with magnitudes far inside what the geometry holds (no overflow, no trap).
+                let values = [frame.minX, frame.minY, frame.width, frame.height, t.a, t.b, t.c, t.d, t.tx, t.ty]
+                if values.allSatisfy({ abs($0) <= 1e12 }) {
+                    let v = View()
+                    v.transform = t
+                    v.frame = frame
+                    node.transform = t
+                    node.frame = Rect(
+                        x: v.center.x - v.bounds.width / 2, y: v.center.y - v.bounds.height / 2,
+                        width: v.bounds.width, height: v.bounds.height)
+                } else {
+                    warnings.append("line \(number): \(className)'s frame or transform is beyond ±1e12; transform left out, frame kept as dumped")
+                }
             }
             if let offset = fields["contentOffset"].flatMap(parsePair) {
                 node.bounds = Rect(origin: offset, size: node.frame.size)

@@ -169,6 +169,23 @@ import Testing
         #expect(window.subviews[0].frame == Rect(x: 0, y: 0, width: 320, height: 480))
     }
 
+    @Test func extremeNumbersNeverTrap() throws {
+        let text = """
+            <UIView; frame = (0 0; 100 100)>
+               | <UIView; frame = (1.79e308 0; 1e300 10); transform = [2, 0, 0, 2, 0, 0]>
+               | <UIView; frame = (0 0; 10 10); transform = [1e300, 0, 0, 1e300, 0, 0]>
+               | <UIView; frame = (1e309 0; 10 10)>
+               | <UIView; frame = (nan 0; 10 10)>
+               | <UIView; frame = (0 0; 10 10); alpha = nan; contentOffset: {inf, 0}; transform = [1, 0, 0, 1, 1e400, 0]>
+            """
+        let result = try SceneImporter.recursiveDescription(text)
+        let kids = result.scene.root.children
+        #expect(kids.count == 3 && kids.allSatisfy { $0.transform.isIdentity })
+        #expect(kids[0].frame == Rect(x: 1.79e308, y: 0, width: 1e300, height: 10))
+        #expect(kids[2].alpha == 1 && kids[2].bounds == nil)
+        #expect(result.warnings.count == 4, "\(result.warnings)")
+    }
+
     @Test func sentrySampleAppFromLLDB() throws {
         let text = try Self.text("lldb-sentry-sample-app.txt")
         let result = try SceneImporter.recursiveDescription(text)
