@@ -240,7 +240,8 @@ enum PageSourceReader {
                 let parent = framedParent.last ?? -1
                 var index: Int? = nil
                 let numbers = ["x", "y", "width", "height"].map { attributes[$0].flatMap(Double.init) }
-                if numbers.allSatisfy({ $0 != nil && $0!.isFinite }) {
+                // Finite and within ±1e300, so that frames made relative to the parent stay finite.
+                if numbers.allSatisfy({ $0 != nil && $0!.isFinite && abs($0!) <= 1e300 }) {
                     let typeName = attributes["type"] ?? String(decoding: name, as: UTF8.self)
                     elements.append(
                         Element(

@@ -231,6 +231,22 @@ import Testing
         #expect(PageSourceTouchRule.isTouchTarget("XCUIElementTypeLink") && !PageSourceTouchRule.isTouchTarget("XCUIElementTypeOther"))
     }
 
+    @Test func pageSourceExtremeNumbersStayFinite() throws {
+        let xml = """
+            <AppiumAUT><XCUIElementTypeApplication type="XCUIElementTypeApplication" x="-1.7e308" y="0" width="10" height="10">
+            <XCUIElementTypeButton type="XCUIElementTypeButton" x="1.7e308" y="0" width="1" height="1"/>
+            <XCUIElementTypeButton type="XCUIElementTypeButton" x="1e309" y="0" width="1" height="1"/>
+            <XCUIElementTypeButton type="XCUIElementTypeButton" x="NaN" y="0" width="1" height="1"/>
+            </XCUIElementTypeApplication></AppiumAUT>
+            """
+        // The application's own x is beyond ±1e300: it has no frame, so there is nothing to import.
+        #expect(throws: SceneError.self) { try SceneImporter.pageSource(xml) }
+        let result = try SceneImporter.pageSource(xml.replacingOccurrences(of: "x=\"-1.7e308\"", with: "x=\"-1e300\""))
+        let frames = Self.walk(result.scene.root).map(\.node.frame)
+        #expect(frames.allSatisfy { $0.minX.isFinite && $0.width.isFinite } && frames.count == 1)
+        #expect(result.warnings.count == 3)
+    }
+
     @Test func pageSourceEntitiesCommentsAndSelfClosingTags() throws {
         let xml = """
             <?xml version="1.0" encoding="UTF-8"?>
