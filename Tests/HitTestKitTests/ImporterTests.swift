@@ -1,5 +1,6 @@
 import Foundation
 import HitTestKit
+import HitTestTestSupport
 import HitTestScenes
 import Testing
 

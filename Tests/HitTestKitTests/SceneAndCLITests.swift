@@ -1,6 +1,7 @@
 import Foundation
 import HitTestCLI
 import HitTestKit
+import HitTestTestSupport
 import HitTestScenes
 import HitTestSampleScenes
 import HitTestReference

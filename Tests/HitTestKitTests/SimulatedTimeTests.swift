@@ -1,4 +1,5 @@
 @testable import HitTestKit
+import HitTestTestSupport
 import Testing
 
 /// The deadline queue and the clock (SEMANTICS G1, API.md "Simulated time").

@@ -1,4 +1,5 @@
 @testable import HitTestKit
+import HitTestTestSupport
 import HitTestSampleScenes
 import Testing
 
