@@ -147,4 +147,26 @@ import Testing
             #expect(tree.root.core?.validate() != false)
         }
     }
+
+    /// Priorities beyond 32 bits are clamped where they are stored, so the reference walk (which
+    /// compares `hitTestPriority` values) and the C index (32-bit rows) order siblings alike.
+    @Test func prioritiesBeyondInt32AreClampedForEveryPath() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let below = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let above = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        root.addSubview(below)
+        root.addSubview(above)
+        below.hitTestPriority = Int.max
+        above.hitTestPriority = Int(Int32.max) + 7
+        #expect(below.hitTestPriority == Int(Int32.max))
+        #expect(above.hitTestPriority == Int(Int32.max))
+        let p = Point(x: 50, y: 50)
+        // Equal after clamping: the later subview is searched first, on every path.
+        #expect(Reference.hitTest(root, p) === above)
+        #expect(root.hitTest(p) === above)
+        #expect(root.hitTest([p]).first! === above)
+        below.hitTestPriority = Int.min
+        #expect(below.hitTestPriority == Int(Int32.min))
+        #expect(root.hitTest(p) === Reference.hitTest(root, p))
+    }
 }

@@ -62,10 +62,13 @@ extension View {
     }
 
     /// Among siblings, higher priority is searched first; equal priorities, later subview first.
+    ///
+    /// Stored clamped to `Int32`'s range (the C index keeps 32 bits), so reading it back gives
+    /// what every hit-testing path uses: `Int.max` reads back as `Int(Int32.max)`.
     public var hitTestPriority: Int {
         get { hitTestPolicy.priority }
         set {
-            hitTestPolicy.priority = newValue
+            hitTestPolicy.priority = Int(Int32(clamping: newValue))
             core?.writePriority(self)
         }
     }
