@@ -11,16 +11,30 @@ public enum HitTestCLI {
         public var out: @Sendable (String) -> Void
         /// Standard error (progress, warnings, errors).
         public var err: @Sendable (String) -> Void
+        /// Standard input, for `-` as an input file.
+        public var input: @Sendable () throws -> Data
+        /// Whether files written to `-` go straight to file descriptor 1 (the process's own
+        /// streams); otherwise they are passed to `out` as text, once, when complete.
+        var rawStandardOutput = false
 
         /// Output to the process's streams.
-        public static let standard = Output(
-            out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-            err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+        public static let standard: Output = {
+            var o = Output(
+                out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+                err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
+                input: { try FileHandle.standardInput.readToEnd() ?? Data() })
+            o.rawStandardOutput = true
+            return o
+        }()
 
-        /// Output with the given sinks.
-        public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+        /// Output with the given sinks; `input` is what `-` reads (empty by default).
+        public init(
+            out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+            input: @escaping @Sendable () throws -> Data = { Data() }
+        ) {
             self.out = out
             self.err = err
+            self.input = input
         }
     }
 
@@ -176,25 +190,140 @@ public enum HitTestCLI {
         }
     }
 
-    static func loadScene(_ path: String) throws -> (SceneFile, Window) {
+    /// The display name of an input path (`-` is standard input).
+    static func display(_ path: String) -> String { path == "-" ? "standard input" : path }
+
+    /// Reads a whole file; `-` is standard input; pipes and `/dev/stdin` work.
+    static func read(_ path: String, _ output: Output) throws -> Data {
+        if path == "-" {
+            do { return try output.input() } catch { throw Failure(message: "cannot read standard input: \(error.localizedDescription)") }
+        }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var st = stat()
+        var data = Data()
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { throw Failure(message: "cannot read \(path): it is a directory") }
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 { data.reserveCapacity(Int(st.st_size)) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            data.append(contentsOf: chunk[0..<n])
+        }
+        return data
+    }
+
+    /// Loads and checks a scene file (`-`: standard input) and builds its views. Out-of-range
+    /// numbers are refused here, naming the node, before any view is built.
+    static func loadScene(_ path: String, _ output: Output) throws -> (SceneFile, Window) {
+        let data = try read(path, output)
         do {
-            let scene = try SceneFile(contentsOf: URL(fileURLWithPath: path))
+            let scene = try SceneFile(json: data)
             return (scene, scene.makeWindow())
         } catch {
-            throw Failure(message: "\(path): \(error)")
+            throw Failure(message: "\(display(path)): \(error)")
         }
     }
 
-    static func write(_ data: Data, to path: String) throws {
-        do { try data.write(to: URL(fileURLWithPath: path)) } catch {
-            throw Failure(message: "cannot write \(path): \(error.localizedDescription)", status: 1)
+    /// Writes a file (`-`: standard output). A failure is a message with the system's reason
+    /// and exit status 2, as for reads.
+    static func write(_ data: Data, to path: String, _ output: Output) throws {
+        var w = try FileWriter(path, output)
+        try w.write(data)
+        try w.finish()
+    }
+
+    /// A buffered, streaming file writer; `-` is standard output.
+    struct FileWriter {
+        let path: String
+        let fd: Int32
+        let output: Output
+        var buffer: [UInt8] = []
+        var collected: [UInt8]?  // `-` when the output is not the process's own
+
+        init(_ path: String, _ output: Output) throws {
+            self.path = path
+            self.output = output
+            if path == "-" {
+                fd = 1
+                if !output.rawStandardOutput { collected = [] }
+            } else {
+                fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                guard fd >= 0 else { throw Failure(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
+            }
+            buffer.reserveCapacity(1 << 20)
         }
+
+        mutating func write(_ data: Data) throws {
+            buffer.append(contentsOf: data)
+            if buffer.count >= 1 << 20 { try flush() }
+        }
+
+        mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= 1 << 20 { try flush() }
+        }
+
+        mutating func write(_ bytes: [UInt8]) throws {
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= 1 << 20 { try flush() }
+        }
+
+        mutating func flush() throws {
+            if collected != nil {
+                collected!.append(contentsOf: buffer)
+                buffer.removeAll(keepingCapacity: true)
+                return
+            }
+            var offset = 0
+            while offset < buffer.count {
+                let n = buffer.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    let reason = String(cString: strerror(errno))
+                    if fd != 1 { close(fd) }
+                    throw Failure(message: "cannot write \(path == "-" ? "standard output" : path): \(reason)")
+                }
+                offset += n
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
+
+        /// Flushes and closes; checks that the data reached the file.
+        mutating func finish() throws {
+            try flush()
+            if let collected {
+                var text = String(decoding: collected, as: UTF8.self)
+                if text.hasSuffix("\n") { text.removeLast() }
+                output.out(text)
+                return
+            }
+            if fd != 1, close(fd) != 0 { throw Failure(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
+        }
+    }
+
+    /// An Int for a finite Double known to be in range; nil otherwise (never traps).
+    static func int(_ x: Double) -> Int? {
+        guard x.isFinite, abs(x) < 9e18 else { return nil }
+        return Int(x)
     }
 
     static func name(_ view: View?) -> String { view?.accessibilityIdentifier ?? view?.debugName ?? "" }
 
+    /// A number as the tool prints it: whole numbers without a fraction, others as Swift's
+    /// shortest round-trip form (43.5 stays 43.5).
     static func fmt(_ x: Double) -> String {
         x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
+    }
+
+    /// "1 view", "2 views".
+    static func count(_ n: Int, _ word: String, _ plural: String? = nil) -> String {
+        "\(n) \(n == 1 ? word : plural ?? word + "s")"
     }
 }
 

@@ -42,6 +42,9 @@ public struct SceneNode: Sendable, Hashable, Codable {
     public var allowsSubviewHitsOutsideBounds = false
     /// `hitTestPriority`.
     public var hitTestPriority = 0
+    /// The dump listed gesture recognizers on the view (kept for the audit: such a view is
+    /// interactive whatever its class).
+    public var hasGestureRecognizers = false
     /// Held in a box that releases deep subtrees without recursion.
     fileprivate var childBox = SceneChildren([])
 
@@ -189,6 +192,7 @@ public enum SceneAttributes {
             .flag("capturesSubviewTouches", \.capturesSubviewTouches, \View.capturesSubviewTouches, default: false),
             .flag("allowsSubviewHitsOutsideBounds", \.allowsSubviewHitsOutsideBounds, \View.allowsSubviewHitsOutsideBounds, default: false),
             .integer("hitTestPriority", \.hitTestPriority, \View.hitTestPriority),
+            .fileFlag("gestureRecognizers", \.hasGestureRecognizers),
         ]
     }
 
@@ -298,6 +302,20 @@ extension SceneAttribute {
             write: { $0[keyPath: node] == d ? nil : .bool($0[keyPath: node]) },
             apply: { $1[keyPath: view] = $0[keyPath: node] },
             capture: { $1[keyPath: node] = $0[keyPath: view] },
+            same: { $0[keyPath: node] == $1[keyPath: node] },
+            check: { _ in nil })
+    }
+
+    /// A boolean kept in the file only (default false).
+    static func fileFlag(_ key: String, _ node: WritableKeyPath<SceneNode, Bool>) -> SceneAttribute {
+        SceneAttribute(
+            key: key,
+            read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in
+                guard case .bool(let b) = v else { throw fail("\"\(key)\" must be true or false") }
+                n[keyPath: node] = b
+            },
+            write: { $0[keyPath: node] ? .bool(true) : nil },
+            apply: nil, capture: nil,
             same: { $0[keyPath: node] == $1[keyPath: node] },
             check: { _ in nil })
     }
