@@ -185,15 +185,14 @@ extension HitTestCLI {
             // Controls, each with what blocks it from above (hidden ancestor, ...).
             var controls: [(View, String?)] = []
             var stack: [(View, String?)] = [(window, nil)]
-            while let (v, blocked) = stack.popLast() {
-                var own = blocked
-                if own == nil {
-                    if v.isHidden { own = v === window ? "hidden" : "hidden (\(name(v)))" }
-                    else if !v.isUserInteractionEnabled { own = "userInteractionEnabled is false (\(name(v)))" }
-                    else if !(v.alpha >= 0.01) { own = "alpha \(fmt(v.alpha)) < 0.01 (\(name(v)))" }
-                }
-                if v !== window, any ? isControl(v) : v.subviews.isEmpty { controls.append((v, own)) }
-                stack.append(contentsOf: v.subviews.reversed().map { ($0, own) })
+            while let (v, inherited) = stack.popLast() {
+                var own: String?
+                if v.isHidden { own = "hidden" }
+                else if !v.isUserInteractionEnabled { own = "userInteractionEnabled is false" }
+                else if !(v.alpha >= 0.01) { own = "alpha \(fmt(v.alpha)) < 0.01" }
+                if v !== window, any ? isControl(v) : v.subviews.isEmpty { controls.append((v, inherited ?? own)) }
+                let passed = inherited ?? own.map { "\($0) (\(name(v)))" }
+                stack.append(contentsOf: v.subviews.reversed().map { ($0, passed) })
             }
             let isControlView = Set(controls.map { ObjectIdentifier($0.0) })
             // The screen samples, once, through the bulk call.

@@ -101,58 +101,72 @@ public enum HitTestCLI {
         "query": """
             usage: hittest query SCENE POINTS [-o FILE]
 
-            Hit-tests every point of POINTS against SCENE (points in the root's coordinates):
-            POINTS is CSV, one `x,y` a line (a header `x,y` is allowed), or little-endian
+            Hit-tests every point of POINTS against SCENE. Points are screen coordinates (the
+            root's superview space, where the root's frame lies), as in every command. POINTS
+            is CSV, one `x,y` a line (a header `x,y` is allowed, LF or CRLF), or little-endian
             float64 pairs in a `.f64` file. Writes CSV `x,y,id` in input order, an empty id
-            where nothing is hit, to FILE or standard output.
+            where nothing is hit, to FILE or standard output. `-` is standard input or output;
+            long runs print their progress on standard error.
             """,
         "render": """
             usage: hittest render SCENE -o MAP.png [--scale S] [--cost]
 
-            Draws, for each pixel, the view a touch at its centre reaches (a colour per view,
-            dark grey for nothing), with outlines where the answer changes and a legend below.
-            With --cost, each pixel shows how many views UIKit's walk calls hitTest on for a
-            touch there, on a heat scale given in the legend. --scale is pixels per point
-            (default 1).
+            Draws, for each pixel of the root's rectangle on the screen, the view a touch at its
+            centre reaches (a colour per view, dark grey for nothing), with outlines where the
+            answer changes and a legend below. With --cost, each pixel shows how many views
+            UIKit's walk calls hitTest on for a touch there, on a heat scale given in the legend.
+            --scale is pixels per point (default 1; a scene too large for 16.7 M pixels is
+            drawn smaller, with a message; an explicit --scale that is too large is refused).
             """,
         "audit": """
-            usage: hittest audit SCENE [--json] [--fail-on occluded,small,dead]
+            usage: hittest audit SCENE [--json] [--step PT] [--fail-on occluded,small,unreachable,dead]
 
-            For each interactive view (a view that can receive touches whose class names a
-            control, or a leaf when the scene has no classes): its effective tap area (where a
-            touch reaches it or its subviews), the share of its own visible area where a touch
-            reaches something else (occluded), and whether it is under 44x44 pt; and the dead
-            zones, where a touch reaches no interactive view. Sampled on a 1 pt grid.
-            --fail-on exits with 1 when any of the named findings occurs: occluded (1% or
-            more of a control covered), small, dead (1% or more of the screen).
+            Audits the controls. A view is a control by its class: UIControl and its subclasses
+            (UIButton, UISwitch, UISlider, UITextField, UISegmentedControl, UIStepper, ...),
+            table and collection view cells, UITextView; app classes whose name ends in Button,
+            Control, Switch, Slider, TextField, Stepper or Cell (module prefixes and Swift
+            mangling removed, `baseClass` read); page-source buttons, links, cells, fields and
+            switches; and any view whose dump listed gesture recognizers. A scene without
+            classes uses the last word of each id (button, cell, switch, field, link, tab, ...).
+            For each reachable control: its tap area (where a touch reaches it or its
+            non-control subviews), its extent (the bounds with hitTestInsets, cut by the
+            ancestors: what a finger can reach), the share covered by other views (occluded),
+            and whether the extent is under 44 pt (small). Controls no touch can reach (hidden,
+            not interactive, alpha, zero or negative size, off screen, clipped away, covered
+            entirely) are listed apart as unreachable. Dead zones: where a touch reaches no
+            control. Sampled on a 1 pt grid of the screen (coarser above 4 M samples, or
+            --step). --fail-on exits with 1 when a named finding occurs: occluded (1% or more
+            of a control covered), small, unreachable, dead (1% or more of the screen).
             """,
         "explain": """
             usage: hittest explain SCENE X Y
 
-            Prints the decision trail of UIKit's walk for the point (X, Y) in the root's
-            coordinates: each view tested, the point in its coordinates, and the rule that
-            accepted or rejected it.
+            Prints the decision trail of UIKit's walk for the screen point (X, Y): each view
+            tested, the point in its coordinates, and the rule that accepted or rejected it.
+            More than five siblings in a row rejected for the same reason are one line.
             """,
         "import": """
             usage: hittest import FILE -o SCENE
 
             Reads UIKit's recursiveDescription text or XCUITest / Appium page source XML (the
-            format is detected) and writes a scene file. Lines or elements that cannot be read
-            are skipped with a warning on standard error.
+            format is detected) and writes a scene file (`-` for standard input or output).
+            Lines or elements that cannot be read are skipped with a warning on standard error;
+            numbers outside the scene format's range are refused, naming the view.
             """,
         "stats": """
             usage: hittest stats SCENE
 
             Prints the number of views, the depth, the largest fan-out, transformed, hidden and
-            non-interactive views, and the memory of the C index.
+            non-interactive views, the views that can never be hit (alpha under 0.01, zero or
+            negative size), and the memory of the C index.
             """,
         "demo": """
             usage: hittest demo [--out DIR] [--points N]
 
             Builds the benchmark's `app` scene (a phone screen with a scrolled table of 200
-            cells), bulk hit-tests a million points (N), prints throughput beside the reference
-            walk, and writes DIR/demo-map.png, DIR/demo-audit.txt and DIR/demo-scene.json
-            (DIR defaults to the current directory).
+            cells), bulk hit-tests a million points (N, at most 50,000,000), prints throughput
+            beside the reference walk, and writes DIR/demo-map.png, DIR/demo-audit.txt and
+            DIR/demo-scene.json (DIR defaults to the current directory).
             """,
     ]
 

@@ -249,7 +249,9 @@ private func readNumbers(_ v: SceneJSON, _ key: String, _ count: Int) throws(Sce
 
 private func outOfRange(_ key: String, _ values: [Double], _ limits: [Double], _ what: String) -> String? {
     for (v, limit) in zip(values, limits) where !(abs(v) <= limit) {
-        return "\"\(key)\": \(v) is out of range: \(what) must be within ±\(SceneJSON.format(limit)) (see the scene format's limits)"
+        let exponent = Int(log10(limit).rounded())
+        let shown = pow(10, Double(exponent)) == limit ? "1e\(exponent)" : "\(limit)"
+        return "\"\(key)\": \(v) is out of range: \(what) must be within ±\(shown) (see the scene format's limits)"
     }
     return nil
 }
@@ -540,7 +542,7 @@ public struct SceneFile: Sendable, Hashable, Codable {
         try c.encode(root, forKey: SceneKey("root"))
     }
 
-    /// The JSON form: two-space indentation (capped at 32 levels, so any depth stays linear in
+    /// The JSON form: two-space indentation (capped at 16 levels, so any depth stays linear in
     /// size), `id` first, `children` last. Written without recursion: any depth saves.
     public func jsonData() -> Data {
         var w = SceneJSONWriter()

@@ -364,12 +364,12 @@ struct SceneJSONReader {
 
 // MARK: - Writer
 
-/// Writes scene JSON iteratively: two-space indentation that stops growing at 32 levels (so a
+/// Writes scene JSON iteratively: two-space indentation that stops growing at 16 levels (so a
 /// 100,000-deep chain stays linear in size), keys in the attribute table's order, `children`
 /// last.
 struct SceneJSONWriter {
     var out: [UInt8] = []
-    static let maxIndent = 32
+    static let maxIndent = 16
 
     mutating func text(_ s: String) { out.append(contentsOf: s.utf8) }
 
