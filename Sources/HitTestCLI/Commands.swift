@@ -423,8 +423,12 @@ extension HitTestCLI {
         /// The trail, a line per step; a run of more than 5 siblings rejected for the same
         /// reason becomes one line ("177 views: rejected: outside (bounds)", first and last named).
         static func summarise(_ steps: [FlatTree.Step], _ flat: FlatTree) -> [String] {
+            // Indentation stops growing at 32 levels; deeper lines say their depth.
+            func indent(_ depth: Int) -> String {
+                String(repeating: "  ", count: min(depth, 32)) + (depth > 32 ? "[depth \(depth)] " : "")
+            }
             func line(_ s: FlatTree.Step) -> String {
-                String(repeating: "  ", count: s.depth) + "\(name(flat.views[s.view])) at (\(short(s.x)), \(short(s.y))): \(s.verdict)"
+                indent(s.depth) + "\(name(flat.views[s.view])) at (\(short(s.x)), \(short(s.y))): \(s.verdict)"
             }
             var lines: [String] = []
             var k = 0
@@ -435,7 +439,7 @@ extension HitTestCLI {
                 }
                 if e - k > 5 {
                     let s = steps[k]
-                    lines.append(String(repeating: "  ", count: s.depth)
+                    lines.append(indent(s.depth)
                         + "\(count(e - k, "view")) (\(name(flat.views[s.view])) ... \(name(flat.views[steps[e - 1].view]))): \(s.verdict)")
                 } else {
                     for j in k..<e { lines.append(line(steps[j])) }

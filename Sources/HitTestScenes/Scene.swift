@@ -506,15 +506,27 @@ public struct SceneFile: Sendable, Hashable, Codable {
     /// - Throws: `SceneError` naming the node path.
     public func validate() throws(SceneError) {
         let table = SceneAttributes.all
-        var seen: [String: [String]] = [:]
-        var stack: [(SceneNode, [String])] = [(root, [root.id])]
-        while let (node, path) = stack.popLast() {
-            if let problem = SceneAttributes.rangeProblem(node, table: table) { throw SceneError(path: path, message: problem) }
+        // Each visited node's id and parent index: paths are rebuilt only for an error.
+        var ids: [String] = []
+        var parents: [Int] = []
+        func path(_ i: Int) -> [String] {
+            var p: [String] = []
+            var k = i
+            while k >= 0 { p.append(ids[k]); k = parents[k] }
+            return p.reversed()
+        }
+        var seen: [String: Int] = [:]
+        var stack: [(SceneNode, Int)] = [(root, -1)]
+        while let (node, parent) = stack.popLast() {
+            let index = ids.count
+            ids.append(node.id)
+            parents.append(parent)
+            if let problem = SceneAttributes.rangeProblem(node, table: table) { throw SceneError(path: path(index), message: problem) }
             if let first = seen[node.id] {
-                throw SceneError(path: path, message: "id \"\(node.id)\" is used twice (first at \(first.joined(separator: "/")))")
+                throw SceneError(path: path(index), message: "id \"\(node.id)\" is used twice (first at \(path(first).joined(separator: "/")))")
             }
-            seen[node.id] = path
-            for child in node.children.reversed() { stack.append((child, path + [child.id])) }
+            seen[node.id] = index
+            for child in node.children.reversed() { stack.append((child, index)) }
         }
     }
 
