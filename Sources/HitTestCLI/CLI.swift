@@ -216,19 +216,26 @@ public enum HitTestCLI {
         guard fd >= 0 else { throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var st = stat()
-        var data = Data()
-        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { throw Failure(message: "cannot read \(path): it is a directory") }
-        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 { data.reserveCapacity(Int(st.st_size)) }
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        guard fstat(fd, &st) == 0 else { throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw Failure(message: "cannot read \(path): it is a directory") }
+        // Regular files: one buffer of the file's size, read into directly. Pipes: chunks.
+        let regular = (st.st_mode & S_IFMT) == S_IFREG
+        var data = Data(count: regular ? Int(st.st_size) : 0)
+        var filled = 0
         while true {
-            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+            if filled == data.count {
+                if regular && filled > 0 { break }
+                data.count += max(1 << 20, data.count / 2)
+            }
+            let n = data.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + filled, $0.count - filled) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
-            data.append(contentsOf: chunk[0..<n])
+            filled += n
         }
+        data.count = filled
         return data
     }
 

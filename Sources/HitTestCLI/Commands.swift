@@ -79,46 +79,98 @@ extension HitTestCLI {
         static func writeResults(
             _ data: Data, binary: Bool, points: [Point], handles: [Int32], window: Window, to w: inout FileWriter, progress: Progress
         ) throws {
-            var names: [Int32: [UInt8]] = [-1: []]
-            func id(_ h: Int32) -> [UInt8] {
-                if let n = names[h] { return n }
-                let n = Array(name(window.view(forHitTestHandle: h)).utf8)
-                names[h] = n
-                return n
+            // The id bytes of each hit, cached by the handle's slot.
+            var bySlot: [[UInt8]] = []
+            var handleOf: [Int32] = []
+            @inline(__always) func id(_ h: Int32) -> [UInt8] {
+                if h < 0 { return [] }
+                let slot = Int(h & 0xFF_FFFF)
+                if slot < handleOf.count, handleOf[slot] == h { return bySlot[slot] }
+                if slot >= handleOf.count {
+                    handleOf += [Int32](repeating: -1, count: slot + 1 - handleOf.count)
+                    bySlot += [[UInt8]](repeating: [], count: slot + 1 - bySlot.count)
+                }
+                handleOf[slot] = h
+                bySlot[slot] = Array(name(window.view(forHitTestHandle: h)).utf8)
+                return bySlot[slot]
             }
             try w.write(Array("x,y,id\n".utf8))
             if binary {
                 for (k, p) in points.enumerated() {
-                    try w.write(Array("\(fmt(p.x)),\(fmt(p.y)),".utf8) + id(handles[k]) + [0x0A])
+                    appendNumber(p.x, &w.buffer)
+                    w.buffer.append(UInt8(ascii: ","))
+                    appendNumber(p.y, &w.buffer)
+                    w.buffer.append(UInt8(ascii: ","))
+                    w.buffer.append(contentsOf: id(handles[k]))
+                    w.buffer.append(0x0A)
+                    if w.buffer.count >= 1 << 20 {
+                        try w.flush()
+                        progress.report("wrote \(k) of \(points.count) points")
+                    }
                 }
                 return
             }
+            // The input's own lines, copied into a raw chunk with memcpy.
+            let capacity = 1 << 20
+            let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            defer { chunk.deallocate() }
+            var used = 0
             var error: Error?
+            try w.flush()
             data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
                 let b = raw.bindMemory(to: UInt8.self)
+                let base = b.baseAddress!
                 var k = 0
-                var line: [UInt8] = []
                 CSVLines.forEach(b, progress: nil) { _, _, s, e in
-                    line.removeAll(keepingCapacity: true)
                     // x,y as written (spaces around the comma dropped).
                     var comma = s
                     while b[comma] != UInt8(ascii: ",") { comma += 1 }
                     var xe = comma
-                    while xe > s, b[xe - 1] == 0x20 || b[xe - 1] == 0x09 { xe -= 1 }
+                    while xe > s, CSVLines.space(b[xe - 1]) { xe -= 1 }
                     var ys = comma + 1
-                    while ys < e, b[ys] == 0x20 || b[ys] == 0x09 { ys += 1 }
-                    line.append(contentsOf: UnsafeBufferPointer(rebasing: b[s..<xe]))
-                    line.append(UInt8(ascii: ","))
-                    line.append(contentsOf: UnsafeBufferPointer(rebasing: b[ys..<e]))
-                    line.append(UInt8(ascii: ","))
-                    line.append(contentsOf: id(handles[k]))
-                    line.append(0x0A)
+                    while ys < e, CSVLines.space(b[ys]) { ys += 1 }
+                    let name = id(handles[k])
+                    let need = (xe - s) + (e - ys) + name.count + 3
+                    if used + need > capacity {
+                        do { try w.write(UnsafeRawBufferPointer(start: chunk, count: used)); try w.flush() } catch let e { error = e; return false }
+                        used = 0
+                        progress.report("wrote \(k) of \(handles.count) points")
+                        if need > capacity {
+                            do { try w.write(Array("\(String(decoding: UnsafeBufferPointer(rebasing: b[s..<xe]), as: UTF8.self)),\(String(decoding: UnsafeBufferPointer(rebasing: b[ys..<e]), as: UTF8.self)),".utf8) + name + [0x0A]) } catch let e { error = e; return false }
+                            k += 1
+                            return true
+                        }
+                    }
+                    memcpy(chunk + used, base + s, xe - s); used += xe - s
+                    chunk[used] = UInt8(ascii: ","); used += 1
+                    memcpy(chunk + used, base + ys, e - ys); used += e - ys
+                    chunk[used] = UInt8(ascii: ","); used += 1
+                    name.withUnsafeBufferPointer { n in if n.count > 0 { memcpy(chunk + used, n.baseAddress!, n.count) } }
+                    used += name.count
+                    chunk[used] = 0x0A; used += 1
                     k += 1
-                    do { try w.write(line) } catch let e { error = e; return false }
                     return true
                 }
             }
             if let error { throw error }
+            try w.write(UnsafeRawBufferPointer(start: chunk, count: used))
+        }
+
+        /// A number as `fmt` prints it, appended as bytes (whole numbers without a String).
+        @inline(__always) static func appendNumber(_ x: Double, _ out: inout [UInt8]) {
+            guard x == x.rounded(), abs(x) < 1e15 else {
+                out.append(contentsOf: x.description.utf8)
+                return
+            }
+            var v = Int64(x)
+            if v < 0 { out.append(UInt8(ascii: "-")); v = -v }
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var n = 0
+            withUnsafeMutableBytes(of: &digits) { d in
+                repeat { d[n] = UInt8(v % 10) + 0x30; v /= 10; n += 1 } while v > 0
+                while n > 0 { n -= 1; out.append(d[n]) }
+            }
         }
     }
 

@@ -115,6 +115,19 @@ import Testing
         }
     }
 
+    @Test func importWritesADeepDump() throws {
+        var lines = ["<UIWindow: 0x1; frame = (0 0; 100 200); layer = <UIWindowLayer: 0x2>>"]
+        for i in 1..<3000 { lines.append(String(repeating: "   | ", count: i) + "<UIView: 0x\(String(i + 16, radix: 16)); frame = (0 0; 10 10); layer = <CALayer: 0x4>>") }
+        let dump = Self.file(lines.joined(separator: "\n") + "\n", "deep.txt")
+        let out = T.temp("deep.json")
+        let (status, c) = Self.run(["import", dump, "-o", out])
+        #expect(status == 0, "\(c.err)")
+        let size = (try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
+        #expect(size > 3000 * 20)
+        let (_, stats) = Self.run(["stats", out])
+        #expect(stats.out.contains("views: 3000") && stats.out.contains("depth: 2999"))
+    }
+
     // MARK: - 13: messages, '-', pipes
 
     @Test func messagesNameTheProblem() throws {
