@@ -45,6 +45,9 @@ public struct SceneNode: Sendable, Hashable, Codable {
     /// The dump listed gesture recognizers on the view (kept for the audit: such a view is
     /// interactive whatever its class).
     public var hasGestureRecognizers = false
+    /// The values of table attributes declared without a typed property (`SceneAttribute.view`),
+    /// by key; a default value is absent.
+    public var attributes: [String: SceneJSON] = [:]
     /// Held in a box that releases deep subtrees without recursion.
     fileprivate var childBox = SceneChildren([])
 
@@ -256,6 +259,52 @@ private func outOfRange(_ key: String, _ values: [Double], _ limits: [Double], _
     return nil
 }
 
+/// A value a `SceneAttribute.view` entry can hold: its JSON form both ways.
+public protocol SceneValue: Equatable {
+    /// From the file's value; nil when it has the wrong type.
+    init?(sceneJSON: SceneJSON)
+    /// The file's value.
+    var sceneJSON: SceneJSON { get }
+    /// What the file must hold, for messages ("true or false").
+    static var sceneDescription: String { get }
+}
+
+extension Bool: SceneValue {
+    /// From `true` or `false`.
+    public init?(sceneJSON: SceneJSON) {
+        guard case .bool(let b) = sceneJSON else { return nil }
+        self = b
+    }
+    /// `true` or `false`.
+    public var sceneJSON: SceneJSON { .bool(self) }
+    /// "true or false".
+    public static var sceneDescription: String { "true or false" }
+}
+
+extension Int: SceneValue {
+    /// From an integer.
+    public init?(sceneJSON: SceneJSON) {
+        guard case .number(_, let text) = sceneJSON, let i = Int(text) else { return nil }
+        self = i
+    }
+    /// The integer.
+    public var sceneJSON: SceneJSON { .number(Double(self), text: String(self)) }
+    /// "an integer".
+    public static var sceneDescription: String { "an integer" }
+}
+
+extension Double: SceneValue {
+    /// From a finite number.
+    public init?(sceneJSON: SceneJSON) {
+        guard case .number(let d, _) = sceneJSON, d.isFinite, abs(d) <= SceneLimits.coordinate else { return nil }
+        self = d
+    }
+    /// The number.
+    public var sceneJSON: SceneJSON { .number(self, text: "") }
+    /// "a number within ±1e15".
+    public static var sceneDescription: String { "a number within ±1e15" }
+}
+
 /// Values that are written as fixed-length arrays of numbers.
 public protocol SceneNumbers: Equatable {
     /// The numbers, in file order.
@@ -305,6 +354,45 @@ extension SceneAttribute {
             apply: { $1[keyPath: view] = $0[keyPath: node] },
             capture: { $1[keyPath: node] = $0[keyPath: view] },
             same: { $0[keyPath: node] == $1[keyPath: node] },
+            check: { _ in nil })
+    }
+
+    /// A view property stored in `SceneNode.attributes` under its key: a new view property is
+    /// this one line in `SceneAttributes.all`, e.g.
+    /// `.view("autoresizingMask", \View.autoresizingMask, default: [])`.
+    static func view<T: SceneValue>(_ key: String, _ view: ReferenceWritableKeyPath<View, T>, default d: T) -> SceneAttribute {
+        stored(key, view, default: d, T.sceneDescription, decode: T.init(sceneJSON:), encode: \.sceneJSON)
+    }
+
+    /// `view` for an option set (`UIViewAutoresizing`-like), written as its raw integer.
+    static func view<T: OptionSet>(_ key: String, _ view: ReferenceWritableKeyPath<View, T>, default d: T) -> SceneAttribute
+    where T.RawValue: FixedWidthInteger {
+        stored(
+            key, view, default: d, "an integer (the option set's raw value)",
+            decode: { v in
+                guard case .number(_, let text) = v, let raw = T.RawValue(text) else { return nil }
+                return T(rawValue: raw)
+            },
+            encode: { .number(Double($0.rawValue), text: String($0.rawValue)) })
+    }
+
+    private static func stored<T: Equatable>(
+        _ key: String, _ view: ReferenceWritableKeyPath<View, T>, default d: T, _ what: String,
+        decode: @escaping (SceneJSON) -> T?, encode: @escaping (T) -> SceneJSON
+    ) -> SceneAttribute {
+        SceneAttribute(
+            key: key,
+            read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in
+                guard let x = decode(v) else { throw fail("\"\(key)\" must be \(what), found \(v.brief)") }
+                n.attributes[key] = x == d ? nil : encode(x)
+            },
+            write: { $0.attributes[key] },
+            apply: { n, v in v[keyPath: view] = n.attributes[key].flatMap(decode) ?? d },
+            capture: { v, n in
+                let x = v[keyPath: view]
+                n.attributes[key] = x == d ? nil : encode(x)
+            },
+            same: { $0.attributes[key] == $1.attributes[key] },
             check: { _ in nil })
     }
 

@@ -1,12 +1,11 @@
 import Foundation
-import HitTestCLI
 import HitTestKit
-import HitTestScenes
 import HitTestReference
 import HitTestSampleScenes
 import Testing
 
 @testable import HitTestCLI
+@testable import HitTestScenes
 
 /// The `hittest` tool on hostile and real input (issue 10, items 8-20) and the scene key table.
 @Suite struct CLIHostileInputTests {
@@ -359,5 +358,25 @@ import Testing
         #expect(captured == viewOnly)
         // The Codable path agrees with the file reader.
         #expect(try JSONDecoder().decode(SceneFile.self, from: scene.jsonData()) == scene)
+    }
+}
+
+/// A new attribute is one line of the key table (`SceneAttribute.view`): shown with a table
+/// that adds one, as the integrator will add `autoresizingMask`.
+@Suite struct SceneKeyTableTests {
+    @Test func oneLineAddsAnAttribute() throws {
+        let table = SceneAttributes.all + [.view("tagCopy", \View.tag, default: 0)]
+        let node = try SceneAttributes.node(from: [("id", .string("a")), ("frame", .array([0, 0, 1, 1].map { .number($0, text: "\($0)") })), ("tagCopy", .number(9, text: "9"))], name: "root", table: table)
+        #expect(node.attributes["tagCopy"] == .number(9, text: "9"))
+        #expect(SceneAttributes.members(of: node, table: table).contains { $0.0 == "tagCopy" })
+        let view = View()
+        for a in table { a.apply?(node, view) }
+        #expect(view.tag == 9)
+        var captured = SceneNode(id: "a", frame: .zero)
+        for a in table { a.capture?(view, &captured) }
+        #expect(captured.attributes["tagCopy"] == .number(9, text: "9"))
+        #expect(throws: SceneError.self) {
+            try SceneAttributes.node(from: [("id", .string("a")), ("frame", .array([0, 0, 1, 1].map { .number($0, text: "\($0)") })), ("tagCopy", .bool(true))], name: "root", table: table)
+        }
     }
 }
