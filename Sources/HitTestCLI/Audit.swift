@@ -148,15 +148,19 @@ extension HitTestCLI {
 
         /// The sampling step for a screen rectangle: `requested`, or 1 pt made coarser to fit.
         static func step(for r: Rect, requested: Double?) throws -> Double {
-            let area = max(r.width, 0) * max(r.height, 0)
+            let w = max(r.width, 0), h = max(r.height, 0)
+            // Samples at step s: max(1, floor(w/s)) x max(1, floor(h/s)), also for thin screens.
+            func samples(_ s: Double) -> Double { max(1, (w / s).rounded(.down)) * max(1, (h / s).rounded(.down)) }
             if let requested {
-                guard area / (requested * requested) <= Double(maxSamples) else {
-                    throw Failure(message: "--step \(fmt(requested)) on a \(fmt(r.width))x\(fmt(r.height)) pt screen needs \(String(format: "%.3g", area / (requested * requested))) samples; the most is \(maxSamples): use --step \(String(format: "%.3g", (area / Double(maxSamples)).squareRoot() * 1.001)) or more")
+                guard samples(requested) <= Double(maxSamples) else {
+                    throw Failure(message: "--step \(fmt(requested)) on a \(fmt(w))x\(fmt(h)) pt screen needs \(String(format: "%.3g", samples(requested))) samples; the most is \(maxSamples): use a larger --step")
                 }
                 return requested
             }
-            var s = 1.0
-            if area / (s * s) > Double(defaultSamples) { s = (area / Double(defaultSamples)).squareRoot().rounded(.up) }
+            let budget = Double(defaultSamples)
+            if samples(1) <= budget { return 1 }
+            var s = max((w * h / budget).squareRoot(), w / budget, h / budget).rounded(.up)
+            while samples(s) > budget { s = (s * 1.25).rounded(.up) }
             return s
         }
 

@@ -80,6 +80,12 @@ import Testing
         let huge = Self.file(Self.scene(#"{"id":"w","frame":[-1e15,-1e15,1e15,1e15]}"#))
         #expect(Self.run(["render", huge, "-o", T.temp("h.png")]).0 == 0)
         #expect(Self.run(["audit", huge]).0 == 0)
+        // A thin screen: the step bounds the product of both counts, not just the area.
+        let thin = Self.file(Self.scene(#"{"id":"w","frame":[0,0,1e15,2],"children":[{"id":"b","class":"UIButton","frame":[0,0,1e15,1]}]}"#))
+        let (t, tc) = Self.run(["audit", thin, "--json"])
+        #expect(t == 0, "\(tc.err)")
+        let thinReport = try JSONDecoder().decode(HitTestCLI.Audit.Report.self, from: Data(tc.out.utf8))
+        #expect(thinReport.step >= 1e15 / Double(HitTestCLI.Audit.defaultSamples))
     }
 
     // MARK: - 10: deep scenes
