@@ -207,7 +207,11 @@ public enum SceneAttributes {
         guard case .string(let id) = idValue, !id.isEmpty else { throw SceneError(path: [name], message: "\"id\" must be a non-empty string") }
         node.id = id
         var seen = Set<String>()
-        for (key, _) in fields {
+        for (key, value) in fields {
+            if key == "children" {
+                // The reader takes an array of objects itself; anything else lands here.
+                throw SceneError(path: [id], message: "\"children\" must be an array of nodes, found \(value.brief)")
+            }
             guard table.contains(where: { $0.key == key }) else { throw SceneError(path: [id], message: "unknown key \"\(key)\"") }
             guard seen.insert(key).inserted else { throw SceneError(path: [id], message: "key \"\(key)\" appears twice") }
         }

@@ -146,6 +146,10 @@ import Testing
         #expect(!c3.err.contains("NSCocoaErrorDomain"))
         let (s4, _) = Self.run(["stats", "/nonexistent-dir/scene.json"])
         #expect(s4 == s3)
+        let (s5, c5) = Self.run(["stats", Self.file(Self.scene(#"{"id":"w","frame":[0,0,1,1],"children":[{"id":"a","frame":[0,0,1,1],"children":{"id":"b"}}]}"#))])
+        #expect(s5 == 2 && c5.err.contains("w/a: \"children\" must be an array of nodes, found an object"), "\(c5.err)")
+        let (s6, c6) = Self.run(["stats", Self.file(Self.scene(#"{"id":"w","frame":[0,0,1,1],"children":[{"id":"a","frame":[0,0,1,1]},{"id":"b","frame":[0,0,"x",1]}]}"#))])
+        #expect(s6 == 2 && c6.err.contains("w/b: \"frame\" must be an array of 4 numbers"), "\(c6.err)")
     }
 
     @Test func dashIsStandardInputAndOutput() throws {
