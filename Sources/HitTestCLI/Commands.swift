@@ -56,23 +56,68 @@ extension HitTestCLI {
                 }
                 return points
             }
-            var points: [Point] = []
-            try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-                let b = raw.bindMemory(to: UInt8.self)
-                points.reserveCapacity(b.count / 8)
-                var failure: Failure?
-                CSVLines.forEach(b, progress: progress) { line, number, s, e in
-                    guard let (x, y) = CSVLines.pair(b, s, e) else {
-                        let text = String(decoding: UnsafeBufferPointer(rebasing: b[s..<min(e, s + 40)]), as: UTF8.self)
-                        failure = Failure(message: "\(name): line \(number): expected x,y, found '\(text)'")
-                        return false
-                    }
-                    points.append(Point(x: x, y: y))
-                    return true
+            // Big files: one slice per core, cut after a newline, parsed at once; else one pass.
+            let parts = data.count >= 8 << 20 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16)) : 1
+            let results = ParsedSlices(parts)
+            data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+                let all = raw.bindMemory(to: UInt8.self)
+                var cuts = [0]
+                for k in 1..<parts {
+                    var c = max(all.count * k / parts, cuts[k - 1])
+                    while c < all.count && all[c - 1] != 0x0A { c += 1 }
+                    cuts.append(c)
                 }
-                if let failure { throw failure }
+                cuts.append(all.count)
+                results.slices = (0..<parts).map { UnsafeBufferPointer(rebasing: all[cuts[$0]..<cuts[$0 + 1]]) }
+                let work: @Sendable (Int) -> Void = { k in
+                    let b = results.slices[k]
+                    var points: [Point] = []
+                    points.reserveCapacity(b.count / 8)
+                    CSVLines.forEach(b, header: k == 0, progress: nil) { _, number, s, e in
+                        guard let (x, y) = CSVLines.pair(b, s, e) else {
+                            results.failures[k] = (number, String(decoding: UnsafeBufferPointer(rebasing: b[s..<min(e, s + 40)]), as: UTF8.self))
+                            return false
+                        }
+                        points.append(Point(x: x, y: y))
+                        return true
+                    }
+                    results.points[k] = points
+                }
+                if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
+                for k in 0..<parts {
+                    guard let (number, text) = results.failures[k] else { continue }
+                    let before = all[0..<cuts[k]].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                    results.failure = Failure(message: "\(name): line \(before + number): expected x,y, found '\(text)'")
+                    break
+                }
             }
+            if let failure = results.failure { throw failure }
+            if parts == 1 { return results.points[0] }
+            var points: [Point] = []
+            points.reserveCapacity(results.points.reduce(0) { $0 + $1.count })
+            for part in results.points { points.append(contentsOf: part) }
             return points
+        }
+
+        /// Per-slice results of a parallel parse; each slice writes only its own element.
+        final class ParsedSlices: @unchecked Sendable {
+            var points: UnsafeMutableBufferPointer<[Point]>
+            var failures: UnsafeMutableBufferPointer<(Int, String)?>
+            /// The input's slices (valid inside `withUnsafeBytes` only).
+            var slices: [UnsafeBufferPointer<UInt8>] = []
+            var failure: Failure?
+
+            init(_ n: Int) {
+                points = .allocate(capacity: n)
+                points.initialize(repeating: [])
+                failures = .allocate(capacity: n)
+                failures.initialize(repeating: nil)
+            }
+
+            deinit {
+                points.deinitialize().deallocate()
+                failures.deinitialize().deallocate()
+            }
         }
 
         /// `x,y,id` lines: the input's own text for CSV, formatted numbers for `.f64`.
@@ -203,7 +248,7 @@ extension HitTestCLI {
 
         /// Calls `body(index, line number, start, end)` for each data line (trimmed; empty lines
         /// and a first line starting with `x` skipped) until it returns false.
-        static func forEach(_ b: UnsafeBufferPointer<UInt8>, progress: Progress?, _ body: (Int, Int, Int, Int) -> Bool) {
+        static func forEach(_ b: UnsafeBufferPointer<UInt8>, header: Bool = true, progress: Progress?, _ body: (Int, Int, Int, Int) -> Bool) {
             var i = 0, number = 0, index = 0
             let n = b.count
             while i < n {
@@ -214,7 +259,7 @@ extension HitTestCLI {
                 var s = i
                 while s < e && space(b[s]) { s += 1 }
                 while e > s && space(b[e - 1]) { e -= 1 }
-                if s < e && !(number == 1 && (b[s] | 0x20) == UInt8(ascii: "x")) {
+                if s < e && !(header && number == 1 && (b[s] | 0x20) == UInt8(ascii: "x")) {
                     if !body(index, number, s, e) { return }
                     index += 1
                     if index & 0xFFFFF == 0, let progress { progress.report("read \(index) points (\(i * 100 / n)%)") }

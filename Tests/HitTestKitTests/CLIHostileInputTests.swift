@@ -180,6 +180,17 @@ import Testing
         let crlf = Self.file("x,y\r\n15,15\r\n60,130\r\n 60 , 110 \r\n", "crlf.csv")
         let (status, c) = Self.run(["query", scenePath, crlf])
         #expect(status == 0 && c.out == "x,y,id\n15,15,small-button\n60,130,big-button\n60,110,banner", "\(c.out)")
+        // A file big enough to be parsed in slices: every point kept, in order; a bad line's
+        // number counts the lines of the slices before it.
+        var big = "x,y\r\n"
+        for i in 0..<1_000_000 { big += "\(i % 200).5,\(i / 1000)\r\n" }
+        #expect(big.utf8.count >= 8 << 20)
+        let bigPath = Self.file(big, "big.csv")
+        let parsed = try HitTestCLI.Query.parsePoints(try Data(contentsOf: URL(fileURLWithPath: bigPath)), binary: false, name: "big", progress: nil)
+        #expect(parsed.count == 1_000_000 && parsed[999_999] == Point(x: 199.5, y: 999) && parsed[1234] == Point(x: 34.5, y: 1))
+        let bad = Self.file(big + "1,2\nthree,4\n", "bad.csv")
+        let (badStatus, badRun) = Self.run(["query", scenePath, bad])
+        #expect(badStatus == 2 && badRun.err.contains("line 1000003: expected x,y, found 'three,4'"), "\(badRun.err)")
         var rng = SystemRandomNumberGenerator()
         var texts: [String] = ["0", "-0", "1e3", "1.5E-3", "123456789012345678901234", "0.1", "-7.25", "00012.5000", "3.14159265358979323846", "4e-320", "+2"]
         for _ in 0..<2000 {
