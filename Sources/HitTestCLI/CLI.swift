@@ -11,16 +11,30 @@ public enum HitTestCLI {
         public var out: @Sendable (String) -> Void
         /// Standard error (progress, warnings, errors).
         public var err: @Sendable (String) -> Void
+        /// Standard input, for `-` as an input file.
+        public var input: @Sendable () throws -> Data
+        /// Whether files written to `-` go straight to file descriptor 1 (the process's own
+        /// streams); otherwise they are passed to `out` as text, once, when complete.
+        var rawStandardOutput = false
 
         /// Output to the process's streams.
-        public static let standard = Output(
-            out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-            err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+        public static let standard: Output = {
+            var o = Output(
+                out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+                err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
+                input: { try FileHandle.standardInput.readToEnd() ?? Data() })
+            o.rawStandardOutput = true
+            return o
+        }()
 
-        /// Output with the given sinks.
-        public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+        /// Output with the given sinks; `input` is what `-` reads (empty by default).
+        public init(
+            out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+            input: @escaping @Sendable () throws -> Data = { Data() }
+        ) {
             self.out = out
             self.err = err
+            self.input = input
         }
     }
 
@@ -87,58 +101,72 @@ public enum HitTestCLI {
         "query": """
             usage: hittest query SCENE POINTS [-o FILE]
 
-            Hit-tests every point of POINTS against SCENE (points in the root's coordinates):
-            POINTS is CSV, one `x,y` a line (a header `x,y` is allowed), or little-endian
+            Hit-tests every point of POINTS against SCENE. Points are screen coordinates (the
+            root's superview space, where the root's frame lies), as in every command. POINTS
+            is CSV, one `x,y` a line (a header `x,y` is allowed, LF or CRLF), or little-endian
             float64 pairs in a `.f64` file. Writes CSV `x,y,id` in input order, an empty id
-            where nothing is hit, to FILE or standard output.
+            where nothing is hit, to FILE or standard output. `-` is standard input or output;
+            long runs print their progress on standard error.
             """,
         "render": """
             usage: hittest render SCENE -o MAP.png [--scale S] [--cost]
 
-            Draws, for each pixel, the view a touch at its centre reaches (a colour per view,
-            dark grey for nothing), with outlines where the answer changes and a legend below.
-            With --cost, each pixel shows how many views UIKit's walk calls hitTest on for a
-            touch there, on a heat scale given in the legend. --scale is pixels per point
-            (default 1).
+            Draws, for each pixel of the root's rectangle on the screen, the view a touch at its
+            centre reaches (a colour per view, dark grey for nothing), with outlines where the
+            answer changes and a legend below. With --cost, each pixel shows how many views
+            UIKit's walk calls hitTest on for a touch there, on a heat scale given in the legend.
+            --scale is pixels per point (default 1; a scene too large for 16.7 M pixels is
+            drawn smaller, with a message; an explicit --scale that is too large is refused).
             """,
         "audit": """
-            usage: hittest audit SCENE [--json] [--fail-on occluded,small,dead]
+            usage: hittest audit SCENE [--json] [--step PT] [--fail-on occluded,small,unreachable,dead]
 
-            For each interactive view (a view that can receive touches whose class names a
-            control, or a leaf when the scene has no classes): its effective tap area (where a
-            touch reaches it or its subviews), the share of its own visible area where a touch
-            reaches something else (occluded), and whether it is under 44x44 pt; and the dead
-            zones, where a touch reaches no interactive view. Sampled on a 1 pt grid.
-            --fail-on exits with 1 when any of the named findings occurs: occluded (1% or
-            more of a control covered), small, dead (1% or more of the screen).
+            Audits the controls. A view is a control by its class: UIControl and its subclasses
+            (UIButton, UISwitch, UISlider, UITextField, UISegmentedControl, UIStepper, ...),
+            table and collection view cells, UITextView; app classes whose name ends in Button,
+            Control, Switch, Slider, TextField, Stepper or Cell (module prefixes and Swift
+            mangling removed, `baseClass` read); page-source buttons, links, cells, fields and
+            switches; and any view whose dump listed gesture recognizers. A scene without
+            classes uses the last word of each id (button, cell, switch, field, link, tab, ...).
+            For each reachable control: its tap area (where a touch reaches it or its
+            non-control subviews), its extent (the bounds with hitTestInsets, cut by the
+            ancestors: what a finger can reach), the share covered by other views (occluded),
+            and whether the extent is under 44 pt (small). Controls no touch can reach (hidden,
+            not interactive, alpha, zero or negative size, off screen, clipped away, covered
+            entirely) are listed apart as unreachable. Dead zones: where a touch reaches no
+            control. Sampled on a 1 pt grid of the screen (coarser above 4 M samples, or
+            --step). --fail-on exits with 1 when a named finding occurs: occluded (1% or more
+            of a control covered), small, unreachable, dead (1% or more of the screen).
             """,
         "explain": """
             usage: hittest explain SCENE X Y
 
-            Prints the decision trail of UIKit's walk for the point (X, Y) in the root's
-            coordinates: each view tested, the point in its coordinates, and the rule that
-            accepted or rejected it.
+            Prints the decision trail of UIKit's walk for the screen point (X, Y): each view
+            tested, the point in its coordinates, and the rule that accepted or rejected it.
+            More than five siblings in a row rejected for the same reason are one line.
             """,
         "import": """
             usage: hittest import FILE -o SCENE
 
             Reads UIKit's recursiveDescription text or XCUITest / Appium page source XML (the
-            format is detected) and writes a scene file. Lines or elements that cannot be read
-            are skipped with a warning on standard error.
+            format is detected) and writes a scene file (`-` for standard input or output).
+            Lines or elements that cannot be read are skipped with a warning on standard error;
+            numbers outside the scene format's range are refused, naming the view.
             """,
         "stats": """
             usage: hittest stats SCENE
 
             Prints the number of views, the depth, the largest fan-out, transformed, hidden and
-            non-interactive views, and the memory of the C index.
+            non-interactive views, the views that can never be hit (alpha under 0.01, zero or
+            negative size), and the memory of the C index.
             """,
         "demo": """
             usage: hittest demo [--out DIR] [--points N]
 
             Builds the benchmark's `app` scene (a phone screen with a scrolled table of 200
-            cells), bulk hit-tests a million points (N), prints throughput beside the reference
-            walk, and writes DIR/demo-map.png, DIR/demo-audit.txt and DIR/demo-scene.json
-            (DIR defaults to the current directory).
+            cells), bulk hit-tests a million points (N, at most 50,000,000), prints throughput
+            beside the reference walk, and writes DIR/demo-map.png, DIR/demo-audit.txt and
+            DIR/demo-scene.json (DIR defaults to the current directory).
             """,
     ]
 
@@ -176,25 +204,147 @@ public enum HitTestCLI {
         }
     }
 
-    static func loadScene(_ path: String) throws -> (SceneFile, Window) {
+    /// The display name of an input path (`-` is standard input).
+    static func display(_ path: String) -> String { path == "-" ? "standard input" : path }
+
+    /// Reads a whole file; `-` is standard input; pipes and `/dev/stdin` work.
+    static func read(_ path: String, _ output: Output) throws -> Data {
+        if path == "-" {
+            do { return try output.input() } catch { throw Failure(message: "cannot read standard input: \(error.localizedDescription)") }
+        }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw Failure(message: "cannot read \(path): it is a directory") }
+        // Regular files: one buffer of the file's size, read into directly. Pipes: chunks.
+        let regular = (st.st_mode & S_IFMT) == S_IFREG
+        var data = Data(count: regular ? Int(st.st_size) : 0)
+        var filled = 0
+        while true {
+            if filled == data.count {
+                if regular && filled > 0 { break }
+                data.count += max(1 << 20, data.count / 2)
+            }
+            let n = data.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        data.count = filled
+        return data
+    }
+
+    /// Loads and checks a scene file (`-`: standard input) and builds its views. Out-of-range
+    /// numbers are refused here, naming the node, before any view is built.
+    static func loadScene(_ path: String, _ output: Output) throws -> (SceneFile, Window) {
+        let data = try read(path, output)
         do {
-            let scene = try SceneFile(contentsOf: URL(fileURLWithPath: path))
+            let scene = try SceneFile(json: data)
             return (scene, scene.makeWindow())
         } catch {
-            throw Failure(message: "\(path): \(error)")
+            throw Failure(message: "\(display(path)): \(error)")
         }
     }
 
-    static func write(_ data: Data, to path: String) throws {
-        do { try data.write(to: URL(fileURLWithPath: path)) } catch {
-            throw Failure(message: "cannot write \(path): \(error.localizedDescription)", status: 1)
+    /// Writes a file (`-`: standard output). A failure is a message with the system's reason
+    /// and exit status 2, as for reads.
+    static func write(_ data: Data, to path: String, _ output: Output) throws {
+        var w = try FileWriter(path, output)
+        try w.write(data)
+        try w.finish()
+    }
+
+    /// A buffered, streaming file writer; `-` is standard output.
+    struct FileWriter {
+        let path: String
+        let fd: Int32
+        let output: Output
+        var buffer: [UInt8] = []
+        var collected: [UInt8]?  // `-` when the output is not the process's own
+
+        init(_ path: String, _ output: Output) throws {
+            self.path = path
+            self.output = output
+            if path == "-" {
+                fd = 1
+                if !output.rawStandardOutput { collected = [] }
+            } else {
+                fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                guard fd >= 0 else { throw Failure(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
+            }
+            buffer.reserveCapacity(1 << 20)
         }
+
+        mutating func write(_ data: Data) throws {
+            buffer.append(contentsOf: data)
+            if buffer.count >= 1 << 20 { try flush() }
+        }
+
+        mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= 1 << 20 { try flush() }
+        }
+
+        mutating func write(_ bytes: [UInt8]) throws {
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= 1 << 20 { try flush() }
+        }
+
+        mutating func flush() throws {
+            if collected != nil {
+                collected!.append(contentsOf: buffer)
+                buffer.removeAll(keepingCapacity: true)
+                return
+            }
+            var offset = 0
+            while offset < buffer.count {
+                let n = buffer.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    let reason = String(cString: strerror(errno))
+                    if fd != 1 { close(fd) }
+                    throw Failure(message: "cannot write \(path == "-" ? "standard output" : path): \(reason)")
+                }
+                offset += n
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
+
+        /// Flushes and closes; checks that the data reached the file.
+        mutating func finish() throws {
+            try flush()
+            if let collected {
+                var text = String(decoding: collected, as: UTF8.self)
+                if text.hasSuffix("\n") { text.removeLast() }
+                output.out(text)
+                return
+            }
+            if fd != 1, close(fd) != 0 { throw Failure(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
+        }
+    }
+
+    /// An Int for a finite Double known to be in range; nil otherwise (never traps).
+    static func int(_ x: Double) -> Int? {
+        guard x.isFinite, abs(x) < 9e18 else { return nil }
+        return Int(x)
     }
 
     static func name(_ view: View?) -> String { view?.accessibilityIdentifier ?? view?.debugName ?? "" }
 
+    /// A number as the tool prints it: whole numbers without a fraction, others as Swift's
+    /// shortest round-trip form (43.5 stays 43.5).
     static func fmt(_ x: Double) -> String {
         x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
+    }
+
+    /// "1 view", "2 views".
+    static func count(_ n: Int, _ word: String, _ plural: String? = nil) -> String {
+        "\(n) \(n == 1 ? word : plural ?? word + "s")"
     }
 }
 

@@ -10,41 +10,311 @@ extension HitTestCLI {
         static func run(_ args: [String], _ output: Output) throws {
             let a = try Arguments(args, valued: ["-o"], flags: [])
             try a.expect(2, "SCENE and POINTS")
-            let (_, window) = try loadScene(a.positional[0])
-            let points = try readPoints(a.positional[1])
+            let (_, window) = try loadScene(a.positional[0], output)
+            let progress = Progress(output)
+            let data = try read(a.positional[1], output)
             let t0 = ContinuousClock.now
-            let hits = window.hitTest(points)
-            if points.count > 1_000_000 { output.err("hit-tested \(points.count) points in \(t0.duration(to: .now))") }
-            var text = "x,y,id\n"
-            text.reserveCapacity(points.count * 16)
-            for (p, hit) in zip(points, hits) { text += "\(fmt(p.x)),\(fmt(p.y)),\(name(hit))\n" }
-            if let o = a.options["-o"] { try write(Data(text.utf8), to: o) } else { output.out(String(text.dropLast())) }
+            var points = try parsePoints(data, binary: a.positional[1].hasSuffix(".f64"), name: display(a.positional[1]), progress: progress)
+            let parsed = ContinuousClock.now
+            // Screen -> root coordinates (a no-op for a root at the origin, unscrolled).
+            let shift = Screen.toRoot(Point(x: 0, y: 0), window)
+            let plain = window.transform.isIdentity
+            if !(plain && shift == Point(x: 0, y: 0)) {
+                for k in points.indices { points[k] = plain ? Point(x: points[k].x + shift.x, y: points[k].y + shift.y) : Screen.toRoot(points[k], window) }
+            }
+            var handles = [Int32](repeating: -1, count: points.count)
+            window.prepareHitTesting()
+            points.withUnsafeBufferPointer { p in handles.withUnsafeMutableBufferPointer { window.hitTest(p, into: $0) } }
+            if !plain || shift != Point(x: 0, y: 0) {
+                // The output repeats the input's screen points.
+                points = try parsePoints(data, binary: a.positional[1].hasSuffix(".f64"), name: "", progress: nil)
+            }
+            let tested = ContinuousClock.now
+            var w = try FileWriter(a.options["-o"] ?? "-", output)
+            try writeResults(data, binary: a.positional[1].hasSuffix(".f64"), points: points, handles: handles, window: window, to: &w, progress: progress)
+            try w.finish()
+            progress.done(
+                "\(points.count) points: read \(ms(t0, parsed)), hit-tested \(ms(parsed, tested)), wrote \(ms(tested, .now))")
         }
 
-        /// CSV (`x,y` per line, optional header) or little-endian float64 pairs (`.f64`).
-        static func readPoints(_ path: String) throws -> [Point] {
-            guard let data = FileManager.default.contents(atPath: path) else { throw Failure(message: "cannot read \(path)") }
-            if path.hasSuffix(".f64") {
-                guard data.count % 16 == 0 else { throw Failure(message: "\(path): \(data.count) bytes is not a whole number of x,y float64 pairs") }
-                return data.withUnsafeBytes { raw in
-                    (0..<(data.count / 16)).map { i in
-                        Point(
-                            x: Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 16, as: UInt64.self))),
-                            y: Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 16 + 8, as: UInt64.self))))
+        static func ms(_ a: ContinuousClock.Instant, _ b: ContinuousClock.Instant) -> String {
+            String(format: "%.0f ms", Demo.seconds(a.duration(to: b)) * 1e3)
+        }
+
+        /// CSV (`x,y` per line, optional header `x,y`, LF or CRLF) or little-endian float64
+        /// pairs (`.f64`). A byte parser: no strings per line.
+        static func parsePoints(_ data: Data, binary: Bool, name: String, progress: Progress?) throws -> [Point] {
+            if binary {
+                guard data.count % 16 == 0 else { throw Failure(message: "\(name): \(data.count) bytes is not a whole number of x,y float64 pairs") }
+                let n = data.count / 16
+                var points = [Point](repeating: Point(x: 0, y: 0), count: n)
+                points.withUnsafeMutableBytes { dst in data.withUnsafeBytes { src in dst.copyMemory(from: src) } }
+                if UInt16(littleEndian: 1) != 1 {
+                    for k in 0..<n {
+                        points[k] = Point(x: Double(bitPattern: UInt64(littleEndian: points[k].x.bitPattern)), y: Double(bitPattern: UInt64(littleEndian: points[k].y.bitPattern)))
                     }
                 }
+                return points
             }
+            // Big files: one slice per core, cut after a newline, parsed at once; else one pass.
+            let parts = data.count >= 8 << 20 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16)) : 1
+            let results = ParsedSlices(parts)
+            data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+                let all = raw.bindMemory(to: UInt8.self)
+                var cuts = [0]
+                for k in 1..<parts {
+                    var c = max(all.count * k / parts, cuts[k - 1])
+                    while c < all.count && all[c - 1] != 0x0A { c += 1 }
+                    cuts.append(c)
+                }
+                cuts.append(all.count)
+                results.slices = (0..<parts).map { UnsafeBufferPointer(rebasing: all[cuts[$0]..<cuts[$0 + 1]]) }
+                let work: @Sendable (Int) -> Void = { k in
+                    let b = results.slices[k]
+                    var points: [Point] = []
+                    points.reserveCapacity(b.count / 8)
+                    CSVLines.forEach(b, header: k == 0, progress: nil) { _, number, s, e in
+                        guard let (x, y) = CSVLines.pair(b, s, e) else {
+                            results.failures[k] = (number, String(decoding: UnsafeBufferPointer(rebasing: b[s..<min(e, s + 40)]), as: UTF8.self))
+                            return false
+                        }
+                        points.append(Point(x: x, y: y))
+                        return true
+                    }
+                    results.points[k] = points
+                }
+                if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
+                for k in 0..<parts {
+                    guard let (number, text) = results.failures[k] else { continue }
+                    let before = all[0..<cuts[k]].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                    results.failure = Failure(message: "\(name): line \(before + number): expected x,y, found '\(text)'")
+                    break
+                }
+            }
+            if let failure = results.failure { throw failure }
+            if parts == 1 { return results.points[0] }
             var points: [Point] = []
-            for (i, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let s = line.trimmingCharacters(in: .whitespacesAndNewlines)
-                if s.isEmpty || (i == 0 && s.lowercased().hasPrefix("x")) { continue }
-                let parts = s.split(separator: ",")
-                guard parts.count == 2, let x = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-                    let y = Double(parts[1].trimmingCharacters(in: .whitespaces))
-                else { throw Failure(message: "\(path): line \(i + 1): expected x,y, found '\(s.prefix(40))'") }
-                points.append(Point(x: x, y: y))
-            }
+            points.reserveCapacity(results.points.reduce(0) { $0 + $1.count })
+            for part in results.points { points.append(contentsOf: part) }
             return points
+        }
+
+        /// Per-slice results of a parallel parse; each slice writes only its own element.
+        final class ParsedSlices: @unchecked Sendable {
+            var points: UnsafeMutableBufferPointer<[Point]>
+            var failures: UnsafeMutableBufferPointer<(Int, String)?>
+            /// The input's slices (valid inside `withUnsafeBytes` only).
+            var slices: [UnsafeBufferPointer<UInt8>] = []
+            var failure: Failure?
+
+            init(_ n: Int) {
+                points = .allocate(capacity: n)
+                points.initialize(repeating: [])
+                failures = .allocate(capacity: n)
+                failures.initialize(repeating: nil)
+            }
+
+            deinit {
+                points.deinitialize().deallocate()
+                failures.deinitialize().deallocate()
+            }
+        }
+
+        /// `x,y,id` lines: the input's own text for CSV, formatted numbers for `.f64`.
+        static func writeResults(
+            _ data: Data, binary: Bool, points: [Point], handles: [Int32], window: Window, to w: inout FileWriter, progress: Progress
+        ) throws {
+            // The id bytes of each hit, cached by the handle's slot.
+            var bySlot: [[UInt8]] = []
+            var handleOf: [Int32] = []
+            @inline(__always) func id(_ h: Int32) -> [UInt8] {
+                if h < 0 { return [] }
+                let slot = Int(h & 0xFF_FFFF)
+                if slot < handleOf.count, handleOf[slot] == h { return bySlot[slot] }
+                if slot >= handleOf.count {
+                    handleOf += [Int32](repeating: -1, count: slot + 1 - handleOf.count)
+                    bySlot += [[UInt8]](repeating: [], count: slot + 1 - bySlot.count)
+                }
+                handleOf[slot] = h
+                bySlot[slot] = Array(name(window.view(forHitTestHandle: h)).utf8)
+                return bySlot[slot]
+            }
+            try w.write(Array("x,y,id\n".utf8))
+            if binary {
+                for (k, p) in points.enumerated() {
+                    appendNumber(p.x, &w.buffer)
+                    w.buffer.append(UInt8(ascii: ","))
+                    appendNumber(p.y, &w.buffer)
+                    w.buffer.append(UInt8(ascii: ","))
+                    w.buffer.append(contentsOf: id(handles[k]))
+                    w.buffer.append(0x0A)
+                    if w.buffer.count >= 1 << 20 {
+                        try w.flush()
+                        progress.report("wrote \(k) of \(points.count) points")
+                    }
+                }
+                return
+            }
+            // The input's own lines, copied into a raw chunk with memcpy.
+            let capacity = 1 << 20
+            let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            defer { chunk.deallocate() }
+            var used = 0
+            var error: Error?
+            try w.flush()
+            data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+                let b = raw.bindMemory(to: UInt8.self)
+                let base = b.baseAddress!
+                var k = 0
+                CSVLines.forEach(b, progress: nil) { _, _, s, e in
+                    // x,y as written (spaces around the comma dropped).
+                    var comma = s
+                    while b[comma] != UInt8(ascii: ",") { comma += 1 }
+                    var xe = comma
+                    while xe > s, CSVLines.space(b[xe - 1]) { xe -= 1 }
+                    var ys = comma + 1
+                    while ys < e, CSVLines.space(b[ys]) { ys += 1 }
+                    let name = id(handles[k])
+                    let need = (xe - s) + (e - ys) + name.count + 3
+                    if used + need > capacity {
+                        do { try w.write(UnsafeRawBufferPointer(start: chunk, count: used)); try w.flush() } catch let e { error = e; return false }
+                        used = 0
+                        progress.report("wrote \(k) of \(handles.count) points")
+                        if need > capacity {
+                            do { try w.write(Array("\(String(decoding: UnsafeBufferPointer(rebasing: b[s..<xe]), as: UTF8.self)),\(String(decoding: UnsafeBufferPointer(rebasing: b[ys..<e]), as: UTF8.self)),".utf8) + name + [0x0A]) } catch let e { error = e; return false }
+                            k += 1
+                            return true
+                        }
+                    }
+                    memcpy(chunk + used, base + s, xe - s); used += xe - s
+                    chunk[used] = UInt8(ascii: ","); used += 1
+                    memcpy(chunk + used, base + ys, e - ys); used += e - ys
+                    chunk[used] = UInt8(ascii: ","); used += 1
+                    name.withUnsafeBufferPointer { n in if n.count > 0 { memcpy(chunk + used, n.baseAddress!, n.count) } }
+                    used += name.count
+                    chunk[used] = 0x0A; used += 1
+                    k += 1
+                    return true
+                }
+            }
+            if let error { throw error }
+            try w.write(UnsafeRawBufferPointer(start: chunk, count: used))
+        }
+
+        /// A number as `fmt` prints it, appended as bytes (whole numbers without a String).
+        @inline(__always) static func appendNumber(_ x: Double, _ out: inout [UInt8]) {
+            guard x == x.rounded(), abs(x) < 1e15 else {
+                out.append(contentsOf: x.description.utf8)
+                return
+            }
+            var v = Int64(x)
+            if v < 0 { out.append(UInt8(ascii: "-")); v = -v }
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var n = 0
+            withUnsafeMutableBytes(of: &digits) { d in
+                repeat { d[n] = UInt8(v % 10) + 0x30; v /= 10; n += 1 } while v > 0
+                while n > 0 { n -= 1; out.append(d[n]) }
+            }
+        }
+    }
+
+    /// Progress on standard error for long runs: a line at most every 2 s, only after 1 s.
+    final class Progress {
+        let output: Output
+        let start = ContinuousClock.now
+        var last = ContinuousClock.now
+        var spoke = false
+
+        init(_ output: Output) { self.output = output }
+
+        func report(_ text: @autoclosure () -> String) {
+            let now = ContinuousClock.now
+            guard start.duration(to: now) > .seconds(1), last.duration(to: now) > .seconds(2) || !spoke else { return }
+            last = now
+            spoke = true
+            output.err(text())
+        }
+
+        /// The closing line, when the run was long enough to report progress.
+        func done(_ text: String) {
+            if spoke || start.duration(to: .now) > .seconds(1) { output.err(text) }
+        }
+    }
+
+    /// The CSV points format, byte by byte.
+    enum CSVLines {
+        @inline(__always) static func space(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0D }
+
+        /// Calls `body(index, line number, start, end)` for each data line (trimmed; empty lines
+        /// and a first line starting with `x` skipped) until it returns false.
+        static func forEach(_ b: UnsafeBufferPointer<UInt8>, header: Bool = true, progress: Progress?, _ body: (Int, Int, Int, Int) -> Bool) {
+            var i = 0, number = 0, index = 0
+            let n = b.count
+            while i < n {
+                number += 1
+                var e = i
+                while e < n && b[e] != 0x0A { e += 1 }
+                let next = e + 1
+                var s = i
+                while s < e && space(b[s]) { s += 1 }
+                while e > s && space(b[e - 1]) { e -= 1 }
+                if s < e && !(header && number == 1 && (b[s] | 0x20) == UInt8(ascii: "x")) {
+                    if !body(index, number, s, e) { return }
+                    index += 1
+                    if index & 0xFFFFF == 0, let progress { progress.report("read \(index) points (\(i * 100 / n)%)") }
+                }
+                i = next
+            }
+        }
+
+        static let pow10: [Double] = (0...22).map { pow(10, Double($0)) }
+
+        /// A number in b[s..<e]: the exact fast path for up to 15 digits and small exponents,
+        /// strtod otherwise. nil when it is not a number.
+        @inline(__always) static func number(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Double? {
+            var i = s
+            guard i < e else { return nil }
+            var negative = false
+            if b[i] == UInt8(ascii: "-") { negative = true; i += 1 } else if b[i] == UInt8(ascii: "+") { i += 1 }
+            var mantissa: UInt64 = 0, digits = 0, scale = 0, any = false
+            while i < e, b[i] &- 0x30 < 10 {
+                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(b[i] &- 0x30); if mantissa > 0 { digits += 1 } } else { scale += 1 }
+                i += 1; any = true
+            }
+            if i < e, b[i] == UInt8(ascii: ".") {
+                i += 1
+                while i < e, b[i] &- 0x30 < 10 {
+                    if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(b[i] &- 0x30); if mantissa > 0 { digits += 1 }; scale -= 1 }
+                    i += 1; any = true
+                }
+            }
+            if i == e, any, digits <= 15, scale >= -22, scale <= 0 {
+                let v = Double(mantissa) / pow10[-scale]
+                return negative ? -v : v
+            }
+            // Exponents, long mantissas, inf/nan words: the C library.
+            var text = [CChar](repeating: 0, count: e - s + 1)
+            for k in s..<e { text[k - s] = CChar(bitPattern: b[k]) }
+            var end: UnsafeMutablePointer<CChar>?
+            let v = text.withUnsafeMutableBufferPointer { p -> Double? in
+                let v = strtod(p.baseAddress!, &end)
+                return end == p.baseAddress! + (e - s) ? v : nil
+            }
+            return v
+        }
+
+        /// `x,y` in b[s..<e].
+        @inline(__always) static func pair(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> (Double, Double)? {
+            var comma = s
+            while comma < e && b[comma] != UInt8(ascii: ",") { comma += 1 }
+            guard comma < e else { return nil }
+            var xe = comma
+            while xe > s && space(b[xe - 1]) { xe -= 1 }
+            var ys = comma + 1
+            while ys < e && space(b[ys]) { ys += 1 }
+            guard let x = number(b, s, xe), let y = number(b, ys, e) else { return nil }
+            return (x, y)
         }
     }
 
@@ -68,30 +338,61 @@ extension HitTestCLI {
             let a = try Arguments(args, valued: ["-o", "--scale"], flags: ["--cost"])
             try a.expect(1, "SCENE")
             guard let out = a.options["-o"] else { throw Failure(message: "-o MAP.png is required") }
-            let scale = try a.options["--scale"].map { s -> Double in
+            let explicit = try a.options["--scale"].map { s -> Double in
                 guard let v = Double(s), v > 0, v <= 16 else { throw Failure(message: "--scale takes a number in (0, 16]") }
                 return v
-            } ?? 1
-            let (_, window) = try loadScene(a.positional[0])
+            }
+            let (_, window) = try loadScene(a.positional[0], output)
+            let grid = try Grid(window, scale: explicit, output)
             let image = a.flags.contains("--cost")
-                ? costMap(window, scale: scale, progress: output.err)
-                : hitMap(window, scale: scale).image
-            try write(image.pngData(), to: out)
-            output.err("wrote \(out) (\(image.width)x\(image.height))")
+                ? try costMap(window, grid, progress: Progress(output))
+                : hitMap(window, grid).image
+            try write(image.pngData(), to: out, output)
+            output.err("wrote \(out == "-" ? "standard output" : out) (\(image.width)x\(image.height))")
         }
 
-        /// The centre of pixel (px, py) in the root's coordinates.
-        static func point(_ px: Int, _ py: Int, _ window: View, _ scale: Double) -> Point {
-            Point(x: window.bounds.minX + (Double(px) + 0.5) / scale, y: window.bounds.minY + (Double(py) + 0.5) / scale)
-        }
+        /// The pixels of a map: the root's rectangle on the screen at `scale` pixels per point.
+        struct Grid {
+            /// The largest map: 16.7 M pixels, 16,384 a side.
+            static let maxPixels = 1 << 24, maxSide = 16_384
+            var width: Int, height: Int, scale: Double, origin: Point
 
-        static func pixelGrid(_ window: View, _ scale: Double) -> (Int, Int, [Point]) {
-            let w = max(1, min(8192, Int((window.bounds.width * scale).rounded())))
-            let h = max(1, min(8192, Int((window.bounds.height * scale).rounded())))
-            var points: [Point] = []
-            points.reserveCapacity(w * h)
-            for py in 0..<h { for px in 0..<w { points.append(point(px, py, window, scale)) } }
-            return (w, h, points)
+            /// Without `scale`, 1 pixel per point or less, to fit; with it, refuses a map over
+            /// the limit (never crops).
+            init(_ window: View, scale explicit: Double?, _ output: Output) throws {
+                let r = Screen.rect(window)
+                origin = r.origin
+                let pw = max(r.width, 0), ph = max(r.height, 0)
+                func fits(_ s: Double) -> Bool {
+                    let w = (pw * s).rounded(), h = (ph * s).rounded()
+                    return w <= Double(Self.maxSide) && h <= Double(Self.maxSide) && max(w, 1) * max(h, 1) <= Double(Self.maxPixels)
+                }
+                var s = explicit ?? 1
+                if !fits(s) {
+                    let largest = min(Double(Self.maxSide) / max(pw, 1e-300), Double(Self.maxSide) / max(ph, 1e-300), (Double(Self.maxPixels) / max(pw * ph, 1e-300)).squareRoot()) * 0.999
+                    if let explicit {
+                        throw Failure(message: "at --scale \(fmt(explicit)) the \(fmt(pw))x\(fmt(ph)) pt scene needs a \(fmt((pw * explicit).rounded()))x\(fmt((ph * explicit).rounded())) pixel map; the largest is \(Self.maxSide) a side and \(Self.maxPixels) pixels: use --scale \(String(format: "%.3g", largest)) or less")
+                    }
+                    s = largest
+                    output.err("the scene is \(fmt(pw))x\(fmt(ph)) pt: drawing at --scale \(String(format: "%.3g", s)) to fit \(Self.maxPixels) pixels")
+                }
+                scale = s
+                width = max(1, int((pw * s).rounded()) ?? 1)
+                height = max(1, int((ph * s).rounded()) ?? 1)
+            }
+
+            /// The centre of pixel (px, py) on the screen.
+            func screen(_ px: Int, _ py: Int) -> Point {
+                Point(x: origin.x + (Double(px) + 0.5) / scale, y: origin.y + (Double(py) + 0.5) / scale)
+            }
+
+            /// Every pixel centre in the root's bounds space, row by row.
+            func rootPoints(_ window: View) -> [Point] {
+                var points: [Point] = []
+                points.reserveCapacity(width * height)
+                for py in 0..<height { for px in 0..<width { points.append(Screen.toRoot(screen(px, py), window)) } }
+                return points
+            }
         }
 
         /// A colour per view: golden-ratio hues by first appearance, so neighbours differ.
@@ -104,9 +405,9 @@ extension HitTestCLI {
             return (UInt8(r * 255), UInt8(g * 255), UInt8(b * 255))
         }
 
-        static func hitMap(_ window: View, scale: Double) -> Map {
-            let (w, h, points) = pixelGrid(window, scale)
-            let hits = window.hitTest(points)
+        static func hitMap(_ window: View, _ grid: Grid) -> Map {
+            let (w, h) = (grid.width, grid.height)
+            let hits = window.hitTest(grid.rootPoints(window))
             var colors: [ObjectIdentifier: (UInt8, UInt8, UInt8)] = [:]
             var counts: [ObjectIdentifier: (View, Int)] = [:]
             for hit in hits {
@@ -118,7 +419,10 @@ extension HitTestCLI {
             let legend = counts.values.sorted { $0.1 > $1.1 }
             let shown = min(legend.count, 40)
             let rowHeight = 14
-            var image = RGBImage(width: max(w, 200), height: h + 8 + rowHeight * (shown + 2))
+            let lines = legend.prefix(shown).map { "\(name($0.0)) (\($0.1))" }
+            // Wide enough for the longest legend line (ids are not cut), up to 4096 pixels.
+            let textWidth = lines.map { 20 + TinyFont.width($0, scale: 2) + 4 }.max() ?? 0
+            var image = RGBImage(width: min(max(w, 200, textWidth), max(w, 4096)), height: h + 8 + rowHeight * (shown + 2))
             for i in 0..<(image.width * image.height) { image.pixels[i * 3] = 255; image.pixels[i * 3 + 1] = 255; image.pixels[i * 3 + 2] = 255 }
             for py in 0..<h {
                 for px in 0..<w {
@@ -135,10 +439,10 @@ extension HitTestCLI {
             var y = h + 8
             TinyFont.draw("VIEW  (PIXELS)", at: 4, y, scale: 2, color: (0, 0, 0), into: &image)
             y += rowHeight
-            for (view, n) in legend.prefix(shown) {
+            for ((view, _), line) in zip(legend.prefix(shown), lines) {
                 let c = colors[ObjectIdentifier(view)]!
                 for dy in 0..<10 { for dx in 0..<10 { image[4 + dx, y + dy] = c } }
-                TinyFont.draw("\(name(view)) (\(n))", at: 20, y, scale: 2, color: (0, 0, 0), into: &image)
+                TinyFont.draw(TinyFont.fit(line, width: image.width - 24, scale: 2), at: 20, y, scale: 2, color: (0, 0, 0), into: &image)
                 y += rowHeight
             }
             for dy in 0..<10 { for dx in 0..<10 { image[4 + dx, y + dy] = nothing } }
@@ -155,21 +459,21 @@ extension HitTestCLI {
             return (UInt8(a.0 + (b.0 - a.0) * f), UInt8(a.1 + (b.1 - a.1) * f), UInt8(a.2 + (b.2 - a.2) * f))
         }
 
-        static func costMap(_ window: View, scale: Double, progress: (String) -> Void) -> RGBImage {
-            let (w, h, points) = pixelGrid(window, scale)
-            var costs = [Int](repeating: 0, count: points.count)
-            let start = ContinuousClock.now
-            var last = start
-            for (i, p) in points.enumerated() {
-                let probe = Reference.Probe()
-                _ = Reference.hitTest(window, p, probe: probe)
-                costs[i] = probe.visits
-                if i % 4096 == 0, last.duration(to: .now) > .seconds(1) {
-                    last = .now
-                    progress("cost map: \(i * 100 / points.count)% of \(points.count) pixels")
+        /// The cost map: per pixel, how many views UIKit's walk calls hitTest on (the flattened
+        /// walk: no recursion, no allocation per pixel).
+        static func costMap(_ window: View, _ grid: Grid, progress: Progress) throws -> RGBImage {
+            guard let flat = FlatTree(window) else { throw Failure(message: "--cost needs a tree without handlers", status: 1) }
+            let (w, h) = (grid.width, grid.height)
+            var costs = [Int32](repeating: 0, count: w * h)
+            var stack: [FlatTree.Frame] = []
+            for py in 0..<h {
+                for px in 0..<w {
+                    let p = Screen.toRoot(grid.screen(px, py), window)
+                    costs[py * w + px] = Int32(clamping: flat.walk(p.x, p.y, stack: &stack).visits)
                 }
+                if py & 63 == 0 { progress.report("cost map: \(py * 100 / h)% of \(w * h) pixels") }
             }
-            let maxCost = max(1, costs.max() ?? 1)
+            let maxCost = max(1, Int(costs.max() ?? 1))
             var image = RGBImage(width: max(w, 220), height: h + 60)
             for i in 0..<(image.width * image.height) { image.pixels[i * 3] = 255; image.pixels[i * 3 + 1] = 255; image.pixels[i * 3 + 2] = 255 }
             for py in 0..<h { for px in 0..<w { image[px, py] = heat(Double(costs[py * w + px]) / Double(maxCost)) } }
@@ -200,14 +504,46 @@ extension HitTestCLI {
             guard let x = Double(a.positional[1]), let y = Double(a.positional[2]) else {
                 throw Failure(message: "X and Y must be numbers")
             }
-            let (_, window) = try loadScene(a.positional[0])
-            let probe = Reference.Probe(recording: true)
-            let hit = Reference.hitTest(window, Point(x: x, y: y), probe: probe)
-            for step in probe.steps ?? [] {
-                output.out(String(repeating: "  ", count: step.depth) + "\(step.view) at (\(short(step.point.x)), \(short(step.point.y))): \(step.verdict)")
+            let (_, window) = try loadScene(a.positional[0], output)
+            guard let flat = FlatTree(window) else { throw Failure(message: "explain needs a tree without handlers", status: 1) }
+            let p = Screen.toRoot(Point(x: x, y: y), window)
+            var steps: [FlatTree.Step] = []
+            var stack: [FlatTree.Frame] = []
+            let (hit, visits) = flat.walk(p.x, p.y, stack: &stack) { steps.append($0) }
+            for line in summarise(steps, flat) { output.out(line) }
+            output.out("=> \(hit.map { name(flat.views[$0]) } ?? "nothing") (\(count(visits, "view")) tested)")
+            if window.hitTest(p) !== hit.map({ flat.views[$0] }) {
+                throw Failure(message: "internal error: the index and the walk disagree at (\(x), \(y))", status: 1)
             }
-            output.out("=> \(hit.map(name) ?? "nothing") (\(probe.visits) views tested)")
-            precondition(window.hitTest(Point(x: x, y: y)) === hit, "the index and the reference walk disagree")
+        }
+
+        /// The trail, a line per step; a run of more than 5 siblings rejected for the same
+        /// reason becomes one line ("177 views: rejected: outside (bounds)", first and last named).
+        static func summarise(_ steps: [FlatTree.Step], _ flat: FlatTree) -> [String] {
+            // Indentation stops growing at 32 levels; deeper lines say their depth.
+            func indent(_ depth: Int) -> String {
+                String(repeating: "  ", count: min(depth, 32)) + (depth > 32 ? "[depth \(depth)] " : "")
+            }
+            func line(_ s: FlatTree.Step) -> String {
+                indent(s.depth) + "\(name(flat.views[s.view])) at (\(short(s.x)), \(short(s.y))): \(s.verdict)"
+            }
+            var lines: [String] = []
+            var k = 0
+            while k < steps.count {
+                var e = k + 1
+                if steps[k].verdict.hasPrefix("rejected") {
+                    while e < steps.count, steps[e].depth == steps[k].depth, steps[e].verdict == steps[k].verdict { e += 1 }
+                }
+                if e - k > 5 {
+                    let s = steps[k]
+                    lines.append(indent(s.depth)
+                        + "\(count(e - k, "view")) (\(name(flat.views[s.view])) ... \(name(flat.views[steps[e - 1].view]))): \(s.verdict)")
+                } else {
+                    for j in k..<e { lines.append(line(steps[j])) }
+                }
+                k = e
+            }
+            return lines
         }
     }
 
@@ -218,23 +554,24 @@ extension HitTestCLI {
             let a = try Arguments(args, valued: ["-o"], flags: [])
             try a.expect(1, "FILE")
             guard let out = a.options["-o"] else { throw Failure(message: "-o SCENE is required") }
-            guard let data = FileManager.default.contents(atPath: a.positional[0]) else {
-                throw Failure(message: "cannot read \(a.positional[0])")
-            }
+            let data = try read(a.positional[0], output)
             let text = String(decoding: data, as: UTF8.self)
             let result: SceneImporter.Result
             do { result = try SceneImporter.importScene(text) } catch {
-                throw Failure(message: "\(a.positional[0]): \(error)", status: 1)
+                throw Failure(message: "\(display(a.positional[0])): \(error)", status: 1)
             }
             for warning in result.warnings { output.err("warning: \(warning)") }
-            try write(result.scene.jsonData(), to: out)
+            do { try result.scene.validate() } catch {
+                throw Failure(message: "\(display(a.positional[0])): \(error)", status: 1)
+            }
+            try write(result.scene.jsonData(), to: out, output)
             var count = 0
             var stack = [result.scene.root]
             while let n = stack.popLast() {
                 count += 1
                 stack.append(contentsOf: n.children)
             }
-            output.err("imported \(count) views (\(SceneImporter.detectFormat(text).rawValue)) into \(out)")
+            output.err("imported \(HitTestCLI.count(count, "view")) (\(SceneImporter.detectFormat(text).rawValue)) into \(out == "-" ? "standard output" : out)")
         }
     }
 
@@ -244,8 +581,9 @@ extension HitTestCLI {
         static func run(_ args: [String], _ output: Output) throws {
             let a = try Arguments(args, valued: [], flags: [])
             try a.expect(1, "SCENE")
-            let (_, window) = try loadScene(a.positional[0])
+            let (_, window) = try loadScene(a.positional[0], output)
             var views = 0, depth = 0, fanOut = 0, transformed = 0, hidden = 0, inert = 0
+            var never: [(String, String)] = []
             var stack: [(View, Int)] = [(window, 0)]
             while let (v, d) = stack.popLast() {
                 views += 1
@@ -254,6 +592,7 @@ extension HitTestCLI {
                 if !v.transform.isIdentity { transformed += 1 }
                 if v.isHidden { hidden += 1 }
                 if !v.isUserInteractionEnabled || v.alpha < 0.01 { inert += 1 }
+                if !v.isHidden && v.isUserInteractionEnabled, let reason = Audit.neverHit(v) { never.append((name(v), reason)) }
                 stack.append(contentsOf: v.subviews.map { ($0, d + 1) })
             }
             let snapshot = window.makeHitTestSnapshot()
@@ -263,6 +602,9 @@ extension HitTestCLI {
             output.out("transformed: \(transformed)")
             output.out("hidden: \(hidden)")
             output.out("not interactive or alpha < 0.01: \(inert)")
+            output.out("can never be hit (alpha < 0.01, zero or negative size): \(never.count)")
+            for (id, reason) in never.prefix(20) { output.out("  \(id): \(reason)") }
+            if never.count > 20 { output.out("  ... and \(never.count - 20) more") }
             output.out("C index: \(snapshot.indexBytes) bytes (\(snapshot.indexBytes / max(views, 1)) per view, answer grid included)")
         }
     }

@@ -284,13 +284,32 @@ enum TinyFont {
         "Z": [7, 1, 2, 4, 7], "-": [0, 0, 7, 0, 0], "_": [0, 0, 0, 0, 7], ".": [0, 0, 0, 0, 2], ":": [0, 2, 0, 2, 0],
         "/": [1, 1, 2, 4, 4], "(": [1, 2, 2, 2, 1], ")": [4, 2, 2, 2, 4], "%": [5, 1, 2, 4, 5], "#": [5, 7, 5, 7, 5],
         "@": [2, 5, 7, 4, 3], "x": [0, 5, 2, 5, 0], " ": [0, 0, 0, 0, 0], "=": [0, 7, 0, 7, 0], ",": [0, 0, 0, 2, 4], "+": [0, 2, 7, 2, 0], ";": [0, 2, 0, 2, 4],
+        "?": [6, 1, 2, 0, 2], "!": [2, 2, 2, 0, 2], "[": [3, 2, 2, 2, 3], "]": [6, 2, 2, 2, 6], "<": [1, 2, 4, 2, 1],
+        ">": [4, 2, 1, 2, 4], "'": [2, 2, 0, 0, 0], "\"": [5, 5, 0, 0, 0], "*": [0, 5, 2, 5, 0], "&": [2, 5, 2, 5, 3],
+        "$": [3, 6, 2, 3, 6], "|": [2, 2, 2, 2, 2], "{": [3, 2, 6, 2, 3], "}": [6, 2, 3, 2, 6], "~": [0, 3, 6, 0, 0],
+        "^": [2, 5, 0, 0, 0], "`": [4, 2, 0, 0, 0], "\\": [4, 4, 2, 1, 1],
     ]
+
+    /// The pixel width of `text` drawn at `scale`.
+    static func width(_ text: String, scale: Int) -> Int { text.count * 4 * scale }
+
+    /// `text`, cut with "..." to fit `width` pixels (only when even the widest image cannot hold it).
+    static func fit(_ text: String, width: Int, scale: Int) -> String {
+        guard Self.width(text, scale: scale) > width else { return text }
+        let keep = max(0, width / (4 * scale) - 3)
+        return String(text.prefix(keep)) + "..."
+    }
+
+    /// The glyph drawn for a character (lower-case letters as capitals; '#' for the unknown).
+    static func glyph(_ ch: Character) -> [UInt8] {
+        glyphs[ch] ?? glyphs[Character(ch.uppercased())] ?? glyphs["#"]!
+    }
 
     /// Draws `text` with its top-left corner at (x, y), each font pixel `scale` pixels wide.
     static func draw(_ text: String, at x: Int, _ y: Int, scale: Int, color: (UInt8, UInt8, UInt8), into image: inout RGBImage) {
         var cx = x
         for ch in text {
-            let g = glyphs[ch] ?? glyphs[Character(ch.uppercased())] ?? glyphs["#"]!
+            let g = glyph(ch)
             for (row, bits) in g.enumerated() {
                 for col in 0..<3 where bits & (4 >> col) != 0 {
                     for dy in 0..<scale {

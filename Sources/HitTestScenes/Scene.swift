@@ -5,13 +5,14 @@ import HitTestKit
 typealias AffineTransform = HitTestKit.AffineTransform
 
 /// One view of a scene file (SCENE_FORMAT.md): the view's properties as set, and its children
-/// in subview order (the last is on top). `Codable` in the file's JSON form; decoding is
-/// strict: unknown keys, wrong types, missing required keys and non-finite numbers are
-/// `SceneError`s that name the node's path.
+/// in subview order (the last is on top). Every attribute is one entry of `SceneAttributes.all`
+/// (key, JSON form, default, the view property it sets): loading, saving, building views,
+/// capturing views, equality and the range checks all read that table. Deep trees are safe:
+/// copying, comparing, hashing and releasing a node never recurse per level.
 public struct SceneNode: Sendable, Hashable, Codable {
     /// How queries and results name the view; unique in a file.
     public var id: String
-    /// What the view was (e.g. `UIButton`); kept, not interpreted.
+    /// What the view was (e.g. `UIButton`); kept, not interpreted by hit testing (the audit reads it).
     public var className: String?
     /// The frame as set before any transform: it fixes `center` and the bounds size.
     public var frame: Rect
@@ -41,8 +42,24 @@ public struct SceneNode: Sendable, Hashable, Codable {
     public var allowsSubviewHitsOutsideBounds = false
     /// `hitTestPriority`.
     public var hitTestPriority = 0
+    /// The dump listed gesture recognizers on the view (kept for the audit: such a view is
+    /// interactive whatever its class).
+    public var hasGestureRecognizers = false
+    /// The values of table attributes declared without a typed property (`SceneAttribute.view`),
+    /// by key; a default value is absent.
+    public var attributes: [String: SceneJSON] = [:]
+    /// Held in a box that releases deep subtrees without recursion.
+    fileprivate var childBox = SceneChildren([])
+
     /// The subviews, back to front.
-    public var children: [SceneNode] = []
+    public var children: [SceneNode] {
+        get { childBox.items }
+        set { childBox = SceneChildren(newValue) }
+        _modify {
+            if !isKnownUniquelyReferenced(&childBox) { childBox = SceneChildren(childBox.items) }
+            yield &childBox.items
+        }
+    }
 
     /// A node with defaults for everything but its id and frame.
     public init(id: String, className: String? = nil, frame: Rect, children: [SceneNode] = []) {
@@ -52,95 +69,476 @@ public struct SceneNode: Sendable, Hashable, Codable {
         self.children = children
     }
 
-    static let keys: Set<String> = [
-        "id", "class", "frame", "bounds", "transform", "anchorPoint", "hidden", "alpha", "interactive",
-        "clipsToBounds", "tag", "hitTestInsets", "passesTouchesThrough", "capturesSubviewTouches",
-        "allowsSubviewHitsOutsideBounds", "hitTestPriority", "children",
-    ]
+    /// Equal attributes (every entry of the table) and equal children, compared without recursion.
+    public static func == (lhs: SceneNode, rhs: SceneNode) -> Bool {
+        let table = SceneAttributes.all
+        var stack = [(lhs, rhs)]
+        while let (a, b) = stack.popLast() {
+            guard a.children.count == b.children.count, table.allSatisfy({ $0.same(a, b) }) else { return false }
+            stack.append(contentsOf: zip(a.children, b.children))
+        }
+        return true
+    }
 
-    /// Decodes a node strictly (see the type's documentation).
+    /// Hashes the ids, frames and shape of the subtree, without recursion.
+    public func hash(into hasher: inout Hasher) {
+        var stack = [self]
+        while let n = stack.popLast() {
+            hasher.combine(n.id)
+            hasher.combine(n.frame)
+            hasher.combine(n.children.count)
+            stack.append(contentsOf: n.children)
+        }
+    }
+
+    /// Decodes a node from any `Decoder` through the attribute table (strict, as `SceneFile(json:)`).
+    /// Generic decoders recurse per level; `SceneFile(json:)` does not and is what files should use.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: SceneKey.self)
-        let where_ = decoder.codingPath.last.map { $0.intValue.map { "children[\($0)]" } ?? $0.stringValue } ?? "root"
-        guard c.contains(SceneKey("id")) else { throw SceneError(path: [where_], message: "missing \"id\"") }
-        guard let id = try? c.decode(String.self, forKey: SceneKey("id")), !id.isEmpty else {
-            throw SceneError(path: [where_], message: "\"id\" must be a non-empty string")
-        }
-        self.id = id
-        func fail(_ message: String) -> SceneError { SceneError(path: [id], message: message) }
-        for key in c.allKeys where !Self.keys.contains(key.stringValue) {
-            throw fail("unknown key \"\(key.stringValue)\"")
-        }
-        func numbers(_ key: String, _ count: Int) throws -> [Double]? {
-            guard c.contains(SceneKey(key)) else { return nil }
-            guard let v = try? c.decode([Double].self, forKey: SceneKey(key)) else {
-                throw fail("\"\(key)\" must be an array of \(count) numbers")
+        let name = decoder.codingPath.last.map { $0.intValue.map { "children[\($0)]" } ?? $0.stringValue } ?? "root"
+        var fields: [(String, SceneJSON)] = []
+        for key in c.allKeys where key.stringValue != "children" {
+            guard let v = try? c.decode(SceneJSON.self, forKey: key) else {
+                throw SceneError(path: [name], message: "\"\(key.stringValue)\" is not a JSON value")
             }
-            guard v.count == count else { throw fail("\"\(key)\" must have \(count) numbers, found \(v.count)") }
-            guard v.allSatisfy(\.isFinite) else { throw fail("\"\(key)\" has a number that is not finite") }
-            return v
+            fields.append((key.stringValue, v))
         }
-        func value<T: Decodable>(_ key: String, _ type: T.Type, _ what: String) throws -> T? {
-            guard c.contains(SceneKey(key)) else { return nil }
-            guard let v = try? c.decode(T.self, forKey: SceneKey(key)) else { throw fail("\"\(key)\" must be \(what)") }
-            return v
-        }
-        guard let f = try numbers("frame", 4) else { throw fail("missing \"frame\"") }
-        frame = Rect(x: f[0], y: f[1], width: f[2], height: f[3])
-        if let b = try numbers("bounds", 4) { bounds = Rect(x: b[0], y: b[1], width: b[2], height: b[3]) }
-        if let t = try numbers("transform", 6) { transform = AffineTransform(a: t[0], b: t[1], c: t[2], d: t[3], tx: t[4], ty: t[5]) }
-        if let a = try numbers("anchorPoint", 2) { anchorPoint = Point(x: a[0], y: a[1]) }
-        if let i = try numbers("hitTestInsets", 4) { hitTestInsets = EdgeInsets(top: i[0], left: i[1], bottom: i[2], right: i[3]) }
-        className = try value("class", String.self, "a string")
-        hidden = try value("hidden", Bool.self, "true or false") ?? false
-        interactive = try value("interactive", Bool.self, "true or false") ?? true
-        clipsToBounds = try value("clipsToBounds", Bool.self, "true or false") ?? false
-        passesTouchesThrough = try value("passesTouchesThrough", Bool.self, "true or false") ?? false
-        capturesSubviewTouches = try value("capturesSubviewTouches", Bool.self, "true or false") ?? false
-        allowsSubviewHitsOutsideBounds = try value("allowsSubviewHitsOutsideBounds", Bool.self, "true or false") ?? false
-        tag = try value("tag", Int.self, "an integer") ?? 0
-        hitTestPriority = try value("hitTestPriority", Int.self, "an integer") ?? 0
-        if let a = try value("alpha", Double.self, "a number") {
-            guard a.isFinite else { throw fail("\"alpha\" is not finite") }
-            alpha = a
-        }
+        self = try SceneAttributes.node(from: fields, name: name)
         if c.contains(SceneKey("children")) {
             do {
                 children = try c.decode([SceneNode].self, forKey: SceneKey("children"))
             } catch let error as SceneError {
                 throw SceneError(path: [id] + error.path, message: error.message)
             } catch {
-                throw fail("\"children\" must be an array of nodes")
+                throw SceneError(path: [id], message: "\"children\" must be an array of nodes")
             }
         }
     }
 
-    /// Encodes the node, leaving out every key that has its default value.
+    /// Encodes the node through the attribute table, leaving out every default value.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: SceneKey.self)
-        try c.encode(id, forKey: SceneKey("id"))
-        try c.encodeIfPresent(className, forKey: SceneKey("class"))
-        try c.encode([frame.minX, frame.minY, frame.width, frame.height], forKey: SceneKey("frame"))
-        if let b = bounds { try c.encode([b.minX, b.minY, b.width, b.height], forKey: SceneKey("bounds")) }
-        if !transform.isIdentity {
-            let t = transform
-            try c.encode([t.a, t.b, t.c, t.d, t.tx, t.ty], forKey: SceneKey("transform"))
-        }
-        if anchorPoint != Point(x: 0.5, y: 0.5) { try c.encode([anchorPoint.x, anchorPoint.y], forKey: SceneKey("anchorPoint")) }
-        if hidden { try c.encode(true, forKey: SceneKey("hidden")) }
-        if alpha != 1 { try c.encode(alpha, forKey: SceneKey("alpha")) }
-        if !interactive { try c.encode(false, forKey: SceneKey("interactive")) }
-        if clipsToBounds { try c.encode(true, forKey: SceneKey("clipsToBounds")) }
-        if tag != 0 { try c.encode(tag, forKey: SceneKey("tag")) }
-        if hitTestInsets != .zero {
-            let i = hitTestInsets
-            try c.encode([i.top, i.left, i.bottom, i.right], forKey: SceneKey("hitTestInsets"))
-        }
-        if passesTouchesThrough { try c.encode(true, forKey: SceneKey("passesTouchesThrough")) }
-        if capturesSubviewTouches { try c.encode(true, forKey: SceneKey("capturesSubviewTouches")) }
-        if allowsSubviewHitsOutsideBounds { try c.encode(true, forKey: SceneKey("allowsSubviewHitsOutsideBounds")) }
-        if hitTestPriority != 0 { try c.encode(hitTestPriority, forKey: SceneKey("hitTestPriority")) }
+        for (key, v) in SceneAttributes.members(of: self) { try c.encode(v, forKey: SceneKey(key)) }
         if !children.isEmpty { try c.encode(children, forKey: SceneKey("children")) }
+    }
+}
+
+/// The children of a node, in a class so that a deep subtree is released without recursion.
+final class SceneChildren: @unchecked Sendable {
+    // @unchecked: `items` is only mutated through `SceneNode.children`'s copy-on-write accessor.
+    var items: [SceneNode]
+
+    init(_ items: [SceneNode]) { self.items = items }
+
+    deinit {
+        var pending = items
+        items = []
+        while var n = pending.popLast() {
+            if isKnownUniquelyReferenced(&n.childBox) {
+                pending.append(contentsOf: n.childBox.items)
+                n.childBox.items = []
+            }
+        }
+    }
+}
+
+/// The ranges a scene file's numbers must lie in, so that every view's frame arithmetic stays
+/// finite and the tool never converts an out-of-range number. [ours]
+public enum SceneLimits {
+    /// |x| for frame and bounds origins and sizes, hitTestInsets and a transform's tx, ty (pt).
+    public static let coordinate = 1e15
+    /// |a| for an anchorPoint component (unit coordinates; UIKit's are usually 0...1).
+    public static let anchor = 1e6
+    /// |a|, |b|, |c|, |d| of a transform.
+    public static let scale = 1e6
+}
+
+/// One attribute of a scene node: its key, how it reads and writes as JSON, how it sets and
+/// reads a view, and its range check. `SceneAttributes.all` lists them all.
+public struct SceneAttribute {
+    /// The JSON key.
+    public let key: String
+    /// Reads the JSON value into the node (type and count errors; a message without a path).
+    let read: (inout SceneNode, SceneJSON) throws(SceneError) -> Void
+    /// The JSON value, nil when it has its default (left out of files).
+    let write: (SceneNode) -> SceneJSON?
+    /// Sets the view's property from the node (nil: not a view property).
+    let apply: ((SceneNode, View) -> Void)?
+    /// Sets the node's value from the view (nil: not read from views).
+    let capture: ((View, inout SceneNode) -> Void)?
+    /// Whether two nodes have the same value.
+    let same: (SceneNode, SceneNode) -> Bool
+    /// A message when the node's value is out of range.
+    let check: (SceneNode) -> String?
+}
+
+/// The key table: one entry per attribute, in the order views are built (anchorPoint before
+/// frame, frame before bounds and transform). A new attribute is one line here (plus its stored
+/// property in `SceneNode`).
+public enum SceneAttributes {
+    /// Every attribute of a node (not `children`).
+    public static var all: [SceneAttribute] {
+        [
+            .id,
+            .optionalString("class", \.className),
+            .numbers("anchorPoint", \.anchorPoint, \View.anchorPoint, default: Point(x: 0.5, y: 0.5), limit: SceneLimits.anchor),
+            .frame,
+            .bounds,
+            .numbers("transform", \.transform, \View.transform, default: .identity, limits: [SceneLimits.scale, SceneLimits.scale, SceneLimits.scale, SceneLimits.scale, SceneLimits.coordinate, SceneLimits.coordinate]),
+            .flag("hidden", \.hidden, \View.isHidden, default: false),
+            .number("alpha", \.alpha, \View.alpha, default: 1),
+            .flag("interactive", \.interactive, \View.isUserInteractionEnabled, default: true),
+            .flag("clipsToBounds", \.clipsToBounds, \View.clipsToBounds, default: false),
+            .integer("tag", \.tag, \View.tag),
+            .numbers("hitTestInsets", \.hitTestInsets, \View.hitTestInsets, default: .zero, limit: SceneLimits.coordinate),
+            .flag("passesTouchesThrough", \.passesTouchesThrough, \View.passesTouchesThrough, default: false),
+            .flag("capturesSubviewTouches", \.capturesSubviewTouches, \View.capturesSubviewTouches, default: false),
+            .flag("allowsSubviewHitsOutsideBounds", \.allowsSubviewHitsOutsideBounds, \View.allowsSubviewHitsOutsideBounds, default: false),
+            .integer("hitTestPriority", \.hitTestPriority, \View.hitTestPriority),
+            .fileFlag("gestureRecognizers", \.hasGestureRecognizers),
+        ]
+    }
+
+    /// A node from its members (not `children`), strictly: the id first, then unknown keys,
+    /// then each attribute's type. `name` names the node when it has no id.
+    static func node(from fields: [(String, SceneJSON)], name: String, table: [SceneAttribute] = all) throws(SceneError) -> SceneNode {
+        var node = SceneNode(id: "", frame: .zero)
+        guard let idValue = fields.first(where: { $0.0 == "id" })?.1 else { throw SceneError(path: [name], message: "missing \"id\"") }
+        guard case .string(let id) = idValue, !id.isEmpty else { throw SceneError(path: [name], message: "\"id\" must be a non-empty string") }
+        node.id = id
+        var seen = Set<String>()
+        for (key, value) in fields {
+            if key == "children" {
+                // The reader takes an array of objects itself; anything else lands here.
+                throw SceneError(path: [id], message: "\"children\" must be an array of nodes, found \(value.brief)")
+            }
+            guard table.contains(where: { $0.key == key }) else { throw SceneError(path: [id], message: "unknown key \"\(key)\"") }
+            guard seen.insert(key).inserted else { throw SceneError(path: [id], message: "key \"\(key)\" appears twice") }
+        }
+        for attribute in table {
+            guard let (_, v) = fields.first(where: { $0.0 == attribute.key }) else {
+                if attribute.key == "frame" { throw SceneError(path: [id], message: "missing \"frame\"") }
+                continue
+            }
+            do { try attribute.read(&node, v) } catch { throw SceneError(path: [id], message: error.message) }
+        }
+        return node
+    }
+
+    /// The node's members with non-default values, in table order.
+    static func members(of node: SceneNode, table: [SceneAttribute] = all) -> [(String, SceneJSON)] {
+        table.compactMap { a in a.write(node).map { (a.key, $0) } }
+    }
+
+    /// The first out-of-range value of the node, if any.
+    static func rangeProblem(_ node: SceneNode, table: [SceneAttribute] = all) -> String? {
+        for a in table { if let m = a.check(node) { return m } }
+        return nil
+    }
+}
+
+/// Reading JSON values for the table's entries.
+private func fail(_ message: String) -> SceneError { SceneError(path: [], message: message) }
+
+private func readNumbers(_ v: SceneJSON, _ key: String, _ count: Int) throws(SceneError) -> [Double] {
+    guard case .array(let items) = v else { throw fail("\"\(key)\" must be an array of \(count) numbers, found \(v.brief)") }
+    var out: [Double] = []
+    for item in items {
+        guard case .number(let d, let text) = item else {
+            throw fail("\"\(key)\" must be an array of \(count) numbers, found \(item.brief) in it")
+        }
+        guard d.isFinite else { throw fail("\"\(key)\": \(text) is out of range (the largest number a scene file can hold is about 1.8e308; coordinates must be within ±1e15)") }
+        out.append(d)
+    }
+    guard out.count == count else { throw fail("\"\(key)\" must have \(count) numbers, found \(out.count)") }
+    return out
+}
+
+private func outOfRange(_ key: String, _ values: [Double], _ limits: [Double], _ what: String) -> String? {
+    for (v, limit) in zip(values, limits) where !(abs(v) <= limit) {
+        let exponent = Int(log10(limit).rounded())
+        let shown = pow(10, Double(exponent)) == limit ? "1e\(exponent)" : "\(limit)"
+        return "\"\(key)\": \(v) is out of range: \(what) must be within ±\(shown) (see the scene format's limits)"
+    }
+    return nil
+}
+
+/// A value a `SceneAttribute.view` entry can hold: its JSON form both ways.
+public protocol SceneValue: Equatable {
+    /// From the file's value; nil when it has the wrong type.
+    init?(sceneJSON: SceneJSON)
+    /// The file's value.
+    var sceneJSON: SceneJSON { get }
+    /// What the file must hold, for messages ("true or false").
+    static var sceneDescription: String { get }
+}
+
+extension Bool: SceneValue {
+    /// From `true` or `false`.
+    public init?(sceneJSON: SceneJSON) {
+        guard case .bool(let b) = sceneJSON else { return nil }
+        self = b
+    }
+    /// `true` or `false`.
+    public var sceneJSON: SceneJSON { .bool(self) }
+    /// "true or false".
+    public static var sceneDescription: String { "true or false" }
+}
+
+extension Int: SceneValue {
+    /// From an integer.
+    public init?(sceneJSON: SceneJSON) {
+        guard case .number(_, let text) = sceneJSON, let i = Int(text) else { return nil }
+        self = i
+    }
+    /// The integer.
+    public var sceneJSON: SceneJSON { .number(Double(self), text: String(self)) }
+    /// "an integer".
+    public static var sceneDescription: String { "an integer" }
+}
+
+extension Double: SceneValue {
+    /// From a finite number.
+    public init?(sceneJSON: SceneJSON) {
+        guard case .number(let d, _) = sceneJSON, d.isFinite, abs(d) <= SceneLimits.coordinate else { return nil }
+        self = d
+    }
+    /// The number.
+    public var sceneJSON: SceneJSON { .number(self, text: "") }
+    /// "a number within ±1e15".
+    public static var sceneDescription: String { "a number within ±1e15" }
+}
+
+/// Values that are written as fixed-length arrays of numbers.
+public protocol SceneNumbers: Equatable {
+    /// The numbers, in file order.
+    var sceneNumbers: [Double] { get }
+    /// From exactly as many numbers as `sceneNumbers` has.
+    init(sceneNumbers v: [Double])
+}
+
+extension Point: SceneNumbers {
+    /// `[x, y]`.
+    public var sceneNumbers: [Double] { [x, y] }
+    /// From `[x, y]`.
+    public init(sceneNumbers v: [Double]) { self.init(x: v[0], y: v[1]) }
+}
+
+extension Rect: SceneNumbers {
+    /// `[x, y, width, height]`.
+    public var sceneNumbers: [Double] { [minX, minY, width, height] }
+    /// From `[x, y, width, height]`.
+    public init(sceneNumbers v: [Double]) { self.init(x: v[0], y: v[1], width: v[2], height: v[3]) }
+}
+
+extension EdgeInsets: SceneNumbers {
+    /// `[top, left, bottom, right]`.
+    public var sceneNumbers: [Double] { [top, left, bottom, right] }
+    /// From `[top, left, bottom, right]`.
+    public init(sceneNumbers v: [Double]) { self.init(top: v[0], left: v[1], bottom: v[2], right: v[3]) }
+}
+
+extension HitTestKit.AffineTransform: SceneNumbers {
+    /// `[a, b, c, d, tx, ty]`.
+    public var sceneNumbers: [Double] { [a, b, c, d, tx, ty] }
+    /// From `[a, b, c, d, tx, ty]`.
+    public init(sceneNumbers v: [Double]) { self.init(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5]) }
+}
+
+extension SceneAttribute {
+    /// A boolean view property.
+    static func flag(_ key: String, _ node: WritableKeyPath<SceneNode, Bool>, _ view: ReferenceWritableKeyPath<View, Bool>, default d: Bool) -> SceneAttribute {
+        SceneAttribute(
+            key: key,
+            read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in
+                guard case .bool(let b) = v else { throw fail("\"\(key)\" must be true or false") }
+                n[keyPath: node] = b
+            },
+            write: { $0[keyPath: node] == d ? nil : .bool($0[keyPath: node]) },
+            apply: { $1[keyPath: view] = $0[keyPath: node] },
+            capture: { $1[keyPath: node] = $0[keyPath: view] },
+            same: { $0[keyPath: node] == $1[keyPath: node] },
+            check: { _ in nil })
+    }
+
+    /// A view property stored in `SceneNode.attributes` under its key: a new view property is
+    /// this one line in `SceneAttributes.all`, e.g.
+    /// `.view("autoresizingMask", \View.autoresizingMask, default: [])`.
+    static func view<T: SceneValue>(_ key: String, _ view: ReferenceWritableKeyPath<View, T>, default d: T) -> SceneAttribute {
+        stored(key, view, default: d, T.sceneDescription, decode: T.init(sceneJSON:), encode: \.sceneJSON)
+    }
+
+    /// `view` for an option set (`UIViewAutoresizing`-like), written as its raw integer.
+    static func view<T: OptionSet>(_ key: String, _ view: ReferenceWritableKeyPath<View, T>, default d: T) -> SceneAttribute
+    where T.RawValue: FixedWidthInteger {
+        stored(
+            key, view, default: d, "an integer (the option set's raw value)",
+            decode: { v in
+                guard case .number(_, let text) = v, let raw = T.RawValue(text) else { return nil }
+                return T(rawValue: raw)
+            },
+            encode: { .number(Double($0.rawValue), text: String($0.rawValue)) })
+    }
+
+    private static func stored<T: Equatable>(
+        _ key: String, _ view: ReferenceWritableKeyPath<View, T>, default d: T, _ what: String,
+        decode: @escaping (SceneJSON) -> T?, encode: @escaping (T) -> SceneJSON
+    ) -> SceneAttribute {
+        SceneAttribute(
+            key: key,
+            read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in
+                guard let x = decode(v) else { throw fail("\"\(key)\" must be \(what), found \(v.brief)") }
+                n.attributes[key] = x == d ? nil : encode(x)
+            },
+            write: { $0.attributes[key] },
+            apply: { n, v in v[keyPath: view] = n.attributes[key].flatMap(decode) ?? d },
+            capture: { v, n in
+                let x = v[keyPath: view]
+                n.attributes[key] = x == d ? nil : encode(x)
+            },
+            same: { $0.attributes[key] == $1.attributes[key] },
+            check: { _ in nil })
+    }
+
+    /// A boolean kept in the file only (default false).
+    static func fileFlag(_ key: String, _ node: WritableKeyPath<SceneNode, Bool>) -> SceneAttribute {
+        SceneAttribute(
+            key: key,
+            read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in
+                guard case .bool(let b) = v else { throw fail("\"\(key)\" must be true or false") }
+                n[keyPath: node] = b
+            },
+            write: { $0[keyPath: node] ? .bool(true) : nil },
+            apply: nil, capture: nil,
+            same: { $0[keyPath: node] == $1[keyPath: node] },
+            check: { _ in nil })
+    }
+
+    /// An integer view property (default 0).
+    static func integer(_ key: String, _ node: WritableKeyPath<SceneNode, Int>, _ view: ReferenceWritableKeyPath<View, Int>) -> SceneAttribute {
+        SceneAttribute(
+            key: key,
+            read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in
+                guard case .number(_, let text) = v, let i = Int(text) else { throw fail("\"\(key)\" must be an integer, found \(v.brief)") }
+                n[keyPath: node] = i
+            },
+            write: { $0[keyPath: node] == 0 ? nil : .number(Double($0[keyPath: node]), text: String($0[keyPath: node])) },
+            apply: { $1[keyPath: view] = $0[keyPath: node] },
+            capture: { $1[keyPath: node] = $0[keyPath: view] },
+            same: { $0[keyPath: node] == $1[keyPath: node] },
+            check: { _ in nil })
+    }
+
+    /// An option set view property, written as its raw integer (default: empty).
+    static func options<T: OptionSet>(_ key: String, _ node: WritableKeyPath<SceneNode, T>, _ view: ReferenceWritableKeyPath<View, T>) -> SceneAttribute
+    where T.RawValue: FixedWidthInteger {
+        SceneAttribute(
+            key: key,
+            read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in
+                guard case .number(_, let text) = v, let i = T.RawValue(text) else { throw fail("\"\(key)\" must be a non-negative integer (the raw value), found \(v.brief)") }
+                n[keyPath: node] = T(rawValue: i)
+            },
+            write: { $0[keyPath: node].isEmpty ? nil : .number(Double($0[keyPath: node].rawValue), text: String($0[keyPath: node].rawValue)) },
+            apply: { $1[keyPath: view] = $0[keyPath: node] },
+            capture: { $1[keyPath: node] = $0[keyPath: view] },
+            same: { $0[keyPath: node] == $1[keyPath: node] },
+            check: { _ in nil })
+    }
+
+    /// A finite number view property (any finite value: UIKit accepts any alpha).
+    static func number(_ key: String, _ node: WritableKeyPath<SceneNode, Double>, _ view: ReferenceWritableKeyPath<View, Double>, default d: Double) -> SceneAttribute {
+        SceneAttribute(
+            key: key,
+            read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in
+                guard case .number(let x, let text) = v else { throw fail("\"\(key)\" must be a number") }
+                guard x.isFinite else { throw fail("\"\(key)\": \(text) is out of range") }
+                n[keyPath: node] = x
+            },
+            write: { $0[keyPath: node] == d ? nil : .number($0[keyPath: node], text: "") },
+            apply: { $1[keyPath: view] = $0[keyPath: node] },
+            capture: { $1[keyPath: node] = $0[keyPath: view] },
+            same: { $0[keyPath: node] == $1[keyPath: node] },
+            check: { $0[keyPath: node].isFinite ? nil : "\"\(key)\" is not finite" })
+    }
+
+    /// A view property written as a fixed array of numbers, each within its limit.
+    static func numbers<T: SceneNumbers>(
+        _ key: String, _ node: WritableKeyPath<SceneNode, T>, _ view: ReferenceWritableKeyPath<View, T>, default d: T, limits: [Double]
+    ) -> SceneAttribute {
+        let count = limits.count
+        return SceneAttribute(
+            key: key,
+            read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in n[keyPath: node] = T(sceneNumbers: try readNumbers(v, key, count)) },
+            write: { $0[keyPath: node] == d ? nil : .array($0[keyPath: node].sceneNumbers.map { .number($0, text: "") }) },
+            apply: { $1[keyPath: view] = $0[keyPath: node] },
+            capture: { $1[keyPath: node] = $0[keyPath: view] },
+            same: { $0[keyPath: node] == $1[keyPath: node] },
+            check: { outOfRange(key, $0[keyPath: node].sceneNumbers, limits, "each number") })
+    }
+
+    /// `numbers` with one limit for every component.
+    static func numbers<T: SceneNumbers>(
+        _ key: String, _ node: WritableKeyPath<SceneNode, T>, _ view: ReferenceWritableKeyPath<View, T>, default d: T, limit: Double
+    ) -> SceneAttribute {
+        numbers(key, node, view, default: d, limits: Array(repeating: limit, count: d.sceneNumbers.count))
+    }
+
+    /// A string kept in the file only.
+    static func optionalString(_ key: String, _ node: WritableKeyPath<SceneNode, String?>) -> SceneAttribute {
+        SceneAttribute(
+            key: key,
+            read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in
+                guard case .string(let s) = v else { throw fail("\"\(key)\" must be a string") }
+                n[keyPath: node] = s
+            },
+            write: { $0[keyPath: node].map { .string($0) } },
+            apply: nil, capture: nil,
+            same: { $0[keyPath: node] == $1[keyPath: node] },
+            check: { _ in nil })
+    }
+
+    /// The id (read by `SceneAttributes.node` itself; ids of captured views are made unique there).
+    static var id: SceneAttribute {
+        SceneAttribute(
+        key: "id",
+        read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in
+            guard case .string(let s) = v, !s.isEmpty else { throw fail("\"id\" must be a non-empty string") }
+            n.id = s
+        },
+        write: { .string($0.id) },
+        apply: { $1.accessibilityIdentifier = $0.id },
+        capture: nil,
+        same: { $0.id == $1.id },
+        check: { $0.id.isEmpty ? "\"id\" must be a non-empty string" : nil })
+    }
+
+    /// The frame as set before the transform (required).
+    static var frame: SceneAttribute {
+        SceneAttribute(
+        key: "frame",
+        read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in n.frame = Rect(sceneNumbers: try readNumbers(v, "frame", 4)) },
+        write: { .array($0.frame.sceneNumbers.map { .number($0, text: "") }) },
+        apply: { $1.frame = $0.frame },
+        capture: { v, n in
+            let size = v.bounds.size
+            n.frame = Rect(
+                x: v.center.x - v.anchorPoint.x * size.width, y: v.center.y - v.anchorPoint.y * size.height,
+                width: size.width, height: size.height)
+        },
+        same: { $0.frame == $1.frame },
+        check: { outOfRange("frame", $0.frame.sceneNumbers, Array(repeating: SceneLimits.coordinate, count: 4), "coordinates") })
+    }
+
+    /// The bounds, when not `[0, 0, frame size]`.
+    static var bounds: SceneAttribute {
+        SceneAttribute(
+        key: "bounds",
+        read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in n.bounds = Rect(sceneNumbers: try readNumbers(v, "bounds", 4)) },
+        write: { n in n.bounds.map { .array($0.sceneNumbers.map { .number($0, text: "") }) } },
+        apply: { n, v in if let b = n.bounds { v.bounds = b } },
+        capture: { v, n in n.bounds = v.bounds.origin != .zero ? v.bounds : nil },
+        same: { $0.bounds == $1.bounds },
+        check: { n in n.bounds.flatMap { outOfRange("bounds", $0.sceneNumbers, Array(repeating: SceneLimits.coordinate, count: 4), "coordinates") } })
     }
 }
 
@@ -155,27 +553,35 @@ public struct SceneFile: Sendable, Hashable, Codable {
         self.root = root
     }
 
-    /// Loads a scene from JSON, checking everything (see `SceneNode`) and that ids are unique.
-    /// - Throws: `SceneError` naming the node path and what is wrong; nothing is loaded.
+    /// Loads a scene from JSON, checking everything (types, the ranges of `SceneLimits`, unique
+    /// ids). Iterative: any depth loads.
+    /// - Throws: `SceneError` naming the node path and what is wrong (or the line and column of
+    ///   a JSON syntax error); nothing is loaded.
     public init(json data: Data) throws(SceneError) {
-        do {
-            self = try JSONDecoder().decode(SceneFile.self, from: data)
-        } catch let error as SceneError {
-            throw error
-        } catch let DecodingError.dataCorrupted(context) {
-            throw SceneError(path: [], message: "not valid JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)")
-        } catch {
-            throw SceneError(path: [], message: "not a scene file: \(error)")
+        var r = SceneJSONReader(data)
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { r.i = 3 }
+        try r.expect("{", "a JSON object (a scene file starts with '{')")
+        var format: SceneJSON?, version: SceneJSON?, root: SceneNode?
+        let table = SceneAttributes.all
+        if !r.take("}") {
+            repeat {
+                let key = try r.string()
+                try r.expect(":", "':'")
+                switch key {
+                case "format": format = try r.value()
+                case "version": version = try r.value()
+                case "root": root = try r.node(table)
+                default: throw SceneError(path: [], message: "unknown top-level key \"\(key)\"")
+                }
+            } while r.take(",")
+            try r.expect("}", "',' or '}'")
         }
-        var seen: [String: [String]] = [:]
-        var stack: [(SceneNode, [String])] = [(root, [root.id])]
-        while let (node, path) = stack.popLast() {
-            if let first = seen[node.id] {
-                throw SceneError(path: path, message: "id \"\(node.id)\" is used twice (first at \(first.joined(separator: "/")))")
-            }
-            seen[node.id] = path
-            stack.append(contentsOf: node.children.map { ($0, path + [$0.id]) })
-        }
+        try r.end()
+        guard case .string("hittest-scene") = format else { throw SceneError(path: [], message: "\"format\" must be \"hittest-scene\"") }
+        guard case .number(_, "1") = version else { throw SceneError(path: [], message: "\"version\" must be 1") }
+        guard let root else { throw SceneError(path: [], message: "missing \"root\"") }
+        self.root = root
+        try validate()
     }
 
     /// Loads a scene file from disk.
@@ -187,7 +593,36 @@ public struct SceneFile: Sendable, Hashable, Codable {
         try self.init(json: data)
     }
 
-    /// Decodes the wrapper: format, version, root.
+    /// Checks what loading checks, for a scene built in code (an importer's): every number
+    /// within `SceneLimits`, ids non-empty and unique. `makeWindow()` needs a valid scene.
+    /// - Throws: `SceneError` naming the node path.
+    public func validate() throws(SceneError) {
+        let table = SceneAttributes.all
+        // Each visited node's id and parent index: paths are rebuilt only for an error.
+        var ids: [String] = []
+        var parents: [Int] = []
+        func path(_ i: Int) -> [String] {
+            var p: [String] = []
+            var k = i
+            while k >= 0 { p.append(ids[k]); k = parents[k] }
+            return p.reversed()
+        }
+        var seen: [String: Int] = [:]
+        var stack: [(SceneNode, Int)] = [(root, -1)]
+        while let (node, parent) = stack.popLast() {
+            let index = ids.count
+            ids.append(node.id)
+            parents.append(parent)
+            if let problem = SceneAttributes.rangeProblem(node, table: table) { throw SceneError(path: path(index), message: problem) }
+            if let first = seen[node.id] {
+                throw SceneError(path: path(index), message: "id \"\(node.id)\" is used twice (first at \(path(first).joined(separator: "/")))")
+            }
+            seen[node.id] = index
+            for child in node.children.reversed() { stack.append((child, index)) }
+        }
+    }
+
+    /// Decodes the wrapper: format, version, root (generic decoders; see `SceneNode.init(from:)`).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: SceneKey.self)
         for key in c.allKeys where !["format", "version", "root"].contains(key.stringValue) {
@@ -211,24 +646,26 @@ public struct SceneFile: Sendable, Hashable, Codable {
         try c.encode(root, forKey: SceneKey("root"))
     }
 
-    /// The JSON form, pretty-printed with sorted keys.
+    /// The JSON form: two-space indentation (capped at 16 levels, so any depth stays linear in
+    /// size), `id` first, `children` last. Written without recursion: any depth saves.
     public func jsonData() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Every value is finite and every key a string: encoding cannot fail.
-        return (try? encoder.encode(self)) ?? Data()
+        var w = SceneJSONWriter()
+        w.file(self, SceneAttributes.all)
+        return Data(w.out)
     }
 
     /// Builds the view tree: a `Window` for the root, each view's `accessibilityIdentifier` set to
-    /// its node's id. Iterative, so very deep scenes work.
+    /// its node's id. Iterative, so very deep scenes work. The scene must be valid (`validate()`;
+    /// a loaded file is): out-of-range numbers stop the program in the view setters.
     public func makeWindow() -> Window {
+        let table = SceneAttributes.all
         let window = Window(frame: .zero)
-        SceneFile.apply(root, to: window)
+        SceneFile.apply(root, to: window, table)
         var stack: [(SceneNode, View)] = [(root, window)]
         while let (node, view) = stack.popLast() {
             for child in node.children {
                 let v = View()
-                SceneFile.apply(child, to: v)
+                SceneFile.apply(child, to: v, table)
                 view.addSubview(v)
                 stack.append((child, v))
             }
@@ -236,27 +673,14 @@ public struct SceneFile: Sendable, Hashable, Codable {
         return window
     }
 
-    static func apply(_ node: SceneNode, to v: View) {
-        v.accessibilityIdentifier = node.id
-        v.anchorPoint = node.anchorPoint
-        v.frame = node.frame
-        if let b = node.bounds { v.bounds = b }
-        v.transform = node.transform
-        v.isHidden = node.hidden
-        v.alpha = node.alpha
-        v.isUserInteractionEnabled = node.interactive
-        v.clipsToBounds = node.clipsToBounds
-        v.tag = node.tag
-        v.hitTestInsets = node.hitTestInsets
-        v.passesTouchesThrough = node.passesTouchesThrough
-        v.capturesSubviewTouches = node.capturesSubviewTouches
-        v.allowsSubviewHitsOutsideBounds = node.allowsSubviewHitsOutsideBounds
-        v.hitTestPriority = node.hitTestPriority
+    static func apply(_ node: SceneNode, to v: View, _ table: [SceneAttribute]) {
+        for a in table { a.apply?(node, v) }
     }
 
     /// The scene of a live view tree. Ids are the views' `accessibilityIdentifier`s; views
     /// without one (or with a duplicate) get `class-N`. Handlers cannot be saved and are left out.
     public init(view root: View) {
+        let table = SceneAttributes.all
         var used = Set<String>()
         var counters: [String: Int] = [:]
         func node(_ v: View) -> SceneNode {
@@ -269,24 +693,8 @@ public struct SceneFile: Sendable, Hashable, Codable {
                 } while used.contains(id)
             }
             used.insert(id)
-            let size = v.bounds.size
-            let frame = Rect(
-                x: v.center.x - v.anchorPoint.x * size.width, y: v.center.y - v.anchorPoint.y * size.height,
-                width: size.width, height: size.height)
-            var n = SceneNode(id: id, frame: frame)
-            if v.bounds.origin != .zero { n.bounds = v.bounds }
-            n.transform = v.transform
-            n.anchorPoint = v.anchorPoint
-            n.hidden = v.isHidden
-            n.alpha = v.alpha
-            n.interactive = v.isUserInteractionEnabled
-            n.clipsToBounds = v.clipsToBounds
-            n.tag = v.tag
-            n.hitTestInsets = v.hitTestInsets
-            n.passesTouchesThrough = v.passesTouchesThrough
-            n.capturesSubviewTouches = v.capturesSubviewTouches
-            n.allowsSubviewHitsOutsideBounds = v.allowsSubviewHitsOutsideBounds
-            n.hitTestPriority = v.hitTestPriority
+            var n = SceneNode(id: id, frame: .zero)
+            for a in table { a.capture?(v, &n) }
             return n
         }
         // Pre-order with an explicit stack; children are filled in on the way back up.
