@@ -558,6 +558,8 @@ extension HitTestCLI {
             let text = String(decoding: data, as: UTF8.self)
             let result: SceneImporter.Result
             do { result = try SceneImporter.importScene(text) } catch {
+                // The per-line warnings are what explains a failed import: print them first.
+                for warning in error.warnings { output.err("warning: \(warning)") }
                 throw Failure(message: "\(display(a.positional[0])): \(error)", status: 1)
             }
             for warning in result.warnings { output.err("warning: \(warning)") }

@@ -184,6 +184,8 @@ public enum SceneAttributes {
             .numbers("anchorPoint", \.anchorPoint, \View.anchorPoint, default: Point(x: 0.5, y: 0.5), limit: SceneLimits.anchor),
             .frame,
             .bounds,
+            .view("autoresizingMask", \View.autoresizingMask, default: []),
+            .view("autoresizesSubviews", \View.autoresizesSubviews, default: true),
             .numbers("transform", \.transform, \View.transform, default: .identity, limits: [SceneLimits.scale, SceneLimits.scale, SceneLimits.scale, SceneLimits.scale, SceneLimits.coordinate, SceneLimits.coordinate]),
             .flag("hidden", \.hidden, \View.isHidden, default: false),
             .number("alpha", \.alpha, \View.alpha, default: 1),

@@ -67,6 +67,8 @@ enum RecursiveDescriptionReader {
             if fields["userInteractionEnabled"] == "NO" { node.interactive = false }
             if fields["clipsToBounds"] == "YES" { node.clipsToBounds = true }
             if let tag = fields["tag"].flatMap(Int.init) { node.tag = tag }
+            // `gestureRecognizers = <NSArray: …>`: the view takes touches through recognizers.
+            if fields["gestureRecognizers"] != nil { node.hasGestureRecognizers = true }
             if let t = fields["transform"].flatMap(parseTransform), !t.isIdentity {
                 // The dump's frame is the transformed bounding box; recover the frame as set,
                 // with magnitudes far inside what the geometry holds (no overflow, no trap).

@@ -66,6 +66,57 @@ import Testing
 
     // MARK: - 9: sizes that would need gigabytes
 
+    /// Item 8 through the importer's transform path: the untransformed frame is recovered by
+    /// geometry that must never see an out-of-range value (it traps on a non-finite bounds).
+    @Test func importOfAnExtremeTransformedViewEndsWithAMessage() throws {
+        let dump = Self.file("""
+            <UIWindow: 0x1; frame = (0 0; 100 200)>
+               | <UIView: 0x3; frame = (1.79e308 0; 1.79e308 10); transform = [0.5, 0, 0, 1, 0, 0]>
+            """, "dump-transform.txt")
+        let (status, c) = Self.run(["import", dump, "-o", T.temp("out-transform.json")])
+        #expect(status != 0 && c.err.contains("out of range"), "\(c.err)")
+    }
+
+    /// Item 5: a failed import shows the per-line warnings that explain it.
+    @Test func failedImportsShowTheirWarnings() throws {
+        let dump = Self.file("""
+            <UIWindow; frame = (0 0; 100 not-a-number)>
+               | <UIView; frame = (oops)>
+            """, "dump-bad.txt")
+        let (status, c) = Self.run(["import", dump, "-o", T.temp("out-bad.json")])
+        #expect(status != 0, "\(c.err)")
+        #expect(c.err.contains("warning: line 1") && c.err.contains("warning: line 2"), "\(c.err)")
+    }
+
+    /// The first attribute added through the key table (issue 17): the autoresizing mask goes
+    /// through a scene file, to the view and back.
+    @Test func autoresizingMaskRoundTripsThroughTheSceneFile() throws {
+        let json = Self.scene(#"{"id":"w","frame":[0,0,100,100],"children":[{"id":"a","frame":[0,0,10,10],"autoresizingMask":18,"autoresizesSubviews":false}]}"#)
+        let file = try SceneFile(json: Data(json.utf8))
+        let window = file.makeWindow()
+        let a = try #require(window.subviews.first)
+        #expect(a.autoresizingMask == [.flexibleWidth, .flexibleHeight])
+        #expect(!a.autoresizesSubviews)
+        #expect(window.autoresizingMask == [] && window.autoresizesSubviews)
+        let saved = SceneFile(view: window)
+        #expect(saved == file)
+        #expect(try SceneFile(json: saved.jsonData()) == file)
+        let bad = Self.scene(#"{"id":"w","frame":[0,0,100,100],"autoresizingMask":"wide"}"#)
+        #expect(throws: SceneError.self) { try SceneFile(json: Data(bad.utf8)) }
+    }
+
+    /// Views that a dump lists with gesture recognizers are read as such (the audit counts
+    /// them as controls).
+    @Test func dumpedGestureRecognizersAreKept() throws {
+        let text = """
+            <UIWindow: 0x1; frame = (0 0; 100 200); layer = <UIWindowLayer: 0x2>>
+               | <UIView: 0x3; frame = (0 0; 50 50); gestureRecognizers = <NSArray: 0x5>; layer = <CALayer: 0x4>>
+               | <UIView: 0x6; frame = (50 50; 50 50); layer = <CALayer: 0x7>>
+            """
+        let scene = try SceneImporter.importScene(text).scene
+        #expect(scene.root.children.map(\.hasGestureRecognizers) == [true, false])
+    }
+
     @Test func hugeScreensAndPointCountsAreBounded() throws {
         let big = Self.file(Self.scene(#"{"id":"w","frame":[0,0,100000,100000],"children":[{"id":"b","class":"UIButton","frame":[0,0,50000,50000]}]}"#))
         let (status, c) = Self.run(["audit", big, "--json"])
@@ -366,6 +417,8 @@ import Testing
         node.allowsSubviewHitsOutsideBounds = true
         node.hitTestPriority = 3
         node.hasGestureRecognizers = true
+        node.attributes["autoresizingMask"] = .number(18, text: "18")
+        node.attributes["autoresizesSubviews"] = .bool(false)
         let root = SceneNode(id: "w", frame: Rect(x: 0, y: 0, width: 100, height: 100), children: [node])
         let scene = SceneFile(root: root)
         let text = String(decoding: scene.jsonData(), as: UTF8.self)
