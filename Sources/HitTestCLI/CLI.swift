@@ -336,10 +336,16 @@ public enum HitTestCLI {
 
     static func name(_ view: View?) -> String { view?.accessibilityIdentifier ?? view?.debugName ?? "" }
 
-    /// A number as the tool prints it: whole numbers without a fraction, others as Swift's
-    /// shortest round-trip form (43.5 stays 43.5).
+    /// A number as the tool prints it: whole numbers without a fraction, others with at most
+    /// four decimals, trailing zeros dropped (43.5 stays 43.5; the sum 20 + 34.3333 prints as
+    /// 54.3333, not 54.33330000000001). Magnitudes of 1e15 and more print in Swift's form.
     static func fmt(_ x: Double) -> String {
-        x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
+        if x == x.rounded() && abs(x) < 1e15 { return String(Int(x)) }
+        guard x.isFinite, abs(x) < 1e15 else { return String(x) }
+        var s = String(format: "%.4f", x)
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
+        return s == "-0" ? "0" : s
     }
 
     /// "1 view", "2 views".

@@ -300,6 +300,15 @@ import Testing
         #expect(stats.out.contains("can never be hit (alpha < 0.01, zero or negative size): 1") && stats.out.contains("negative: zero or negative size"))
     }
 
+    /// Sizes print as a person reads them: exact where short (43.5), never a binary tail.
+    @Test func numbersPrintShortAndExact() {
+        #expect(HitTestCLI.fmt(43.5) == "43.5")
+        #expect(HitTestCLI.fmt(20 + 34.3333) == "54.3333")
+        #expect(HitTestCLI.fmt(-0.00001) == "0")
+        #expect(HitTestCLI.fmt(390) == "390")
+        #expect(HitTestCLI.fmt(1e300) == "1e+300")
+    }
+
     @Test func interactiveIsDecidedByClass() {
         typealias A = HitTestCLI.Audit
         for yes in ["UIButton", "UISwitch", "UITableViewCell", "Adyen.ListCell", "_TtC5Adyen12SubmitButton", "XCUIElementTypeLink",
