@@ -6,29 +6,26 @@
 /* Fewer candidates than this are scanned in order: a grid lookup costs about as much. */
 #define GRID_MIN 12
 #define GRID_MAX_SIDE 4096
-/* Relative slack of conservative boxes: far above the rounding of the exact test. */
-#define BOX_SLACK 1e-9
 /* Transforms worse conditioned than this get no box (they are tested everywhere). */
 #define MAX_CONDITION 1e6
 
 
+/* A candidate's boxes in its parent's space. */
 typedef struct box {
     double x0, y0, x1, y1; /* conservative: every point of the child's reach is inside */
     int covers;            /* x0.. shrunk instead: every point inside is surely a hit */
     double ix0, iy0, ix1, iy1;
 } box;
 
-void free_block(ht_tree *t, int32_t s) {
-    block *b = t->blocks[s];
+void htq_release_block(block *b) {
     if (!b) return;
     free(b->grid_memory);
     free(b);
-    t->blocks[s] = NULL;
 }
 
-static double maxabs(double m, double v) {
-    v = fabs(v);
-    return v > m ? v : m;
+void htq_free_block(ht_tree *t, int32_t s) {
+    htq_release_block(t->hq.blocks[s]);
+    t->hq.blocks[s] = NULL;
 }
 
 /*
@@ -44,34 +41,23 @@ static int child_box(const ht_tree *t, int32_t s, box *b) {
     if (f & K_SINGULAR) return BOX_NEVER; /* the converted point is NaN: never inside */
     double rx0 = t->rx0[s], ry0 = t->ry0[s], rx1 = t->rx1[s], ry1 = t->ry1[s];
     if (!(rx0 < rx1 && ry0 < ry1)) return BOX_NEVER;
-    double mag = 0, cond = 1;
-    double cx[4] = {rx0, rx1, rx0, rx1}, cy[4] = {ry0, ry0, ry1, ry1};
-    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    double cond = 1;
     int identity = (f & K_IDENTITY) != 0;
     if (!identity)
         cond = (fabs(t->xa[s]) + fabs(t->xb[s]) + fabs(t->xc[s]) + fabs(t->xd[s])) *
                (fabs(t->ia[s]) + fabs(t->ib[s]) + fabs(t->ic[s]) + fabs(t->id[s]));
     if (!(cond <= MAX_CONDITION)) return BOX_UNBOUNDED;
     double m6[6] = ROW_TRANSFORM(t, s);
-    for (int i = 0; i < 4; i++) {
-        double px, py;
-        to_parent(cx[i], cy[i], t->cx[s], t->cy[s], t->offx[s], t->offy[s], m6, identity, &px, &py);
-        x0 = px < x0 ? px : x0;
-        x1 = px > x1 ? px : x1;
-        y0 = py < y0 ? py : y0;
-        y1 = py > y1 ? py : y1;
-        mag = maxabs(maxabs(mag, px), py);
-        mag = maxabs(maxabs(mag, cx[i]), cy[i]);
-    }
-    mag = maxabs(maxabs(maxabs(maxabs(mag, t->cx[s]), t->cy[s]), t->offx[s]), t->offy[s]);
-    mag = maxabs(maxabs(mag, t->xtx[s]), t->xty[s]);
-    double m = BOX_SLACK * (mag + 1) * cond;
-    b->x0 = x0 - m;
-    b->y0 = y0 - m;
-    b->x1 = x1 + m;
-    b->y1 = y1 + m;
-    if (!(isfinite(b->x0) && isfinite(b->y0) && isfinite(b->x1) && isfinite(b->y1)))
-        return BOX_UNBOUNDED;
+    /* Points reach the child through the computed inverse: the slack grows with the condition. */
+    ht_map map = {t->cx[s], t->cy[s], t->offx[s], t->offy[s], m6, identity, 1};
+    ht_box wide, tight;
+    double m;
+    if (!ht_box_map((ht_box){rx0, ry0, rx1, ry1}, &map, cond, &wide, &tight, &m)) return BOX_UNBOUNDED;
+    b->x0 = wide.x0;
+    b->y0 = wide.y0;
+    b->x1 = wide.x1;
+    b->y1 = wide.y1;
+    double x0 = tight.x0, y0 = tight.y0, x1 = tight.x1, y1 = tight.y1;
     /* A plain axis-aligned child surely returns itself or a descendant for a point inside. */
     b->covers = identity && !(f & HT_FLAG_PASS_THROUGH);
     b->ix0 = x0 + m;
@@ -81,13 +67,10 @@ static int child_box(const ht_tree *t, int32_t s, box *b) {
     return BOX_BOUNDED;
 }
 
-int node_reach_box(const ht_tree *t, int32_t slot, double out[4]) {
+int htq_reach_box(const ht_tree *t, int32_t slot, ht_box *out) {
     box b;
     int kind = child_box(t, slot, &b);
-    out[0] = b.x0;
-    out[1] = b.y0;
-    out[2] = b.x1;
-    out[3] = b.y1;
+    *out = (ht_box){b.x0, b.y0, b.x1, b.y1};
     return kind;
 }
 
@@ -114,7 +97,7 @@ static size_t fill_cells(const block *b, const box *boxes, const int *kinds, uin
                          uint32_t *counts, uint32_t *items) {
     int32_t nx = b->nx, ny = b->ny;
     double cw = (b->gx1 - b->gx0) / nx, ch = (b->gy1 - b->gy0) / ny;
-    double eps = BOX_SLACK * (fabs(b->gx0) + fabs(b->gx1) + fabs(b->gy0) + fabs(b->gy1) + 1);
+    double eps = ht_box_slack((ht_box){b->gx0, b->gy0, b->gx1, b->gy1});
     size_t total = 0;
     memset(covered, 0, (size_t)nx * (size_t)ny);
     for (int32_t k = 0; k < b->count; k++) {
@@ -161,8 +144,7 @@ static ht_status build_grid(const ht_tree *t, int32_t parent, block *b, const bo
     }
     /* Children are searched only for points inside a plain parent's region. */
     if (!(t->flags[parent] & (HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS))) {
-        double m = BOX_SLACK * (fabs(t->rx0[parent]) + fabs(t->rx1[parent]) +
-                                fabs(t->ry0[parent]) + fabs(t->ry1[parent]) + 1);
+        double m = ht_box_slack(row_region(t, parent));
         gx0 = fmax(gx0, t->rx0[parent] - m);
         gy0 = fmax(gy0, t->ry0[parent] - m);
         gx1 = fmin(gx1, t->rx1[parent] + m);
@@ -238,12 +220,10 @@ static ht_status build_grid(const ht_tree *t, int32_t parent, block *b, const bo
     }
 }
 
-ht_status build_block(ht_tree *t, int32_t p) {
+ht_status htq_make_block(const ht_tree *t, int32_t p, block **out) {
+    *out = NULL;
     int32_t n = t->nkids[p];
-    if (n == 0) {
-        free_block(t, p);
-        return HT_OK;
-    }
+    if (n == 0) return HT_OK;
     cand *cands = malloc((size_t)n * sizeof *cands);
     box *boxes = malloc((size_t)n * sizeof *boxes);
     int *kinds = malloc((size_t)n * sizeof *kinds);
@@ -310,12 +290,11 @@ ht_status build_block(ht_tree *t, int32_t p) {
         st = build_grid(t, p, b, boxes, kinds);
         if (st != HT_OK) goto done;
     }
-    free_block(t, p);
-    t->blocks[p] = b;
+    *out = b;
     b = NULL;
     st = HT_OK;
 done:
-    free(b);
+    htq_release_block(b);
     free(cands);
     free(boxes);
     free(kinds);
@@ -328,11 +307,11 @@ static size_t grid_words(const block *b) {
            (size_t)b->nalways;
 }
 
-size_t block_bytes(const block *b) {
+size_t htq_block_bytes(const block *b) {
     return sizeof *b + (size_t)b->count * sizeof(kid) + grid_words(b) * sizeof(uint32_t);
 }
 
-ht_status copy_block(const block *b, block **out) {
+ht_status htq_copy_block(const block *b, block **out) {
     size_t head = sizeof *b + (size_t)b->count * sizeof(kid);
     block *c = malloc(head);
     if (!c) return HT_E_NO_MEMORY;
@@ -354,19 +333,24 @@ ht_status copy_block(const block *b, block **out) {
     return HT_OK;
 }
 
-ht_status ht_tree_prepare(ht_tree *t) {
-    if (!t) return HT_E_INVALID_ARGUMENT;
-    if (t->hooked && t->ndirty) return HT_E_BUSY; /* cannot happen: hooks cannot mutate */
-    while (t->ndirty > 0) {
-        int32_t s = t->dirty_list[t->ndirty - 1];
-        if (t->alive[s]) {
-            ht_status st = build_block(t, s);
-            if (st != HT_OK) return st; /* still dirty: queries keep refusing until it works */
-        } else {
-            free_block(t, s);
-        }
-        t->dirty[s] = 0;
-        t->ndirty--;
-    }
+ht_status htq_build_block(ht_tree *t, int32_t p) {
+    block *b;
+    ht_status st = htq_make_block(t, p, &b);
+    if (st != HT_OK) return st;
+    htq_free_block(t, p);
+    t->hq.blocks[p] = b;
     return HT_OK;
+}
+
+int htq_blocks_equal(const block *a, const block *b) {
+    if (a->count != b->count || a->nx != b->nx || a->ny != b->ny || a->nalways != b->nalways)
+        return 0;
+    if (memcmp(a->kids, b->kids, (size_t)a->count * sizeof(kid)) != 0) return 0;
+    if (a->nx == 0) return 1;
+    double ga[6] = {a->gx0, a->gy0, a->gx1, a->gy1, a->sx, a->sy};
+    double gb[6] = {b->gx0, b->gy0, b->gx1, b->gy1, b->sx, b->sy};
+    if (memcmp(ga, gb, sizeof ga) != 0) return 0;
+    size_t words = grid_words(a);
+    return words == grid_words(b) &&
+           memcmp(a->grid_memory, b->grid_memory, words * sizeof(uint32_t)) == 0;
 }

@@ -201,7 +201,7 @@ extension HitTestCLI {
             let points = SampleScenes.uniformPoints(count, in: window.bounds, seed: 7)
             output.err("hit-testing \(count) points")
             window.prepareHitTesting()
-            var handles = [Int32](repeating: 0, count: count)
+            var handles = [HitTestHandle](repeating: .none, count: count)
             let t0 = ContinuousClock.now
             points.withUnsafeBufferPointer { p in handles.withUnsafeMutableBufferPointer { window.hitTest(p, into: $0) } }
             let bulk = t0.duration(to: .now)

@@ -39,7 +39,8 @@ import Testing
             var count: Int32 = 0
             guard ht_tree_node_count(t, &count) == HT_OK, Int(count) == created + 1 else { exit(7) }
             var hit: ht_node = 0
-            let st = ht_tree_hit_test(t, root, 50, 50, nil, &hit)
+            var st = ht_tree_prepare(t)
+            if st == HT_OK { st = ht_tree_hit_test(t, root, 50, 50, nil, &hit) }
             // Preparing may itself need memory: either an answer or a clean NO_MEMORY.
             guard st == HT_OK || st == HT_E_NO_MEMORY else { exit(8) }
             exit(0)
@@ -64,7 +65,7 @@ import Testing
         #expect(root.convert(local, to: deepest).x.isFinite)
         #expect(root.viewWithTag(4242) === deepest)
         let snapshot = root.makeHitTestSnapshot()
-        #expect(snapshot.hitTest(points) == points.map { root.view(forHitTestHandle: snapshot.hitTest($0)).map { $0.hitTestHandle } ?? -1 })
+        #expect(snapshot.hitTest(points) == points.map { root.view(forHitTestHandle: snapshot.hitTest($0)).map { $0.hitTestHandle } ?? .none })
         let big = root.subviews.max { $0.subviews.count < $1.subviews.count }!
         big.removeFromSuperview()
         #expect(!big.isDescendant(of: root))
@@ -95,6 +96,7 @@ import Testing
         #expect(ht_tree_load(buffer, length, &copy) == HT_OK)
         defer { ht_tree_destroy(copy) }
         var hit: ht_node = -1
+        #expect(ht_tree_prepare(copy) == HT_OK)
         #expect(ht_tree_hit_test(copy, first, 500, 500, nil, &hit) == HT_OK && hit == last)
     }
 }

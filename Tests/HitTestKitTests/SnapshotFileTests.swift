@@ -37,6 +37,7 @@ import Testing
     static func answers(_ t: OpaquePointer?, _ root: ht_node, _ points: [Double]) -> [ht_node] {
         var out = [ht_node](repeating: 0, count: points.count / 2)
         var xy = points
+        #expect(ht_tree_prepare(t) == HT_OK)  // queries only read a prepared tree
         #expect(ht_tree_hit_test_points(t, root, &xy, out.count, nil, &out) == HT_OK)
         return out
     }
