@@ -11,11 +11,11 @@
 
 
 /* A candidate's boxes in its parent's space. */
-typedef struct box {
-    double x0, y0, x1, y1; /* conservative: every point of the child's reach is inside */
-    int covers;            /* x0.. shrunk instead: every point inside is surely a hit */
-    double ix0, iy0, ix1, iy1;
-} box;
+typedef struct cand_box {
+    ht_box reach; /* conservative: every point of the child's reach is inside */
+    int covers;   /* plain and axis-aligned: every point of `inner` surely hits it (or below) */
+    ht_box inner; /* the tight box shrunk by the slack */
+} cand_box;
 
 void htq_release_block(block *b) {
     if (!b) return;
@@ -33,7 +33,7 @@ void htq_free_block(ht_tree *t, int32_t s) {
  * nowhere (ineligible, empty region, singular transform), BOX_UNBOUNDED when it cannot be
  * bounded (a hook decides, or hits outside its bounds are allowed), else a conservative box.
  */
-static int child_box(const ht_tree *t, int32_t s, box *b) {
+static int child_box(const ht_tree *t, int32_t s, cand_box *b) {
     uint32_t f = t->flags[s];
     if (f & HT_FLAG_ASK_HIT_TEST) return BOX_UNBOUNDED; /* called whatever its state, as UIKit */
     if (!(f & K_ELIGIBLE)) return BOX_NEVER;
@@ -53,24 +53,17 @@ static int child_box(const ht_tree *t, int32_t s, box *b) {
     ht_box wide, tight;
     double m;
     if (!ht_box_map((ht_box){rx0, ry0, rx1, ry1}, &map, cond, &wide, &tight, &m)) return BOX_UNBOUNDED;
-    b->x0 = wide.x0;
-    b->y0 = wide.y0;
-    b->x1 = wide.x1;
-    b->y1 = wide.y1;
-    double x0 = tight.x0, y0 = tight.y0, x1 = tight.x1, y1 = tight.y1;
+    b->reach = wide;
     /* A plain axis-aligned child surely returns itself or a descendant for a point inside. */
     b->covers = identity && !(f & HT_FLAG_PASS_THROUGH);
-    b->ix0 = x0 + m;
-    b->iy0 = y0 + m;
-    b->ix1 = x1 - m;
-    b->iy1 = y1 - m;
+    b->inner = ht_box_widen(tight, -m);
     return BOX_BOUNDED;
 }
 
 int htq_reach_box(const ht_tree *t, int32_t slot, ht_box *out) {
-    box b;
+    cand_box b;
     int kind = child_box(t, slot, &b);
-    *out = (ht_box){b.x0, b.y0, b.x1, b.y1};
+    *out = b.reach;
     return kind;
 }
 
@@ -93,7 +86,7 @@ static inline int32_t cell_of(double v, double g0, double scale, int32_t n) {
  * order, so each cell's list is topmost first; a cell stops taking candidates once one surely
  * covers it, since nothing below can then be reached there. Returns the number of items.
  */
-static size_t fill_cells(const block *b, const box *boxes, const int *kinds, uint8_t *covered,
+static size_t fill_cells(const block *b, const cand_box *boxes, const int *kinds, uint8_t *covered,
                          uint32_t *counts, uint32_t *items) {
     int32_t nx = b->nx, ny = b->ny;
     double cw = (b->gx1 - b->gx0) / nx, ch = (b->gy1 - b->gy0) / ny;
@@ -102,13 +95,13 @@ static size_t fill_cells(const block *b, const box *boxes, const int *kinds, uin
     memset(covered, 0, (size_t)nx * (size_t)ny);
     for (int32_t k = 0; k < b->count; k++) {
         int32_t ix0 = 0, iy0 = 0, ix1 = nx - 1, iy1 = ny - 1;
-        const box *x = &boxes[k];
+        const cand_box *x = &boxes[k];
         if (kinds[k] == BOX_BOUNDED) {
-            if (x->x1 < b->gx0 || x->x0 > b->gx1 || x->y1 < b->gy0 || x->y0 > b->gy1) continue;
-            ix0 = cell_of(x->x0, b->gx0, b->sx, nx);
-            ix1 = cell_of(x->x1, b->gx0, b->sx, nx);
-            iy0 = cell_of(x->y0, b->gy0, b->sy, ny);
-            iy1 = cell_of(x->y1, b->gy0, b->sy, ny);
+            if (ht_box_disjoint_closed(x->reach, (ht_box){b->gx0, b->gy0, b->gx1, b->gy1})) continue;
+            ix0 = cell_of(x->reach.x0, b->gx0, b->sx, nx);
+            ix1 = cell_of(x->reach.x1, b->gx0, b->sx, nx);
+            iy0 = cell_of(x->reach.y0, b->gy0, b->sy, ny);
+            iy1 = cell_of(x->reach.y1, b->gy0, b->sy, ny);
         }
         for (int32_t iy = iy0; iy <= iy1; iy++) {
             for (int32_t ix = ix0; ix <= ix1; ix++) {
@@ -120,7 +113,7 @@ static size_t fill_cells(const block *b, const box *boxes, const int *kinds, uin
                 if (kinds[k] == BOX_BOUNDED && x->covers) {
                     double cx0 = b->gx0 + ix * cw - eps, cx1 = b->gx0 + (ix + 1) * cw + eps;
                     double cy0 = b->gy0 + iy * ch - eps, cy1 = b->gy0 + (iy + 1) * ch + eps;
-                    if (x->ix0 <= cx0 && cx1 < x->ix1 && x->iy0 <= cy0 && cy1 < x->iy1)
+                    if (x->inner.x0 <= cx0 && cx1 < x->inner.x1 && x->inner.y0 <= cy0 && cy1 < x->inner.y1)
                         covered[c] = 1;
                 }
             }
@@ -130,17 +123,18 @@ static size_t fill_cells(const block *b, const box *boxes, const int *kinds, uin
 }
 
 /* Builds the grid of `b` from the candidates' boxes; on failure `b` has no grid. */
-static ht_status build_grid(const ht_tree *t, int32_t parent, block *b, const box *boxes,
+static ht_status build_grid(const ht_tree *t, int32_t parent, block *b, const cand_box *boxes,
                             const int *kinds) {
     double gx0 = INFINITY, gy0 = INFINITY, gx1 = -INFINITY, gy1 = -INFINITY;
     int32_t bounded = 0;
     for (int32_t k = 0; k < b->count; k++) {
         if (kinds[k] != BOX_BOUNDED) continue;
         bounded++;
-        gx0 = boxes[k].x0 < gx0 ? boxes[k].x0 : gx0;
-        gy0 = boxes[k].y0 < gy0 ? boxes[k].y0 : gy0;
-        gx1 = boxes[k].x1 > gx1 ? boxes[k].x1 : gx1;
-        gy1 = boxes[k].y1 > gy1 ? boxes[k].y1 : gy1;
+        const ht_box *r = &boxes[k].reach;
+        gx0 = r->x0 < gx0 ? r->x0 : gx0;
+        gy0 = r->y0 < gy0 ? r->y0 : gy0;
+        gx1 = r->x1 > gx1 ? r->x1 : gx1;
+        gy1 = r->y1 > gy1 ? r->y1 : gy1;
     }
     /* Children are searched only for points inside a plain parent's region. */
     if (!(t->flags[parent] & (HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS))) {
@@ -155,8 +149,7 @@ static ht_status build_grid(const ht_tree *t, int32_t parent, block *b, const bo
     if (!isfinite(w) || !isfinite(h)) return HT_OK;
     int32_t inside = 0;
     for (int32_t k = 0; k < b->count; k++)
-        if (kinds[k] == BOX_BOUNDED && !(boxes[k].x1 < gx0 || boxes[k].x0 > gx1 ||
-                                         boxes[k].y1 < gy0 || boxes[k].y0 > gy1))
+        if (kinds[k] == BOX_BOUNDED && !ht_box_disjoint_closed(boxes[k].reach, (ht_box){gx0, gy0, gx1, gy1}))
             inside++;
     double target = inside < 1 ? 1 : inside;
     double fx = (w > 0 && h > 0) ? sqrt(target * w / h) : (w > 0 ? target : 1);
@@ -225,7 +218,7 @@ ht_status htq_make_block(const ht_tree *t, int32_t p, block **out) {
     int32_t n = t->nkids[p];
     if (n == 0) return HT_OK;
     cand *cands = malloc((size_t)n * sizeof *cands);
-    box *boxes = malloc((size_t)n * sizeof *boxes);
+    cand_box *boxes = malloc((size_t)n * sizeof *boxes);
     int *kinds = malloc((size_t)n * sizeof *kinds);
     block *b = NULL;
     ht_status st = HT_E_NO_MEMORY;
@@ -245,7 +238,7 @@ ht_status htq_make_block(const ht_tree *t, int32_t p, block **out) {
     if (prioritised) {
         /* Reorder the boxes with their candidates: sort indices, then permute. */
         qsort(cands, (size_t)count, sizeof *cands, by_priority);
-        box *sorted = malloc((size_t)(count ? count : 1) * sizeof *sorted);
+        cand_box *sorted = malloc((size_t)(count ? count : 1) * sizeof *sorted);
         int *skinds = malloc((size_t)(count ? count : 1) * sizeof *skinds);
         if (!sorted || !skinds) {
             free(sorted);
