@@ -31,6 +31,13 @@
 
 #define HT_SLACK 1e-9
 
+/* The few helpers on the walk's hot path are always inlined (compilers otherwise may not). */
+#if defined(__GNUC__) || defined(__clang__)
+#define HT_HOT static inline __attribute__((always_inline))
+#else
+#define HT_HOT static inline
+#endif
+
 /* An axis-aligned box, min and max corners; empty when x0 > x1 or y0 > y1. */
 typedef struct ht_box {
     double x0, y0, x1, y1;
@@ -72,7 +79,7 @@ static inline int ht_box_disjoint_closed(ht_box b, ht_box r) {
 /* ---- the conversions: one definition, used by the walk, conversion and every box ---- */
 
 /* parent space -> local bounds space of a node whose parameters are given. */
-static inline void to_local(double x, double y, double cx, double cy, double offx, double offy,
+HT_HOT void to_local(double x, double y, double cx, double cy, double offx, double offy,
                             const double inv[6], int identity, double *lx, double *ly) {
     double qx = x - cx, qy = y - cy, dx, dy;
     if (identity) {
@@ -87,7 +94,7 @@ static inline void to_local(double x, double y, double cx, double cy, double off
 }
 
 /* local bounds space -> parent space: center + M (p - off) + t. The inverse of to_local. */
-static inline void to_parent(double x, double y, double cx, double cy, double offx, double offy,
+HT_HOT void to_parent(double x, double y, double cx, double cy, double offx, double offy,
                              const double m[6], int identity, double *px, double *py) {
     double dx = x - offx, dy = y - offy;
     if (identity) {
@@ -150,18 +157,18 @@ static inline int ht_box_map(ht_box b, const ht_map *map, double extra, ht_box *
 /* The grid cell of fractional coordinate `f` (a point's offset times cells per unit), clamped to
  * [0, n). Monotonic, so a box and every point in it land in the same range of cells; the block
  * grids, the answer grid and their lookups all use exactly this. */
-static inline int32_t grid_cell(double f, int32_t n) {
+HT_HOT int32_t grid_cell(double f, int32_t n) {
     return f > 0 ? (f < (double)n ? (int32_t)f : n - 1) : 0;
 }
 
 /* The flat index of the cell of (x, y) in an nx x ny grid at (gx0, gy0) with sx, sy cells per
  * unit. The caller has checked that the point is in the grid's domain. */
-static inline size_t grid_index(double x, double y, double gx0, double gy0, double sx, double sy,
+HT_HOT size_t grid_index(double x, double y, double gx0, double gy0, double sx, double sy,
                                 int32_t nx, int32_t ny) {
     return (size_t)grid_cell((y - gy0) * sy, ny) * (size_t)nx + (size_t)grid_cell((x - gx0) * sx, nx);
 }
 
-static inline int region_contains(double x0, double y0, double x1, double y1, double x, double y) {
+HT_HOT int region_contains(double x0, double y0, double x1, double y1, double x, double y) {
     return x >= x0 && x < x1 && y >= y0 && y < y1;
 }
 

@@ -220,14 +220,42 @@ static ht_status query(ht_tree *t, ht_node node, const double *xs, const double 
     return st;
 }
 
+/* One point: `query` for a count of one, kept lean (the grid is looked up before any walk
+ * state is set up); the same steps and the same answers. */
+static ht_status single(ht_tree *t, ht_node node, double x, double y, const ht_hooks *hooks,
+                        int ask_hit, ht_node *out) {
+    int32_t slot;
+    ht_status st = begin(t, node, &slot);
+    if (st != HT_OK) return st;
+    if (!out) return HT_E_INVALID_ARGUMENT;
+    const answer_grid *g = ask_hit ? htq_grid_for(t, slot) : NULL;
+    if (g) {
+        int32_t a = cell_lookup(g, x, y);
+        if (a >= HT_NULL_NODE) {
+            *out = a;
+            return HT_OK;
+        }
+    }
+    stack s;
+    stack_init(&s);
+    ht_node hit = HT_NULL_NODE;
+    uint64_t tests = 0;
+    if (hooks) t->hq.hooked++;
+    st = walk(t, &s, slot, x, y, hooks, ask_hit, &hit, &tests);
+    if (hooks) t->hq.hooked--;
+    stack_release(&s);
+    if (st == HT_OK) *out = hit;
+    return st;
+}
+
 ht_status ht_tree_hit_test(ht_tree *t, ht_node node, double x, double y, const ht_hooks *hooks,
                            ht_node *out) {
-    return query(t, node, &x, &y, 0, 1, hooks, 1, 1, out, NULL);
+    return single(t, node, x, y, hooks, 1, out);
 }
 
 ht_status ht_tree_hit_test_default(ht_tree *t, ht_node node, double x, double y,
                                    const ht_hooks *hooks, ht_node *out) {
-    return query(t, node, &x, &y, 0, 1, hooks, 0, 1, out, NULL);
+    return single(t, node, x, y, hooks, 0, out);
 }
 
 ht_status ht_tree_hit_test_points(ht_tree *t, ht_node node, const double *xy, size_t count,

@@ -151,7 +151,7 @@ int htq_reach_in_grid(const ht_tree *t, int32_t s, ht_box *out);
 void htq_answers_touch(ht_tree *t, int32_t s);
 
 /* The cell of (x, y): its answer, or UNSURE outside the grid (NaN included). */
-static inline int32_t cell_lookup(const answer_grid *g, double x, double y) {
+HT_HOT int32_t cell_lookup(const answer_grid *g, double x, double y) {
     if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
     return g->cells[grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny)];
 }

@@ -15,10 +15,17 @@ final class CoreTree {
     private(set) var handlerCount = 0
     /// Hit tests in progress on this index (handlers run inside them). The C walk holds
     /// pointers into the derived structures, so the views must not change until they end.
-    private var activeQueries = 0
+    @exclusivity(unchecked) private var activeQueries = 0
 
-    /// Stops with a clear message when a handler changes the views during a hit test.
+    /// False after any change to the C index until `ht_tree_prepare` has run: C queries refuse
+    /// a changed tree (they never write), so every query path prepares first, and this flag
+    /// keeps that to one C call per batch of changes rather than one per query.
+    @exclusivity(unchecked) private var prepared = false
+
+    /// Stops with a clear message when a handler changes the views during a hit test; every
+    /// change to the C index goes through here.
     private func mutating(_ what: @autoclosure () -> String) {
+        prepared = false
         precondition(
             activeQueries == 0,
             "HitTestKit: \(what()) during a hit test (from a pointInsideHandler or hitTestHandler); handlers must not change views")
@@ -189,8 +196,9 @@ final class CoreTree {
     /// tree changed since, so every query path calls this first). Inside a query (a handler's
     /// nested hit test) nothing can have changed, and nothing is written.
     func prepare() {
-        guard activeQueries == 0 else { return }
+        guard !prepared, activeQueries == 0 else { return }
         Self.check(ht_tree_prepare(tree), "preparing the index")
+        prepared = true
     }
 
     /// One hit test from `view` with `point` in its bounds space.
@@ -258,6 +266,7 @@ final class CoreTree {
     func prepareAnswers(for view: View) {
         guard activeQueries == 0 else { return }
         Self.check(ht_tree_prepare_points(tree, view.node), "preparing bulk queries")
+        prepared = true
     }
 
     /// An independent copy of the index for `HitTestSnapshot`, prepared for bulk queries from
