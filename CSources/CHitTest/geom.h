@@ -120,7 +120,7 @@ typedef struct ht_map {
  * `*out`, and returns whether it is finite. The unwidened box goes to `*tight` when not NULL
  * (block boxes keep it to shrink a "surely covered" box inwards by the same slack).
  */
-static inline int ht_box_map(ht_box b, const ht_map *map, double extra, ht_box *out,
+HT_HOT int ht_box_map(ht_box b, const ht_map *map, double extra, ht_box *out,
                              ht_box *tight, double *slack_out) {
     double xs[4] = {b.x0, b.x1, b.x0, b.x1}, ys[4] = {b.y0, b.y0, b.y1, b.y1};
     ht_box r = {INFINITY, INFINITY, -INFINITY, -INFINITY};

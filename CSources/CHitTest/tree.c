@@ -44,20 +44,18 @@ static const uint32_t FIELD_FX[F_COUNT] = {
 #undef HT_FIELD_FX
 };
 
-/* The row array of a double field. */
-static double *f64_column(ht_tree *t, ht_field id) {
-    switch (id) {
-#define HT_COL_F64(name) case F_##name: return t->name;
-#define HT_COL_I32(name)
-#define HT_COL_FLAGS(name)
-#define HT_FIELD_COL(kind, name, def, rec, fx) HT_COL_##kind(name)
-        HT_STORED_FIELDS(HT_FIELD_COL)
-#undef HT_FIELD_COL
-#undef HT_COL_F64
-#undef HT_COL_I32
-#undef HT_COL_FLAGS
-    default: return NULL;
-    }
+/* Where each field's row array pointer sits in the tree (a table load, not a switch). */
+static const size_t FIELD_OFFSET[F_COUNT] = {
+#define HT_FIELD_OFFSET(kind, name, def, rec, fx) [F_##name] = offsetof(ht_tree, name),
+    HT_STORED_FIELDS(HT_FIELD_OFFSET)
+#undef HT_FIELD_OFFSET
+};
+
+/* The row array of a double field (F64 kinds only). */
+static inline double *f64_column(ht_tree *t, ht_field id) {
+    double *col;
+    memcpy(&col, (const char *)t + FIELD_OFFSET[id], sizeof col);
+    return col;
 }
 
 /* ---- rows ---- */
@@ -208,21 +206,23 @@ static void node_changed(ht_tree *t, change c) {
     htq_after(t, s, fx);
 }
 
-/* Writes `n` double fields of one node: the generic setter. */
+/* Writes `n` (at most 6) double fields of one node: the generic setter. */
 static ht_status set_f64(ht_tree *t, ht_node node, const ht_field *ids, const double *v, int n) {
     int32_t s;
     ht_status st = begin_mutation(t, node, &s);
     if (st != HT_OK) return st;
     if (!all_finite(v, n)) return HT_E_NOT_FINITE;
+    double *cols[6];
     uint32_t fx = 0;
     int changed = 0;
     for (int i = 0; i < n; i++) {
+        cols[i] = f64_column(t, ids[i]);
         fx |= FIELD_FX[ids[i]];
-        changed |= memcmp(&f64_column(t, ids[i])[s], &v[i], sizeof v[i]) != 0;
+        changed |= memcmp(&cols[i][s], &v[i], sizeof v[i]) != 0;
     }
     if (!changed) return HT_OK;
     change c = change_begin(t, s, fx);
-    for (int i = 0; i < n; i++) f64_column(t, ids[i])[s] = v[i];
+    for (int i = 0; i < n; i++) cols[i][s] = v[i];
     node_changed(t, c);
     return HT_OK;
 }
