@@ -162,10 +162,14 @@ HT_HOT int32_t grid_cell(double f, int32_t n) {
 }
 
 /* The flat index of the cell of (x, y) in an nx x ny grid at (gx0, gy0) with sx, sy cells per
- * unit. The caller has checked that the point is in the grid's domain. */
+ * unit, for a point the caller has checked is in the grid's domain: there the offsets are
+ * non-negative, so grid_cell's lower clamp is not needed (the cell is the same). */
 HT_HOT size_t grid_index(double x, double y, double gx0, double gy0, double sx, double sy,
-                                int32_t nx, int32_t ny) {
-    return (size_t)grid_cell((y - gy0) * sy, ny) * (size_t)nx + (size_t)grid_cell((x - gx0) * sx, nx);
+                         int32_t nx, int32_t ny) {
+    double fx = (x - gx0) * sx, fy = (y - gy0) * sy;
+    int32_t ix = fx < (double)nx ? (int32_t)fx : nx - 1;
+    int32_t iy = fy < (double)ny ? (int32_t)fy : ny - 1;
+    return (size_t)iy * (size_t)nx + (size_t)ix;
 }
 
 HT_HOT int region_contains(double x0, double y0, double x1, double y1, double x, double y) {

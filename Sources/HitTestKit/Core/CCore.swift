@@ -201,18 +201,34 @@ final class CoreTree {
         prepared = true
     }
 
+    /// `prepare()` for a query already counted in `activeQueries`: the outermost query of a
+    /// handler's nested ones prepares (nothing can change while handlers run).
+    private func prepareInsideQuery() {
+        guard !prepared, activeQueries == 1 else { return }
+        Self.check(ht_tree_prepare(tree), "preparing the index")
+        prepared = true
+    }
+
     /// One hit test from `view` with `point` in its bounds space.
     func hitTest(_ view: View, _ point: Point, event: Event?, asDefault: Bool = false) -> View? {
-        prepare()
-        return querying { hitTestNow(view, point, event: event, asDefault: asDefault) }
+        querying { hitTestNow(view, point, event: event, asDefault: asDefault) }
     }
 
     private func hitTestNow(_ view: View, _ point: Point, event: Event?, asDefault: Bool) -> View? {
         var out: Int32 = -1
         if handlerCount == 0 {
-            Self.check(ht_tree_hit_test(tree, view.node, point.x, point.y, nil, &out), "hit test")
+            // The C query checks that the tree is prepared (it refuses a changed one and writes
+            // nothing), so the common case costs no check here.
+            var status = ht_tree_hit_test(tree, view.node, point.x, point.y, nil, &out)
+            if status == HT_E_NOT_PREPARED {
+                Self.check(ht_tree_prepare(tree), "preparing the index")
+                prepared = true
+                status = ht_tree_hit_test(tree, view.node, point.x, point.y, nil, &out)
+            }
+            Self.check(status, "hit test")
             return self.view(for: out)
         }
+        prepareInsideQuery()
         let context = HookContext(core: self, event: event)
         return context.run { hooks in
             asDefault
