@@ -239,7 +239,7 @@ final class CoreTree {
 
     func handle(of view: View) -> HitTestHandle { HitTestHandle(rawValue: view.node) }
 
-    /// The one bulk path: `count` points at `points.x(i)`, `points.y(i)` from `view` into `out`.
+    /// The one bulk path: the `count` points `points[i]` from `view` into `out`.
     ///
     /// Everything the C queries read is prepared here, on the calling thread (the answer grid
     /// too, for large calls). On one thread, handlers are called in the walk; over several,
