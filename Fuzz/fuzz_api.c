@@ -312,10 +312,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (i >= 0) m.n[i].priority = p;
             break;
         }
-        case 12: { /* hit tests: single and bulk (grid built on demand) against the model */
+        case 12: { /* hit tests: single and bulk (with or without an answer grid) against the model */
             double xy[8];
             for (int k = 0; k < 8; k++) xy[k] = number(&in);
             ht_node out[4], one;
+            /* Queries only read: the tree is prepared first (a changed one is refused). */
+            CHECK(ht_tree_prepare(t) == HT_OK);
             if (byte(&in) < 64 && i >= 0) CHECK(ht_tree_prepare_points(t, h) == HT_OK);
             st = ht_tree_hit_test_points(t, h, xy, 4, NULL, out);
             CHECK((st == HT_OK) == (i >= 0));
@@ -343,6 +345,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (i >= 0) {
                 double x = number(&in), y = number(&in);
                 ht_node a, b;
+                CHECK(ht_tree_prepare(t) == HT_OK && ht_tree_prepare(copy) == HT_OK);
                 CHECK(ht_tree_hit_test(t, h, x, y, NULL, &a) == HT_OK);
                 CHECK(ht_tree_hit_test(copy, h, x, y, NULL, &b) == HT_OK);
                 CHECK(a == b);

@@ -19,6 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         return 0;
     }
     if (ht_tree_validate(t) != HT_OK) abort();
+    if (ht_tree_prepare(t) != HT_OK) abort();
+    if (ht_tree_validate(t) != HT_OK) abort();
     ht_node out;
     for (ht_node h = 0; h < 64; h++) {
         ht_status s = ht_tree_hit_test(t, h, 10, 10, NULL, &out);

@@ -247,8 +247,8 @@ final class Bench {
                 let tests = snapshot.nodesTested(for: Array(points.prefix(testN)))
                 rows.append(Row(scene: sceneName, points: setName, method: "single", sample: singleN, seconds: singleTime, testsPerPoint: Double(tests) / Double(testN)))
 
-                var handles1 = [Int32](repeating: 0, count: points.count)
-                var handlesN = [Int32](repeating: 0, count: points.count)
+                var handles1 = [HitTestHandle](repeating: .none, count: points.count)
+                var handlesN = [HitTestHandle](repeating: .none, count: points.count)
                 // Deep trees make even the bulk call slow per point: it gets a sample too.
                 let bulkN = sampleSize(budget: budget * 4, limit: points.count) { n in
                     points.withUnsafeBufferPointer { p in
@@ -277,7 +277,7 @@ final class Bench {
                     let bad = zip(bulkNames, expected).filter { $0 != $1 }.count
                     failures.append("\(sceneName)/\(setName): \(bad) bulk answers differ from the reference")
                 }
-                sink &+= handles1.reduce(0) { $0 &+ Int($1) }
+                sink &+= handles1.reduce(0) { $0 &+ Int($1.rawValue) }
 
                 progress("\(sceneName)/\(setName): streaming bound")
                 var out = [Int32](repeating: 0, count: points.count)
@@ -367,7 +367,7 @@ final class Bench {
         // A simulator's frame: one leaf moves, then a large batch of points (the answer grid
         // refreshes only the cells the leaf can reach).
         let batch = SampleScenes.uniformPoints(bulkPoints, in: root.bounds, seed: 21)
-        var handles = [Int32](repeating: 0, count: batch.count)
+        var handles = [HitTestHandle](repeating: .none, count: batch.count)
         root.prepareHitTesting()
         var frames: [Double] = []
         for _ in 0..<min(reps, 21) {
@@ -376,13 +376,47 @@ final class Bench {
             v.frame.origin.x += rng.unit() < 0.5 ? 1 : -1
             batch.withUnsafeBufferPointer { p in handles.withUnsafeMutableBufferPointer { root.hitTest(p, into: $0, threads: 1) } }
             frames.append(t0.duration(to: .now).seconds)
-            sink &+= Int(handles[0])
+            sink &+= Int(handles[0].rawValue)
         }
         frames.sort()
         for i in stride(from: 0, to: batch.count, by: max(1, batch.count / 200)) where root.view(forHitTestHandle: handles[i]) !== Reference.hitTest(root, batch[i]) {
             failures.append("\(sceneName): bulk answer after a mutation differs from the reference at \(batch[i])")
         }
         lines.append("\(sceneName): leaf frame change + bulk query of \(batch.count) points (1 thread): median \(fmt(frames[frames.count / 2] * 1e3)) ms")
+        // A layout pass: every view moves (by 1 point, back and forth), then the same bulk query.
+        // Unbatched, every setter invalidates the answer grid's cells it can reach, at once; in a
+        // batch (`performHitTestingBatch`), the grid is invalidated once at the end.
+        let movable = scene.views.filter { $0.superview != nil }
+        func relayout(batched: Bool) -> (pass: Double, total: Double) {
+            var passes: [Double] = []
+            var totals: [Double] = []
+            for r in 0..<min(reps, 11) {
+                root.prepareHitTesting()
+                let dx: Double = r % 2 == 0 ? 1 : -1
+                let t0 = ContinuousClock.now
+                if batched {
+                    root.performHitTestingBatch { for v in movable { v.frame.origin.x += dx } }
+                } else {
+                    for v in movable { v.frame.origin.x += dx }
+                }
+                let t1 = ContinuousClock.now
+                batch.withUnsafeBufferPointer { p in handles.withUnsafeMutableBufferPointer { root.hitTest(p, into: $0, threads: 1) } }
+                passes.append(t0.duration(to: t1).seconds)
+                totals.append(t0.duration(to: .now).seconds)
+                sink &+= Int(handles[0].rawValue)
+            }
+            passes.sort()
+            totals.sort()
+            return (passes[passes.count / 2], totals[totals.count / 2])
+        }
+        for batched in [false, true] {
+            let (pass, total) = relayout(batched: batched)
+            lines.append(
+                "\(sceneName): relayout everything (\(movable.count) views\(batched ? ", batched" : "")): median \(fmt(pass * 1e3)) ms; + bulk query of \(batch.count) points: \(fmt(total * 1e3)) ms")
+        }
+        for i in stride(from: 0, to: batch.count, by: max(1, batch.count / 200)) where root.view(forHitTestHandle: handles[i]) !== Reference.hitTest(root, batch[i]) {
+            failures.append("\(sceneName): bulk answer after a relayout differs from the reference at \(batch[i])")
+        }
         var added: [View] = []
         lines.append(time("leaf addSubview") {
             let parent = leaves[Int(rng.unit() * Double(leaves.count))]

@@ -14,62 +14,30 @@
 
 #include <string.h>
 
-#define SURE_SLACK 1e-9
 #define MAX_CELLS 262144
 #define MIN_CELLS 4096
 #define SAMPLE_CELLS 1024
 #define MAX_BOX_DEPTH 128
 #define SCAN_LIMIT 64
 
-typedef struct bbox {
-    double x0, y0, x1, y1;
-} bbox;
-
-static inline double amax(double m, double v) {
-    v = fabs(v);
-    return v > m ? v : m;
-}
-
 /* `b` (parent space) mapped into the child's bounds space, widened; 0 if not finite. */
-static int map_box(const kid *k, bbox b, bbox *out) {
-    double xs[4] = {b.x0, b.x1, b.x0, b.x1}, ys[4] = {b.y0, b.y0, b.y1, b.y1};
-    int identity = (k->flags & K_IDENTITY) != 0;
-    double m = 0;
-    bbox r = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-    for (int i = 0; i < 4; i++) {
-        double lx, ly;
-        to_local(xs[i], ys[i], k->cx, k->cy, k->offx, k->offy, k->inv, identity, &lx, &ly);
-        r.x0 = lx < r.x0 ? lx : r.x0;
-        r.x1 = lx > r.x1 ? lx : r.x1;
-        r.y0 = ly < r.y0 ? ly : r.y0;
-        r.y1 = ly > r.y1 ? ly : r.y1;
-        m = amax(amax(amax(amax(m, xs[i]), ys[i]), lx), ly);
-    }
-    double norm = 1;
-    if (!identity) norm += fabs(k->inv[0]) + fabs(k->inv[1]) + fabs(k->inv[2]) + fabs(k->inv[3]);
-    m = amax(amax(amax(amax(m, k->cx), k->cy), k->offx), k->offy);
-    if (!identity) m = amax(amax(m, k->inv[4]), k->inv[5]);
-    double slack = SURE_SLACK * (m * norm + 1);
-    r.x0 -= slack;
-    r.y0 -= slack;
-    r.x1 += slack;
-    r.y1 += slack;
-    *out = r;
-    return isfinite(r.x0) && isfinite(r.y0) && isfinite(r.x1) && isfinite(r.y1);
+static int map_box(const kid *k, ht_box b, ht_box *out) {
+    ht_map map = {k->cx, k->cy, k->offx, k->offy, k->inv, (k->flags & K_IDENTITY) != 0, 0};
+    return ht_box_map(b, &map, 1, out, NULL, NULL);
 }
 
-static inline int box_inside(bbox b, double x0, double y0, double x1, double y1) {
-    return b.x0 >= x0 && b.x1 < x1 && b.y0 >= y0 && b.y1 < y1;
+static inline int box_inside(ht_box b, double x0, double y0, double x1, double y1) {
+    return ht_box_inside(b, (ht_box){x0, y0, x1, y1});
 }
 
-static inline int box_outside(bbox b, double x0, double y0, double x1, double y1) {
-    return b.x1 < x0 || b.x0 >= x1 || b.y1 < y0 || b.y0 >= y1;
+static inline int box_outside(ht_box b, double x0, double y0, double x1, double y1) {
+    return ht_box_outside(b, (ht_box){x0, y0, x1, y1});
 }
 
 /* The candidates of `blk` that a box `b` in its parent's space can meet, as the walk would
  * list them for each of its points: one cell's list, the always list, or (for a box across
  * several cells of a small block) every candidate. Returns 0 when that cannot be said. */
-static int box_candidates(const block *blk, bbox b, const uint32_t **items, int32_t *n) {
+static int box_candidates(const block *blk, ht_box b, const uint32_t **items, int32_t *n) {
     *items = NULL;
     *n = blk->count;
     if (blk->nx == 0) return 1;
@@ -95,7 +63,7 @@ static int box_candidates(const block *blk, bbox b, const uint32_t **items, int3
 }
 
 typedef struct box_frame {
-    bbox b; /* in the frame node's space */
+    ht_box b; /* in the frame node's space */
     const block *blk;
     const uint32_t *items;
     int32_t pos, n, slot;
@@ -111,7 +79,7 @@ enum { NO_CHILD = -1, CHILD_UNSURE = -2 };
 /* The next child of frame `f` that every point of its box enters (its slot, with the box in its
  * space in `*kb`); NO_CHILD when every remaining child misses the whole box; CHILD_UNSURE when a
  * child takes some points and not others, or has a test that lives in a hook. */
-static int32_t next_child(box_frame *f, bbox *kb) {
+static int32_t next_child(box_frame *f, ht_box *kb) {
     while (f->pos < f->n) {
         const kid *k = &f->blk->kids[f->items ? f->items[f->pos] : (uint32_t)f->pos];
         f->pos++;
@@ -132,7 +100,7 @@ static int32_t next_child(box_frame *f, bbox *kb) {
  * UNSURE. A pass-through child that nothing below takes answers nil, and the search goes on
  * with its next sibling, as it does for a point.
  */
-static int32_t sure_answer(const ht_tree *t, int32_t root, bbox b) {
+static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b) {
     box_frame st[MAX_BOX_DEPTH];
     int depth = 0;
     int32_t slot = root;
@@ -140,7 +108,7 @@ static int32_t sure_answer(const ht_tree *t, int32_t root, bbox b) {
     for (;;) {
         int32_t answer;
         if (entering) {
-            const block *blk = t->blocks[slot];
+            const block *blk = t->hq.blocks[slot];
             if ((t->flags[slot] & HT_FLAG_CAPTURES) || !blk || blk->count == 0) {
                 answer = own_answer(t, slot);
             } else {
@@ -174,9 +142,9 @@ static int32_t sure_answer(const ht_tree *t, int32_t root, bbox b) {
 /* The answer every point of cell (ix, iy) of `g` surely gets, or UNSURE. */
 static int32_t cell_answer(const ht_tree *t, const answer_grid *g, int32_t ix, int32_t iy) {
     double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
-    double slack = SURE_SLACK * (fabs(g->gx0) + fabs(g->gx1) + fabs(g->gy0) + fabs(g->gy1) + 1);
+    double slack = ht_box_slack((ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
     /* Every point that maps to this cell lies in this box (the mapping is monotonic). */
-    bbox b = {g->gx0 + ix * cw - slack, g->gy0 + iy * ch - slack, g->gx0 + (ix + 1) * cw + slack,
+    ht_box b = {g->gx0 + ix * cw - slack, g->gy0 + iy * ch - slack, g->gx0 + (ix + 1) * cw + slack,
               g->gy0 + (iy + 1) * ch + slack};
     int32_t root = g->root;
     if (!(t->flags[root] & K_ELIGIBLE)) return HT_NULL_NODE;
@@ -186,8 +154,8 @@ static int32_t cell_answer(const ht_tree *t, const answer_grid *g, int32_t ix, i
     return sure_answer(t, root, b);
 }
 
-ht_status build_answers(ht_tree *t, int32_t root) {
-    answer_grid *g = &t->answers;
+ht_status htq_build_answers(ht_tree *t, int32_t root) {
+    answer_grid *g = &t->hq.answers;
     g->root = -1;
     uint32_t f = t->flags[root];
     double x0 = t->rx0[root], y0 = t->ry0[root], x1 = t->rx1[root], y1 = t->ry1[root];
@@ -237,8 +205,8 @@ ht_status build_answers(ht_tree *t, int32_t root) {
     return HT_OK;
 }
 
-void refresh_answers(ht_tree *t) {
-    answer_grid *g = &t->answers;
+void htq_refresh_answers(ht_tree *t) {
+    answer_grid *g = &t->hq.answers;
     if (g->root < 0 || !g->unknown) return;
     for (int32_t iy = 0; iy < g->ny; iy++) {
         int32_t *row = g->cells + (size_t)iy * (size_t)g->nx;
@@ -252,72 +220,55 @@ void refresh_answers(ht_tree *t) {
  * region when points outside it never reach `p`'s children, then mapped by `p`'s transform and
  * widened. Returns BOX_NEVER when no point gets through `p`, BOX_UNBOUNDED when a hook at `p`
  * may answer anywhere. */
-static int up_box(const ht_tree *t, int32_t p, bbox *b) {
+static int up_box(const ht_tree *t, int32_t p, ht_box *b) {
     uint32_t f = t->flags[p];
     if (f & HT_FLAG_ASK_HIT_TEST) return BOX_UNBOUNDED;
     if (!(f & K_ELIGIBLE) || (f & K_SINGULAR)) return BOX_NEVER;
     if (!(f & (HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS))) {
-        double m = SURE_SLACK * (fabs(t->rx0[p]) + fabs(t->rx1[p]) + fabs(t->ry0[p]) + fabs(t->ry1[p]) + 1);
-        b->x0 = fmax(b->x0, t->rx0[p] - m);
-        b->y0 = fmax(b->y0, t->ry0[p] - m);
-        b->x1 = fmin(b->x1, t->rx1[p] + m);
-        b->y1 = fmin(b->y1, t->ry1[p] + m);
+        ht_box r = row_region(t, p);
+        double m = ht_box_slack(r);
+        b->x0 = fmax(b->x0, r.x0 - m);
+        b->y0 = fmax(b->y0, r.y0 - m);
+        b->x1 = fmin(b->x1, r.x1 + m);
+        b->y1 = fmin(b->y1, r.y1 + m);
         if (!(b->x0 <= b->x1 && b->y0 <= b->y1)) return BOX_NEVER;
     }
-    double xs[4] = {b->x0, b->x1, b->x0, b->x1}, ys[4] = {b->y0, b->y0, b->y1, b->y1};
-    bbox r = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-    double mag = fabs(t->cx[p]) + fabs(t->cy[p]) + fabs(t->offx[p]) + fabs(t->offy[p]);
-    double norm = 1;
-    int identity = (f & K_IDENTITY) != 0;
-    if (!identity) {
-        norm += fabs(t->xa[p]) + fabs(t->xb[p]) + fabs(t->xc[p]) + fabs(t->xd[p]);
-        mag += fabs(t->xtx[p]) + fabs(t->xty[p]);
-    }
     double m6[6] = ROW_TRANSFORM(t, p);
-    for (int i = 0; i < 4; i++) {
-        double px, py;
-        to_parent(xs[i], ys[i], t->cx[p], t->cy[p], t->offx[p], t->offy[p], m6, identity, &px, &py);
-        r.x0 = fmin(r.x0, px);
-        r.y0 = fmin(r.y0, py);
-        r.x1 = fmax(r.x1, px);
-        r.y1 = fmax(r.y1, py);
-        mag = amax(amax(amax(amax(mag, xs[i]), ys[i]), px), py);
-    }
-    double m = SURE_SLACK * (mag * norm + 1);
-    *b = (bbox){r.x0 - m, r.y0 - m, r.x1 + m, r.y1 + m};
-    return isfinite(b->x0) && isfinite(b->y0) && isfinite(b->x1) && isfinite(b->y1) ? BOX_BOUNDED : BOX_UNBOUNDED;
+    ht_map map = {t->cx[p], t->cy[p], t->offx[p], t->offy[p], m6, (f & K_IDENTITY) != 0, 1};
+    return ht_box_map(*b, &map, 1, b, NULL, NULL) ? BOX_BOUNDED : BOX_UNBOUNDED;
 }
 
 /* Deeper than this, a change drops the whole grid rather than walk up to find its reach. */
 #define MAX_TOUCH_DEPTH 64
 
-void answers_touch(ht_tree *t, int32_t s) {
-    answer_grid *g = &t->answers;
-    if (g->root < 0) return;
-    if (s == g->root) {
-        g->root = -1; /* the root's own region or flags: everything may change */
-        return;
-    }
+int htq_reach_in_grid(const ht_tree *t, int32_t s, ht_box *out) {
+    const answer_grid *g = &t->hq.answers;
+    if (g->root < 0) return BOX_NEVER;
+    if (s == g->root) return BOX_UNBOUNDED; /* the root's own region or flags: all may change */
     /* Where the answers from the root can depend on `s`: its reach, carried up to the root. */
-    double r[4];
-    int kind = node_reach_box(t, s, r);
-    bbox b = {r[0], r[1], r[2], r[3]};
+    ht_box b;
+    int kind = htq_reach_box(t, s, &b);
     int32_t p = t->parent[s];
     for (int depth = 0; kind == BOX_BOUNDED && p != g->root; depth++) {
-        if (p < 0) return; /* not under the grid's root */
-        if (depth == MAX_TOUCH_DEPTH) {
-            kind = BOX_UNBOUNDED;
-            break;
-        }
+        if (p < 0) return BOX_NEVER; /* not under the grid's root */
+        if (depth == MAX_TOUCH_DEPTH) return BOX_UNBOUNDED;
         kind = up_box(t, p, &b);
         p = t->parent[p];
     }
+    *out = b;
+    return kind;
+}
+
+void htq_answers_touch(ht_tree *t, int32_t s) {
+    answer_grid *g = &t->hq.answers;
+    ht_box b;
+    int kind = htq_reach_in_grid(t, s, &b);
     if (kind == BOX_NEVER) return;
     if (kind == BOX_UNBOUNDED) {
         g->root = -1;
         return;
     }
-    if (b.x1 < g->gx0 || b.x0 > g->gx1 || b.y1 < g->gy0 || b.y0 > g->gy1) return;
+    if (ht_box_disjoint_closed(b, (ht_box){g->gx0, g->gy0, g->gx1, g->gy1})) return;
     int32_t ix0 = grid_cell((fmax(b.x0, g->gx0) - g->gx0) * g->sx, g->nx);
     int32_t ix1 = grid_cell((fmin(b.x1, g->gx1) - g->gx0) * g->sx, g->nx);
     int32_t iy0 = grid_cell((fmax(b.y0, g->gy0) - g->gy0) * g->sy, g->ny);
@@ -325,15 +276,4 @@ void answers_touch(ht_tree *t, int32_t s) {
     for (int32_t iy = iy0; iy <= iy1; iy++)
         for (int32_t ix = ix0; ix <= ix1; ix++) g->cells[(size_t)iy * (size_t)g->nx + (size_t)ix] = UNKNOWN;
     g->unknown = 1;
-}
-
-ht_status ht_tree_prepare_points(ht_tree *t, ht_node node) {
-    int32_t slot;
-    ht_status st = resolve(t, node, &slot);
-    if (st != HT_OK) return st;
-    if ((st = ht_tree_prepare(t)) != HT_OK) return st;
-    if (t->hooked) return HT_E_BUSY; /* the running hit test reads the grid */
-    if (!answers_valid(t, slot)) return build_answers(t, slot);
-    refresh_answers(t);
-    return HT_OK;
 }

@@ -9,7 +9,7 @@ static void up(const ht_tree *t, int32_t s, double *x, double *y) {
 
 /* parent space -> local of `s`. */
 static void down(const ht_tree *t, int32_t s, double *x, double *y) {
-    double inv[6] = {t->ia[s], t->ib[s], t->ic[s], t->id[s], t->itx[s], t->ity[s]};
+    double inv[6] = ROW_INVERSE(t, s);
     to_local(*x, *y, t->cx[s], t->cy[s], t->offx[s], t->offy[s], inv,
              (t->flags[s] & K_IDENTITY) != 0, x, y);
 }

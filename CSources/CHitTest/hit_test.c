@@ -51,7 +51,7 @@ static frame *push(stack *s) {
     return &s->frames[s->depth++];
 }
 
-enum { R_NIL, R_HIT, R_PUSHED, R_ERROR, R_NO_MEMORY };
+enum { R_NIL, R_HIT, R_PUSHED, R_ERROR, R_FOREIGN, R_NO_MEMORY };
 
 /* Is `h` a handle of a live node? (Hooks may answer with anything.) */
 static int valid_answer(const ht_tree *t, ht_node h) {
@@ -72,7 +72,9 @@ static inline int enter(const ht_tree *t, stack *st, int32_t slot, uint32_t f, d
             return R_HIT;
         }
         ht_node r = HT_NULL_NODE;
-        if (hooks->hit_test(hooks->context, make_handle(t, slot), x, y, &r) != 0) return R_ERROR;
+        int status = hooks->hit_test(hooks->context, make_handle(t, slot), x, y, &r);
+        if (status == HT_HOOK_FOREIGN) return R_FOREIGN;
+        if (status != 0) return R_ERROR;
         if (!valid_answer(t, r)) return R_ERROR;
         if (r == HT_NULL_NODE) return R_NIL;
         *hit = r;
@@ -92,7 +94,7 @@ static inline int enter(const ht_tree *t, stack *st, int32_t slot, uint32_t f, d
         inside = region_contains(x0, y0, x1, y1, x, y);
     }
     if (!inside && !(f & HT_FLAG_OUTSIDE_HITS)) return R_NIL;
-    const block *b = t->blocks[slot];
+    const block *b = t->hq.blocks[slot];
     if ((f & HT_FLAG_CAPTURES) || !b || b->count == 0) {
         if (!inside || (f & HT_FLAG_PASS_THROUGH)) return R_NIL;
         *hit = make_handle(t, slot);
@@ -111,10 +113,7 @@ static inline int enter(const ht_tree *t, stack *st, int32_t slot, uint32_t f, d
         fr->items = NULL;
         fr->n = b->count;
     } else if (x >= b->gx0 && x <= b->gx1 && y >= b->gy0 && y <= b->gy1) {
-        double fx = (x - b->gx0) * b->sx, fy = (y - b->gy0) * b->sy;
-        int32_t ix = fx < (double)b->nx ? (int32_t)fx : b->nx - 1;
-        int32_t iy = fy < (double)b->ny ? (int32_t)fy : b->ny - 1;
-        size_t c = (size_t)iy * (size_t)b->nx + (size_t)ix;
+        size_t c = grid_index(x, y, b->gx0, b->gy0, b->sx, b->sy, b->nx, b->ny);
         fr->items = b->items + b->cell_start[c];
         fr->n = (int32_t)(b->cell_start[c + 1] - b->cell_start[c]);
     } else {
@@ -160,29 +159,78 @@ static ht_status walk(const ht_tree *t, stack *st, int32_t slot, double x, doubl
     switch (r) {
     case R_HIT: *out = hit; return HT_OK;
     case R_ERROR: return HT_E_HOOK_FAILED;
+    case R_FOREIGN: return HT_E_FOREIGN_ANSWER;
     case R_NO_MEMORY: return HT_E_NO_MEMORY;
     default: *out = HT_NULL_NODE; return HT_OK;
     }
 }
 
-/* Validates the call and brings the derived blocks up to date. */
-static ht_status begin(ht_tree *t, ht_node node, int32_t *slot) {
+/*
+ * Validates a query. Queries only read: on a tree changed since the last ht_tree_prepare they
+ * refuse (HT_E_NOT_PREPARED) rather than rebuild anything.
+ */
+static ht_status begin(const ht_tree *t, ht_node node, int32_t *slot) {
     if (!t) return HT_E_INVALID_ARGUMENT;
     ht_status st = resolve(t, node, slot);
     if (st != HT_OK) return st;
-    return t->ndirty ? ht_tree_prepare(t) : HT_OK;
+    return t->hq.ndirty ? HT_E_NOT_PREPARED : HT_OK;
 }
 
+/* Runs the walk from `slot` for each of `count` points at xs[i * stride], ys[i * stride],
+ * answering from `g` (may be NULL) where it is sure. The one loop of every query. */
+static ht_status run(const ht_tree *t, int32_t slot, const answer_grid *g, const double *xs,
+                     const double *ys, size_t stride, size_t count, const ht_hooks *hooks,
+                     int ask_hit, ht_node *out, uint64_t *tests) {
+    stack s;
+    stack_init(&s);
+    ht_status st = HT_OK;
+    for (size_t i = 0; i < count && st == HT_OK; i++) {
+        double x = xs[i * stride], y = ys[i * stride];
+        if (g) {
+            int32_t a = cell_lookup(g, x, y);
+            if (a >= HT_NULL_NODE) { /* a handle or nothing; UNSURE and UNKNOWN take the walk */
+                out[i] = a;
+                continue;
+            }
+        }
+        ht_node hit = HT_NULL_NODE;
+        st = walk(t, &s, slot, x, y, hooks, ask_hit, &hit, tests);
+        if (st == HT_OK) out[i] = hit;
+    }
+    stack_release(&s);
+    return st;
+}
+
+/* A query with hooks counts itself in `hooked` (mutations from the hooks are refused); that is
+ * the only write a query makes, and only when it has hooks. */
+static ht_status query(ht_tree *t, ht_node node, const double *xs, const double *ys,
+                       size_t stride, size_t count, const ht_hooks *hooks, int ask_hit,
+                       int use_answers, ht_node *out, uint64_t *tests) {
+    int32_t slot;
+    ht_status st = begin(t, node, &slot);
+    if (st != HT_OK) return st;
+    if ((!xs || !ys || !out) && count > 0) return HT_E_INVALID_ARGUMENT;
+    /* The default hit test of a hooked node never uses the grid: it would skip its hook. */
+    const answer_grid *g = (use_answers && ask_hit) ? htq_grid_for(t, slot) : NULL;
+    uint64_t tested = 0;
+    if (hooks) t->hq.hooked++;
+    st = run(t, slot, g, xs, ys, stride, count, hooks, ask_hit, out, &tested);
+    if (hooks) t->hq.hooked--;
+    if (tests) *tests += tested;
+    return st;
+}
+
+/* One point: `query` for a count of one, kept lean (the grid is looked up before any walk
+ * state is set up); the same steps and the same answers. */
 static ht_status single(ht_tree *t, ht_node node, double x, double y, const ht_hooks *hooks,
                         int ask_hit, ht_node *out) {
     int32_t slot;
     ht_status st = begin(t, node, &slot);
     if (st != HT_OK) return st;
     if (!out) return HT_E_INVALID_ARGUMENT;
-    /* A point the answer grid surely decides needs no walk (never for the default hit test of
-     * a hooked node, whose own hook the grid would have had to skip). */
-    if (ask_hit) {
-        int32_t a = grid_answer(t, slot, x, y);
+    const answer_grid *g = ask_hit ? htq_grid_for(t, slot) : NULL;
+    if (g) {
+        int32_t a = cell_lookup(g, x, y);
         if (a >= HT_NULL_NODE) {
             *out = a;
             return HT_OK;
@@ -192,9 +240,9 @@ static ht_status single(ht_tree *t, ht_node node, double x, double y, const ht_h
     stack_init(&s);
     ht_node hit = HT_NULL_NODE;
     uint64_t tests = 0;
-    if (hooks) t->hooked++;
+    if (hooks) t->hq.hooked++;
     st = walk(t, &s, slot, x, y, hooks, ask_hit, &hit, &tests);
-    if (hooks) t->hooked--;
+    if (hooks) t->hq.hooked--;
     stack_release(&s);
     if (st == HT_OK) *out = hit;
     return st;
@@ -210,58 +258,30 @@ ht_status ht_tree_hit_test_default(ht_tree *t, ht_node node, double x, double y,
     return single(t, node, x, y, hooks, 0, out);
 }
 
-/* The bulk loop over points at `xs[i * stride]`, `ys[i * stride]`. */
-static ht_status bulk(ht_tree *t, ht_node node, const double *xs, const double *ys,
-                      size_t stride, size_t count, const ht_hooks *hooks, ht_node *out,
-                      uint64_t *tests, int use_answers) {
-    int32_t slot;
-    ht_status st = begin(t, node, &slot);
-    if (st != HT_OK) return st;
-    if ((!xs || !ys || !out) && count > 0) return HT_E_INVALID_ARGUMENT;
-    if (!tests && count >= HT_BULK_GRID_MIN && !t->hooked) {
-        if (!answers_valid(t, slot)) {
-            if ((st = build_answers(t, slot)) != HT_OK) return st;
-        } else {
-            refresh_answers(t);
-        }
-    }
-    const answer_grid *g = (use_answers && answers_valid(t, slot)) ? &t->answers : NULL;
-    stack s;
-    stack_init(&s);
-    uint64_t tested = 0;
-    if (hooks) t->hooked++;
-    for (size_t i = 0; i < count && st == HT_OK; i++) {
-        double x = xs[i * stride], y = ys[i * stride];
-        if (g) {
-            int32_t a = cell_lookup(g, x, y);
-            if (a >= HT_NULL_NODE) { /* a handle or nothing; UNSURE and UNKNOWN take the walk */
-                out[i] = a;
-                continue;
-            }
-        }
-        ht_node hit = HT_NULL_NODE;
-        st = walk(t, &s, slot, x, y, hooks, 1, &hit, &tested);
-        out[i] = hit;
-    }
-    if (hooks) t->hooked--;
-    stack_release(&s);
-    if (tests) *tests += tested;
-    return st;
-}
-
 ht_status ht_tree_hit_test_points(ht_tree *t, ht_node node, const double *xy, size_t count,
                                   const ht_hooks *hooks, ht_node *out) {
-    return bulk(t, node, xy, xy ? xy + 1 : NULL, 2, count, hooks, out, NULL, 1);
+    return query(t, node, xy, xy ? xy + 1 : NULL, 2, count, hooks, 1, 1, out, NULL);
 }
 
 ht_status ht_tree_hit_test_points_counted(ht_tree *t, ht_node node, const double *xy,
                                           size_t count, int use_answer_grid, ht_node *out,
                                           uint64_t *tests) {
     if (!tests) return HT_E_INVALID_ARGUMENT;
-    return bulk(t, node, xy, xy ? xy + 1 : NULL, 2, count, NULL, out, tests, use_answer_grid);
+    return query(t, node, xy, xy ? xy + 1 : NULL, 2, count, NULL, 1, use_answer_grid, out, tests);
 }
 
 ht_status ht_tree_hit_test_xy(ht_tree *t, ht_node node, const double *xs, const double *ys,
                               size_t count, const ht_hooks *hooks, ht_node *out) {
-    return bulk(t, node, xs, ys, 1, count, hooks, out, NULL, 1);
+    return query(t, node, xs, ys, 1, count, hooks, 1, 1, out, NULL);
+}
+
+ht_status ht_tree_hit_test_strided(ht_tree *t, ht_node node, const double *xs, const double *ys,
+                                   size_t stride, size_t count, const ht_hooks *hooks,
+                                   ht_node *out) {
+    return query(t, node, xs, ys, stride, count, hooks, 1, 1, out, NULL);
+}
+
+ht_status htq_walk_plain(const ht_tree *t, int32_t slot, double x, double y, ht_node *out) {
+    uint64_t tests = 0;
+    return run(t, slot, NULL, &x, &y, 0, 1, NULL, 1, out, &tests);
 }

@@ -6,29 +6,26 @@
 /* Fewer candidates than this are scanned in order: a grid lookup costs about as much. */
 #define GRID_MIN 12
 #define GRID_MAX_SIDE 4096
-/* Relative slack of conservative boxes: far above the rounding of the exact test. */
-#define BOX_SLACK 1e-9
 /* Transforms worse conditioned than this get no box (they are tested everywhere). */
 #define MAX_CONDITION 1e6
 
 
-typedef struct box {
-    double x0, y0, x1, y1; /* conservative: every point of the child's reach is inside */
-    int covers;            /* x0.. shrunk instead: every point inside is surely a hit */
-    double ix0, iy0, ix1, iy1;
-} box;
+/* A candidate's boxes in its parent's space. */
+typedef struct cand_box {
+    ht_box reach; /* conservative: every point of the child's reach is inside */
+    int covers;   /* plain and axis-aligned: every point of `inner` surely hits it (or below) */
+    ht_box inner; /* the tight box shrunk by the slack */
+} cand_box;
 
-void free_block(ht_tree *t, int32_t s) {
-    block *b = t->blocks[s];
+void htq_release_block(block *b) {
     if (!b) return;
     free(b->grid_memory);
     free(b);
-    t->blocks[s] = NULL;
 }
 
-static double maxabs(double m, double v) {
-    v = fabs(v);
-    return v > m ? v : m;
+void htq_free_block(ht_tree *t, int32_t s) {
+    htq_release_block(t->hq.blocks[s]);
+    t->hq.blocks[s] = NULL;
 }
 
 /*
@@ -36,7 +33,7 @@ static double maxabs(double m, double v) {
  * nowhere (ineligible, empty region, singular transform), BOX_UNBOUNDED when it cannot be
  * bounded (a hook decides, or hits outside its bounds are allowed), else a conservative box.
  */
-static int child_box(const ht_tree *t, int32_t s, box *b) {
+static int child_box(const ht_tree *t, int32_t s, cand_box *b) {
     uint32_t f = t->flags[s];
     if (f & HT_FLAG_ASK_HIT_TEST) return BOX_UNBOUNDED; /* called whatever its state, as UIKit */
     if (!(f & K_ELIGIBLE)) return BOX_NEVER;
@@ -44,50 +41,29 @@ static int child_box(const ht_tree *t, int32_t s, box *b) {
     if (f & K_SINGULAR) return BOX_NEVER; /* the converted point is NaN: never inside */
     double rx0 = t->rx0[s], ry0 = t->ry0[s], rx1 = t->rx1[s], ry1 = t->ry1[s];
     if (!(rx0 < rx1 && ry0 < ry1)) return BOX_NEVER;
-    double mag = 0, cond = 1;
-    double cx[4] = {rx0, rx1, rx0, rx1}, cy[4] = {ry0, ry0, ry1, ry1};
-    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    double cond = 1;
     int identity = (f & K_IDENTITY) != 0;
     if (!identity)
         cond = (fabs(t->xa[s]) + fabs(t->xb[s]) + fabs(t->xc[s]) + fabs(t->xd[s])) *
                (fabs(t->ia[s]) + fabs(t->ib[s]) + fabs(t->ic[s]) + fabs(t->id[s]));
     if (!(cond <= MAX_CONDITION)) return BOX_UNBOUNDED;
     double m6[6] = ROW_TRANSFORM(t, s);
-    for (int i = 0; i < 4; i++) {
-        double px, py;
-        to_parent(cx[i], cy[i], t->cx[s], t->cy[s], t->offx[s], t->offy[s], m6, identity, &px, &py);
-        x0 = px < x0 ? px : x0;
-        x1 = px > x1 ? px : x1;
-        y0 = py < y0 ? py : y0;
-        y1 = py > y1 ? py : y1;
-        mag = maxabs(maxabs(mag, px), py);
-        mag = maxabs(maxabs(mag, cx[i]), cy[i]);
-    }
-    mag = maxabs(maxabs(maxabs(maxabs(mag, t->cx[s]), t->cy[s]), t->offx[s]), t->offy[s]);
-    mag = maxabs(maxabs(mag, t->xtx[s]), t->xty[s]);
-    double m = BOX_SLACK * (mag + 1) * cond;
-    b->x0 = x0 - m;
-    b->y0 = y0 - m;
-    b->x1 = x1 + m;
-    b->y1 = y1 + m;
-    if (!(isfinite(b->x0) && isfinite(b->y0) && isfinite(b->x1) && isfinite(b->y1)))
-        return BOX_UNBOUNDED;
+    /* Points reach the child through the computed inverse: the slack grows with the condition. */
+    ht_map map = {t->cx[s], t->cy[s], t->offx[s], t->offy[s], m6, identity, 1};
+    ht_box wide, tight;
+    double m;
+    if (!ht_box_map((ht_box){rx0, ry0, rx1, ry1}, &map, cond, &wide, &tight, &m)) return BOX_UNBOUNDED;
+    b->reach = wide;
     /* A plain axis-aligned child surely returns itself or a descendant for a point inside. */
     b->covers = identity && !(f & HT_FLAG_PASS_THROUGH);
-    b->ix0 = x0 + m;
-    b->iy0 = y0 + m;
-    b->ix1 = x1 - m;
-    b->iy1 = y1 - m;
+    b->inner = ht_box_widen(tight, -m);
     return BOX_BOUNDED;
 }
 
-int node_reach_box(const ht_tree *t, int32_t slot, double out[4]) {
-    box b;
+int htq_reach_box(const ht_tree *t, int32_t slot, ht_box *out) {
+    cand_box b;
     int kind = child_box(t, slot, &b);
-    out[0] = b.x0;
-    out[1] = b.y0;
-    out[2] = b.x1;
-    out[3] = b.y1;
+    *out = b.reach;
     return kind;
 }
 
@@ -110,22 +86,22 @@ static inline int32_t cell_of(double v, double g0, double scale, int32_t n) {
  * order, so each cell's list is topmost first; a cell stops taking candidates once one surely
  * covers it, since nothing below can then be reached there. Returns the number of items.
  */
-static size_t fill_cells(const block *b, const box *boxes, const int *kinds, uint8_t *covered,
+static size_t fill_cells(const block *b, const cand_box *boxes, const int *kinds, uint8_t *covered,
                          uint32_t *counts, uint32_t *items) {
     int32_t nx = b->nx, ny = b->ny;
     double cw = (b->gx1 - b->gx0) / nx, ch = (b->gy1 - b->gy0) / ny;
-    double eps = BOX_SLACK * (fabs(b->gx0) + fabs(b->gx1) + fabs(b->gy0) + fabs(b->gy1) + 1);
+    double eps = ht_box_slack((ht_box){b->gx0, b->gy0, b->gx1, b->gy1});
     size_t total = 0;
     memset(covered, 0, (size_t)nx * (size_t)ny);
     for (int32_t k = 0; k < b->count; k++) {
         int32_t ix0 = 0, iy0 = 0, ix1 = nx - 1, iy1 = ny - 1;
-        const box *x = &boxes[k];
+        const cand_box *x = &boxes[k];
         if (kinds[k] == BOX_BOUNDED) {
-            if (x->x1 < b->gx0 || x->x0 > b->gx1 || x->y1 < b->gy0 || x->y0 > b->gy1) continue;
-            ix0 = cell_of(x->x0, b->gx0, b->sx, nx);
-            ix1 = cell_of(x->x1, b->gx0, b->sx, nx);
-            iy0 = cell_of(x->y0, b->gy0, b->sy, ny);
-            iy1 = cell_of(x->y1, b->gy0, b->sy, ny);
+            if (ht_box_disjoint_closed(x->reach, (ht_box){b->gx0, b->gy0, b->gx1, b->gy1})) continue;
+            ix0 = cell_of(x->reach.x0, b->gx0, b->sx, nx);
+            ix1 = cell_of(x->reach.x1, b->gx0, b->sx, nx);
+            iy0 = cell_of(x->reach.y0, b->gy0, b->sy, ny);
+            iy1 = cell_of(x->reach.y1, b->gy0, b->sy, ny);
         }
         for (int32_t iy = iy0; iy <= iy1; iy++) {
             for (int32_t ix = ix0; ix <= ix1; ix++) {
@@ -137,7 +113,7 @@ static size_t fill_cells(const block *b, const box *boxes, const int *kinds, uin
                 if (kinds[k] == BOX_BOUNDED && x->covers) {
                     double cx0 = b->gx0 + ix * cw - eps, cx1 = b->gx0 + (ix + 1) * cw + eps;
                     double cy0 = b->gy0 + iy * ch - eps, cy1 = b->gy0 + (iy + 1) * ch + eps;
-                    if (x->ix0 <= cx0 && cx1 < x->ix1 && x->iy0 <= cy0 && cy1 < x->iy1)
+                    if (x->inner.x0 <= cx0 && cx1 < x->inner.x1 && x->inner.y0 <= cy0 && cy1 < x->inner.y1)
                         covered[c] = 1;
                 }
             }
@@ -147,22 +123,22 @@ static size_t fill_cells(const block *b, const box *boxes, const int *kinds, uin
 }
 
 /* Builds the grid of `b` from the candidates' boxes; on failure `b` has no grid. */
-static ht_status build_grid(const ht_tree *t, int32_t parent, block *b, const box *boxes,
+static ht_status build_grid(const ht_tree *t, int32_t parent, block *b, const cand_box *boxes,
                             const int *kinds) {
     double gx0 = INFINITY, gy0 = INFINITY, gx1 = -INFINITY, gy1 = -INFINITY;
     int32_t bounded = 0;
     for (int32_t k = 0; k < b->count; k++) {
         if (kinds[k] != BOX_BOUNDED) continue;
         bounded++;
-        gx0 = boxes[k].x0 < gx0 ? boxes[k].x0 : gx0;
-        gy0 = boxes[k].y0 < gy0 ? boxes[k].y0 : gy0;
-        gx1 = boxes[k].x1 > gx1 ? boxes[k].x1 : gx1;
-        gy1 = boxes[k].y1 > gy1 ? boxes[k].y1 : gy1;
+        const ht_box *r = &boxes[k].reach;
+        gx0 = r->x0 < gx0 ? r->x0 : gx0;
+        gy0 = r->y0 < gy0 ? r->y0 : gy0;
+        gx1 = r->x1 > gx1 ? r->x1 : gx1;
+        gy1 = r->y1 > gy1 ? r->y1 : gy1;
     }
     /* Children are searched only for points inside a plain parent's region. */
     if (!(t->flags[parent] & (HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS))) {
-        double m = BOX_SLACK * (fabs(t->rx0[parent]) + fabs(t->rx1[parent]) +
-                                fabs(t->ry0[parent]) + fabs(t->ry1[parent]) + 1);
+        double m = ht_box_slack(row_region(t, parent));
         gx0 = fmax(gx0, t->rx0[parent] - m);
         gy0 = fmax(gy0, t->ry0[parent] - m);
         gx1 = fmin(gx1, t->rx1[parent] + m);
@@ -173,8 +149,7 @@ static ht_status build_grid(const ht_tree *t, int32_t parent, block *b, const bo
     if (!isfinite(w) || !isfinite(h)) return HT_OK;
     int32_t inside = 0;
     for (int32_t k = 0; k < b->count; k++)
-        if (kinds[k] == BOX_BOUNDED && !(boxes[k].x1 < gx0 || boxes[k].x0 > gx1 ||
-                                         boxes[k].y1 < gy0 || boxes[k].y0 > gy1))
+        if (kinds[k] == BOX_BOUNDED && !ht_box_disjoint_closed(boxes[k].reach, (ht_box){gx0, gy0, gx1, gy1}))
             inside++;
     double target = inside < 1 ? 1 : inside;
     double fx = (w > 0 && h > 0) ? sqrt(target * w / h) : (w > 0 ? target : 1);
@@ -238,14 +213,12 @@ static ht_status build_grid(const ht_tree *t, int32_t parent, block *b, const bo
     }
 }
 
-ht_status build_block(ht_tree *t, int32_t p) {
+ht_status htq_make_block(const ht_tree *t, int32_t p, block **out) {
+    *out = NULL;
     int32_t n = t->nkids[p];
-    if (n == 0) {
-        free_block(t, p);
-        return HT_OK;
-    }
+    if (n == 0) return HT_OK;
     cand *cands = malloc((size_t)n * sizeof *cands);
-    box *boxes = malloc((size_t)n * sizeof *boxes);
+    cand_box *boxes = malloc((size_t)n * sizeof *boxes);
     int *kinds = malloc((size_t)n * sizeof *kinds);
     block *b = NULL;
     ht_status st = HT_E_NO_MEMORY;
@@ -265,7 +238,7 @@ ht_status build_block(ht_tree *t, int32_t p) {
     if (prioritised) {
         /* Reorder the boxes with their candidates: sort indices, then permute. */
         qsort(cands, (size_t)count, sizeof *cands, by_priority);
-        box *sorted = malloc((size_t)(count ? count : 1) * sizeof *sorted);
+        cand_box *sorted = malloc((size_t)(count ? count : 1) * sizeof *sorted);
         int *skinds = malloc((size_t)(count ? count : 1) * sizeof *skinds);
         if (!sorted || !skinds) {
             free(sorted);
@@ -310,12 +283,11 @@ ht_status build_block(ht_tree *t, int32_t p) {
         st = build_grid(t, p, b, boxes, kinds);
         if (st != HT_OK) goto done;
     }
-    free_block(t, p);
-    t->blocks[p] = b;
+    *out = b;
     b = NULL;
     st = HT_OK;
 done:
-    free(b);
+    htq_release_block(b);
     free(cands);
     free(boxes);
     free(kinds);
@@ -328,11 +300,11 @@ static size_t grid_words(const block *b) {
            (size_t)b->nalways;
 }
 
-size_t block_bytes(const block *b) {
+size_t htq_block_bytes(const block *b) {
     return sizeof *b + (size_t)b->count * sizeof(kid) + grid_words(b) * sizeof(uint32_t);
 }
 
-ht_status copy_block(const block *b, block **out) {
+ht_status htq_copy_block(const block *b, block **out) {
     size_t head = sizeof *b + (size_t)b->count * sizeof(kid);
     block *c = malloc(head);
     if (!c) return HT_E_NO_MEMORY;
@@ -354,19 +326,24 @@ ht_status copy_block(const block *b, block **out) {
     return HT_OK;
 }
 
-ht_status ht_tree_prepare(ht_tree *t) {
-    if (!t) return HT_E_INVALID_ARGUMENT;
-    if (t->hooked && t->ndirty) return HT_E_BUSY; /* cannot happen: hooks cannot mutate */
-    while (t->ndirty > 0) {
-        int32_t s = t->dirty_list[t->ndirty - 1];
-        if (t->alive[s]) {
-            ht_status st = build_block(t, s);
-            if (st != HT_OK) return st; /* still dirty: queries keep refusing until it works */
-        } else {
-            free_block(t, s);
-        }
-        t->dirty[s] = 0;
-        t->ndirty--;
-    }
+ht_status htq_build_block(ht_tree *t, int32_t p) {
+    block *b;
+    ht_status st = htq_make_block(t, p, &b);
+    if (st != HT_OK) return st;
+    htq_free_block(t, p);
+    t->hq.blocks[p] = b;
     return HT_OK;
+}
+
+int htq_blocks_equal(const block *a, const block *b) {
+    if (a->count != b->count || a->nx != b->nx || a->ny != b->ny || a->nalways != b->nalways)
+        return 0;
+    if (memcmp(a->kids, b->kids, (size_t)a->count * sizeof(kid)) != 0) return 0;
+    if (a->nx == 0) return 1;
+    double ga[6] = {a->gx0, a->gy0, a->gx1, a->gy1, a->sx, a->sy};
+    double gb[6] = {b->gx0, b->gy0, b->gx1, b->gy1, b->sx, b->sy};
+    if (memcmp(ga, gb, sizeof ga) != 0) return 0;
+    size_t words = grid_words(a);
+    return words == grid_words(b) &&
+           memcmp(a->grid_memory, b->grid_memory, words * sizeof(uint32_t)) == 0;
 }

@@ -1,13 +1,18 @@
 /*
- * internal.h - the tree's storage and the helpers the .c files share.
+ * internal.h - the tree's base rows, the mutation protocol, and the subsystems beside them.
  *
- * Two layers (see ARCHITECTURE.md):
- * - Base arrays, one row per slot, structure of arrays: the mirror of the Swift view tree.
- *   Every setter writes its row in O(1) and marks the parent's derived block dirty.
- * - Derived blocks, one per node with children: the children that can possibly be hit, packed
- *   in search order (topmost first) with everything the walk needs, plus a uniform grid over
- *   the parent's space when there are many of them. Rebuilt lazily by ht_tree_prepare, only for
- *   the parents marked dirty. The walk reads only blocks and never the base arrays of children.
+ * `struct ht_tree` is the base rows (one row per slot, structure of arrays: the mirror of the
+ * Swift view tree, links and stored fields of fields.h, plus values derived per row in O(1))
+ * and one struct per subsystem that keeps data derived from the rows:
+ * - `hq`: the hit-query subsystem (hitq.h: blocks, dirty list, answer grid, batch);
+ * - room for a constraint solver beside it (its own struct and files), which reads the rows and
+ *   is told of changes through the same protocol, and never touches hit-query internals.
+ * Base-row code (tree.c, snapshot.c, convert.c) never touches a subsystem's internals: every
+ * change to a row goes through the mutation protocol (tree.c), which tells the subsystems what
+ * changed (fields.h's effects) and nothing else.
+ *
+ * Every non-static function here is hidden from the shared library (only hittest.h is
+ * exported) and prefixed: htr_ (rows), htq_ (hit query).
  */
 #ifndef HT_INTERNAL_H
 #define HT_INTERNAL_H
@@ -17,9 +22,23 @@
 
 #include "include/hittest.h"
 
+/* Every system header the library uses, before the visibility switch below (declarations made
+ * after it would be marked hidden, and the C library's symbols are not ours). */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* Everything declared from here on is internal to the library: not exported from the shared
+ * library (public functions carry HT_API, declared above with default visibility). */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility push(hidden)
+#endif
+
+#include "fields.h"
+#include "geom.h"
 
 #define SLOT_BITS 24
 #define SLOT_MASK ((1u << SLOT_BITS) - 1u)
@@ -33,86 +52,41 @@ enum {
     PUBLIC_FLAGS = HT_FLAG_ALL
 };
 
-/*
- * One hit-test candidate, packed for the walk (120 bytes). Everything needed to convert a point
- * from the parent's space and test it: the same arithmetic as the Swift reference, in the same
- * order, so the answers are the same to the last bit.
- */
-typedef struct kid {
-    double cx, cy;                   /* center, in the parent's bounds space */
-    double offx, offy;               /* bounds.origin + anchor * bounds.size */
-    double x0, y0, x1, y1;           /* region: bounds inset by the hit-test insets, min/max */
-    double inv[6];                   /* inverse transform a b c d tx ty (NaN when singular) */
-    int32_t slot;
-    uint32_t flags; /* public flags | K_* bits */
-} kid;
+#include "hitq.h"
 
 /*
- * The derived block of one parent: candidates in search order, then an optional grid. The grid
- * covers [gx0, gx1] x [gy0, gy1] of the parent's space with nx * ny cells; the cell of a point is
- * floor((x - gx0) * sx) (monotonic, so a box and the points in it land in the same cells). Each
- * cell lists candidate indices in ascending order, i.e. topmost first; `always` lists those whose
- * reach cannot be bounded (hooks, hits outside bounds), for points outside the grid.
+ * Every row array of the base, by name: links and bookkeeping, stored fields (fields.h) and
+ * values derived per row. Growing, copying, freeing and measuring the rows go through this, so
+ * none can be missed. Define HT_ROW_OP(name), then write HT_FOR_EACH_ROW.
  */
-typedef struct block {
-    int32_t count;          /* candidates in kids[] */
-    int32_t nx, ny;         /* grid size; 0 when there is no grid */
-    int32_t nalways;        /* entries in always[] */
-    double gx0, gy0, gx1, gy1;
-    double sx, sy;          /* cells per unit */
-    uint32_t *cell_start;   /* nx * ny + 1 offsets into items */
-    uint32_t *items;
-    uint32_t *always;
-    void *grid_memory;      /* one allocation behind cell_start, items and always */
-    kid kids[];
-} block;
-
-/*
- * The answer grid of one query root: over the root's region, each cell holds the answer that
- * every point of the cell surely gets (a handle, or HT_NULL_NODE), UNSURE where the exact walk
- * must decide, or UNKNOWN where a mutation may have changed the answer and the cell has not
- * been recomputed yet (the walk decides those too). "Surely" is proved by walking the cell's
- * box through the tree with margins far above rounding (answers.c). A mutation marks UNKNOWN
- * only the cells its node can reach; `unknown` says some are, and the next large bulk query
- * (or ht_tree_prepare_points) recomputes just those.
- */
-#define UNSURE ((int32_t)-3)
-#define UNKNOWN ((int32_t)-4)
-typedef struct answer_grid {
-    int32_t root; /* slot, -1 when there is no grid */
-    int32_t nx, ny, capacity;
-    int unknown;  /* some cells are UNKNOWN */
-    double gx0, gy0, gx1, gy1, sx, sy;
-    int32_t *cells;
-} answer_grid;
+#define HT_LINK_ROWS(X) X(parent) X(first) X(last) X(prev) X(next) X(nkids) X(gen) X(alive)
+#define HT_DERIVED_ROWS(X) X(ia) X(ib) X(ic) X(id) X(itx) X(ity) X(offx) X(offy) X(rx0) X(ry0) X(rx1) X(ry1)
+#define HT_FIELD_AS_ROW(kind, name, def, rec, fx) HT_ROW_OP(name)
+#define HT_FOR_EACH_ROW HT_LINK_ROWS(HT_ROW_OP) HT_DERIVED_ROWS(HT_ROW_OP) HT_STORED_FIELDS(HT_FIELD_AS_ROW)
 
 struct ht_tree {
     int32_t slots;     /* high-water mark: slots [0, slots) have been used */
     int32_t capacity;  /* rows allocated */
     int32_t live;      /* live nodes */
     int32_t free_head, free_tail; /* FIFO of freed slots, linked through next[] */
-    int32_t ndirty;    /* entries in dirty_list; the tree is prepared when 0 */
 
-    /* Links (slots, -1 for none). Children form a doubly linked list in back-to-front order. */
+    /* Links (slots, -1 for none): children form a doubly linked list in back-to-front order. */
     int32_t *parent, *first, *last, *prev, *next, *nkids;
-    int32_t *priority;
-    int32_t *dirty_list; /* capacity rows: a slot is listed at most once */
-    uint8_t *gen, *alive, *dirty;
-    uint32_t *flags;
+    uint8_t *gen, *alive;
 
-    /* Geometry, as set. */
-    double *cx, *cy, *bx, *by, *bw, *bh, *anx, *any;
-    double *xa, *xb, *xc, *xd, *xtx, *xty;
-    double *alpha, *in_top, *in_left, *in_bottom, *in_right;
+    /* Stored fields, as set (fields.h). */
+#define HT_DECLARE_FIELD(kind, name, def, rec, fx) HT_CTYPE_##kind *name;
+    HT_STORED_FIELDS(HT_DECLARE_FIELD)
+#undef HT_DECLARE_FIELD
+
     /* Derived per row on every set, O(1). */
     double *ia, *ib, *ic, *id, *itx, *ity; /* inverse transform */
     double *offx, *offy;                   /* anchor offset A */
     double *rx0, *ry0, *rx1, *ry1;         /* region */
 
-    block **blocks;
-
-    answer_grid answers;
-    int32_t hooked; /* hit tests with hooks in progress: no mutation, no rebuild of derived data */
+    /* Subsystems: derived data kept by their own code, told of changes by the protocol. */
+    htq_state hq; /* hit queries (hitq.h) */
+    /* A constraint solver's state goes here, beside `hq`. */
 };
 
 /* ---- handles ---- */
@@ -133,57 +107,14 @@ static inline ht_status resolve(const ht_tree *t, ht_node h, int32_t *slot) {
     return HT_OK;
 }
 
-/* ---- the conversions: one definition, used by the walk, conversion and blocks ---- */
-
-/* parent space -> local bounds space of a node whose parameters are given. */
-static inline void to_local(double x, double y, double cx, double cy, double offx, double offy,
-                            const double inv[6], int identity, double *lx, double *ly) {
-    double qx = x - cx, qy = y - cy, dx, dy;
-    if (identity) {
-        dx = qx;
-        dy = qy;
-    } else {
-        dx = inv[0] * qx + inv[2] * qy + inv[4];
-        dy = inv[1] * qx + inv[3] * qy + inv[5];
-    }
-    *lx = dx + offx;
-    *ly = dy + offy;
-}
-
-/* local bounds space -> parent space: center + M (p - off) + t. The inverse of to_local. */
-static inline void to_parent(double x, double y, double cx, double cy, double offx, double offy,
-                             const double m[6], int identity, double *px, double *py) {
-    double dx = x - offx, dy = y - offy;
-    if (identity) {
-        *px = cx + dx;
-        *py = cy + dy;
-    } else {
-        *px = cx + (m[0] * dx + m[2] * dy + m[4]);
-        *py = cy + (m[1] * dx + m[3] * dy + m[5]);
-    }
-}
-
 /* The forward transform of row `s` (a b c d tx ty), for to_parent. */
 #define ROW_TRANSFORM(t, s) {(t)->xa[s], (t)->xb[s], (t)->xc[s], (t)->xd[s], (t)->xtx[s], (t)->xty[s]}
+/* The inverse transform of row `s`, for to_local. */
+#define ROW_INVERSE(t, s) {(t)->ia[s], (t)->ib[s], (t)->ic[s], (t)->id[s], (t)->itx[s], (t)->ity[s]}
 
-/* The grid cell of fractional coordinate `f` (a point's offset times cells per unit), clamped to
- * [0, n). Monotonic, so a box and every point in it land in the same range of cells; the block
- * grids and the answer grid's box walk must both use exactly this. */
-static inline int32_t grid_cell(double f, int32_t n) {
-    return f > 0 ? (f < (double)n ? (int32_t)f : n - 1) : 0;
-}
-
-static inline int region_contains(double x0, double y0, double x1, double y1, double x, double y) {
-    return x >= x0 && x < x1 && y >= y0 && y < y1;
-}
-
-/* ---- shared by the .c files ---- */
-
-/* Marks the block of `slot` out of date (no-op for -1 or an already dirty slot). */
-static inline void mark_dirty(ht_tree *t, int32_t slot) {
-    if (slot < 0 || t->dirty[slot]) return;
-    t->dirty[slot] = 1;
-    t->dirty_list[t->ndirty++] = slot;
+/* The region of row `s`. */
+static inline ht_box row_region(const ht_tree *t, int32_t s) {
+    return (ht_box){t->rx0[s], t->ry0[s], t->rx1[s], t->ry1[s]};
 }
 
 static inline int all_finite(const double *v, int n) {
@@ -192,39 +123,21 @@ static inline int all_finite(const double *v, int n) {
     return 1;
 }
 
-/* tree.c */
-ht_status grow_rows(ht_tree *t, int32_t capacity);
-void derive_row(ht_tree *t, int32_t s); /* inverse, region and eligibility from the set values */
+/* Hit tests with hooks are running: mutations must be refused (HT_E_BUSY). */
+static inline int htq_busy(const ht_tree *t) { return t->hq.hooked > 0; }
 
-/* answers.c */
-ht_status build_answers(ht_tree *t, int32_t root);
-void refresh_answers(ht_tree *t); /* recomputes the UNKNOWN cells (derived blocks prepared) */
-void answers_touch(ht_tree *t, int32_t slot); /* before and after every change to `slot` */
-static inline int answers_valid(const ht_tree *t, int32_t root) {
-    return t->answers.root == root && t->answers.cells;
+/* The answer grid, if it is usable by queries from `root`: built for that root, and no batch
+ * open (a batch defers part of its invalidation to its end). */
+static inline const answer_grid *htq_grid_for(const ht_tree *t, int32_t root) {
+    const answer_grid *g = &t->hq.answers;
+    return (g->root == root && g->cells && t->hq.batch.depth == 0) ? g : NULL;
 }
 
-/* The cell of (x, y): its answer, or UNSURE outside the grid (NaN included). */
-static inline int32_t cell_lookup(const answer_grid *g, double x, double y) {
-    if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
-    double fx = (x - g->gx0) * g->sx, fy = (y - g->gy0) * g->sy;
-    int32_t ix = fx < (double)g->nx ? (int32_t)fx : g->nx - 1;
-    int32_t iy = fy < (double)g->ny ? (int32_t)fy : g->ny - 1;
-    return g->cells[(size_t)iy * (size_t)g->nx + (size_t)ix];
-}
+/* ---- base rows (tree.c) ---- */
 
-/* The answer grid's sure answer for (x, y) from `root`, or UNSURE. */
-static inline int32_t grid_answer(const ht_tree *t, int32_t root, double x, double y) {
-    return answers_valid(t, root) ? cell_lookup(&t->answers, x, y) : UNSURE;
-}
-
-/* index.c */
-enum { BOX_NEVER = 0, BOX_BOUNDED = 1, BOX_UNBOUNDED = 2 };
-/* Where, in its parent's space, `slot` or its subtree can be the answer (x0 y0 x1 y1). */
-int node_reach_box(const ht_tree *t, int32_t slot, double out[4]);
-ht_status build_block(ht_tree *t, int32_t slot);
-void free_block(ht_tree *t, int32_t slot);
-ht_status copy_block(const block *b, block **out);
-size_t block_bytes(const block *b);
+ht_status htr_grow(ht_tree *t, int32_t capacity);
+void htr_derive_row(ht_tree *t, int32_t s); /* inverse, region and eligibility from the set values */
+/* Bytes per row of the base arrays. */
+size_t htr_row_bytes(void);
 
 #endif

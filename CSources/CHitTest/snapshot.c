@@ -6,9 +6,9 @@
  *                     u32 live nodes, u64 FNV-1a 64 checksum of the records
  *   records, one per slot, RECORD_BYTES each:
  *     u8 alive, u8 generation, u16 zero,
- *     i32 parent, first, last, prev, next, child count, priority, u32 flags,
- *     f64 center x y, bounds x y w h, anchor x y, transform a b c d tx ty, alpha,
- *     insets top left bottom right
+ *     i32 parent, first, last, prev, next, child count,
+ *     then the stored fields of fields.h in its order (i32 priority, u32 flags, f64 center x y,
+ *     bounds x y w h, anchor x y, transform a b c d tx ty, alpha, insets top left bottom right)
  *   A dead slot's record is all zeros but its generation.
  * Handles survive a round trip: slots and generations are kept. Loading checks everything
  * (sizes, magic, version, checksum, ranges, finiteness, every link, acyclicity) before the tree
@@ -20,8 +20,13 @@
 #include <string.h>
 
 #define HEADER_BYTES 32u
-#define RECORD_DOUBLES 19
-#define RECORD_BYTES (4u + 8u * 4u + 8u * RECORD_DOUBLES)
+#define LINK_WORDS 6
+#define KIND_BYTES_I32 4u
+#define KIND_BYTES_FLAGS 4u
+#define KIND_BYTES_F64 8u
+#define FIELD_BYTES(kind, name, def, rec, fx) +KIND_BYTES_##kind
+#define RECORDS_AT (4u + 4u * LINK_WORDS)
+#define RECORD_BYTES (RECORDS_AT HT_STORED_FIELDS(FIELD_BYTES))
 static const char MAGIC[8] = {'H', 'T', 'S', 'N', 'A', 'P', 'S', 'H'};
 
 static void put_u32(uint8_t *p, uint32_t v) {
@@ -61,23 +66,22 @@ static uint64_t fnv1a(const uint8_t *p, size_t n) {
     return h;
 }
 
-/* The doubles of a row, in record order. */
-static void row_doubles(const ht_tree *t, int32_t s, double v[RECORD_DOUBLES]) {
-    double r[RECORD_DOUBLES] = {t->cx[s],      t->cy[s],     t->bx[s],      t->by[s],
-                                t->bw[s],      t->bh[s],     t->anx[s],     t->any[s],
-                                t->xa[s],      t->xb[s],     t->xc[s],      t->xd[s],
-                                t->xtx[s],     t->xty[s],    t->alpha[s],   t->in_top[s],
-                                t->in_left[s], t->in_bottom[s], t->in_right[s]};
-    memcpy(v, r, sizeof r);
+/* Writers and readers of one stored field of each kind; a reader returns 0 for a value that
+ * the field cannot hold. */
+static void put_I32(uint8_t *p, int32_t v) { put_u32(p, (uint32_t)v); }
+static void put_FLAGS(uint8_t *p, uint32_t v) { put_u32(p, v & (uint32_t)PUBLIC_FLAGS); }
+static void put_F64(uint8_t *p, double v) { put_f64(p, v); }
+static int get_I32(const uint8_t *p, int32_t *v) {
+    *v = (int32_t)get_u32(p);
+    return 1;
 }
-
-static void set_row_doubles(ht_tree *t, int32_t s, const double v[RECORD_DOUBLES]) {
-    double *dst[RECORD_DOUBLES] = {&t->cx[s],      &t->cy[s],     &t->bx[s],      &t->by[s],
-                                   &t->bw[s],      &t->bh[s],     &t->anx[s],     &t->any[s],
-                                   &t->xa[s],      &t->xb[s],     &t->xc[s],      &t->xd[s],
-                                   &t->xtx[s],     &t->xty[s],    &t->alpha[s],   &t->in_top[s],
-                                   &t->in_left[s], &t->in_bottom[s], &t->in_right[s]};
-    for (int i = 0; i < RECORD_DOUBLES; i++) *dst[i] = v[i];
+static int get_FLAGS(const uint8_t *p, uint32_t *v) {
+    *v = get_u32(p);
+    return (*v & ~(uint32_t)HT_FLAG_ALL) == 0;
+}
+static int get_F64(const uint8_t *p, double *v) {
+    *v = get_f64(p);
+    return isfinite(*v);
 }
 
 ht_status ht_tree_save(const ht_tree *t, void **out_buffer, size_t *out_length) {
@@ -90,13 +94,15 @@ ht_status ht_tree_save(const ht_tree *t, void **out_buffer, size_t *out_length) 
         r[1] = t->gen[s];
         if (!t->alive[s]) continue;
         r[0] = 1;
-        int32_t links[7] = {t->parent[s], t->first[s], t->last[s], t->prev[s],
-                            t->next[s],   t->nkids[s], t->priority[s]};
-        for (int i = 0; i < 7; i++) put_u32(r + 4 + 4 * i, (uint32_t)links[i]);
-        put_u32(r + 32, t->flags[s] & PUBLIC_FLAGS);
-        double v[RECORD_DOUBLES];
-        row_doubles(t, s, v);
-        for (int i = 0; i < RECORD_DOUBLES; i++) put_f64(r + 36 + 8 * i, v[i]);
+        int32_t links[LINK_WORDS] = {t->parent[s], t->first[s], t->last[s],
+                                     t->prev[s],   t->next[s],  t->nkids[s]};
+        for (int i = 0; i < LINK_WORDS; i++) put_u32(r + 4 + 4 * i, (uint32_t)links[i]);
+        size_t at = RECORDS_AT;
+#define PUT_FIELD(kind, name, def, rec, fx)                                                    \
+    put_##kind(r + at, t->name[s]);                                                            \
+    at += KIND_BYTES_##kind;
+        HT_STORED_FIELDS(PUT_FIELD)
+#undef PUT_FIELD
     }
     memcpy(buf, MAGIC, 8);
     put_u32(buf + 8, 1);
@@ -156,8 +162,6 @@ ht_status ht_tree_load(const void *buffer, size_t length, ht_tree **out_tree) {
     for (int32_t s = 0; s < t->slots; s++) {
         const uint8_t *r = buf + HEADER_BYTES + (size_t)s * RECORD_BYTES;
         t->alive[s] = 0;
-        t->dirty[s] = 0;
-        t->blocks[s] = NULL;
         t->gen[s] = r[1];
         t->parent[s] = t->first[s] = t->last[s] = t->prev[s] = t->next[s] = -1;
         t->nkids[s] = 0;
@@ -168,16 +172,17 @@ ht_status ht_tree_load(const void *buffer, size_t length, ht_tree **out_tree) {
                 if (r[k]) goto fail;
             continue;
         }
-        int32_t links[7];
-        for (int i = 0; i < 7; i++) links[i] = (int32_t)get_u32(r + 4 + 4 * i);
+        int32_t links[LINK_WORDS];
+        for (int i = 0; i < LINK_WORDS; i++) links[i] = (int32_t)get_u32(r + 4 + 4 * i);
         for (int i = 0; i < 5; i++)
             if (links[i] < -1 || links[i] >= t->slots) goto fail;
         if (links[5] < 0 || links[5] >= t->slots) goto fail;
-        uint32_t flags = get_u32(r + 32);
-        if (flags & ~(uint32_t)HT_FLAG_ALL) goto fail;
-        double v[RECORD_DOUBLES];
-        for (int i = 0; i < RECORD_DOUBLES; i++) v[i] = get_f64(r + 36 + 8 * i);
-        if (!all_finite(v, RECORD_DOUBLES)) goto fail;
+        size_t at = RECORDS_AT;
+#define GET_FIELD(kind, name, def, rec, fx)                                                    \
+    if (!get_##kind(r + at, &t->name[s])) goto fail;                                           \
+    at += KIND_BYTES_##kind;
+        HT_STORED_FIELDS(GET_FIELD)
+#undef GET_FIELD
         t->alive[s] = 1;
         t->parent[s] = links[0];
         t->first[s] = links[1];
@@ -185,10 +190,7 @@ ht_status ht_tree_load(const void *buffer, size_t length, ht_tree **out_tree) {
         t->prev[s] = links[3];
         t->next[s] = links[4];
         t->nkids[s] = links[5];
-        t->priority[s] = links[6];
-        t->flags[s] = flags;
-        set_row_doubles(t, s, v);
-        derive_row(t, s);
+        htr_derive_row(t, s);
     }
     /* Free slots, oldest first; then the live count. */
     t->free_head = t->free_tail = -1;
@@ -235,9 +237,8 @@ ht_status ht_tree_load(const void *buffer, size_t length, ht_tree **out_tree) {
         if (!ok) goto fail;
     }
     if ((st = check_acyclic(t)) != HT_OK) goto fail;
+    htq_mark_all_dirty(t); /* derived structures are built when the tree is prepared */
     if ((st = ht_tree_validate(t)) != HT_OK) goto fail;
-    for (int32_t s = 0; s < t->slots; s++)
-        if (t->alive[s] && t->nkids[s] > 0) mark_dirty(t, s);
     *out_tree = t;
     return HT_OK;
 fail:

@@ -1,17 +1,19 @@
-/* tree.c - the base arrays: nodes, links and setters. Every setter is O(1). */
+/*
+ * tree.c - the base rows: nodes, links, setters, and the mutation protocol.
+ *
+ * The mutation protocol. Every mutator is
+ *     begin_mutation (resolve the handle, refuse while hooks run)
+ *     -> argument checks
+ *     -> change_begin(t, slot, effects)   subsystems see the node as it was
+ *     -> write the row
+ *     -> node_changed(t, change)          the row's derived values, then the subsystems
+ * and `effects` comes only from fields.h's table (FIELD_FX, one entry per stored field, or
+ * FX_LINKS for a link change): a setter names the fields it writes, never what they invalidate,
+ * so a new setter cannot forget an invalidation. Writing an unchanged value is not a change.
+ */
 #include "internal.h"
 
 #include <string.h>
-
-/* Every per-slot array, so that growing and freeing them cannot miss one. */
-#define INT32_ARRAYS(X) X(parent) X(first) X(last) X(prev) X(next) X(nkids) X(priority) X(dirty_list)
-#define UINT8_ARRAYS(X) X(gen) X(alive) X(dirty)
-#define UINT32_ARRAYS(X) X(flags)
-#define DOUBLE_ARRAYS(X)                                                                       \
-    X(cx) X(cy) X(bx) X(by) X(bw) X(bh) X(anx) X(any) X(xa) X(xb) X(xc) X(xd) X(xtx) X(xty)    \
-    X(alpha) X(in_top) X(in_left) X(in_bottom) X(in_right) X(ia) X(ib) X(ic) X(id) X(itx)      \
-    X(ity) X(offx) X(offy) X(rx0) X(ry0) X(rx1) X(ry1)
-#define POINTER_ARRAYS(X) X(blocks)
 
 const char *ht_status_string(ht_status status) {
     switch (status) {
@@ -28,27 +30,60 @@ const char *ht_status_string(ht_status status) {
     case HT_E_CORRUPT: return "corrupt or truncated data";
     case HT_E_IO: return "file could not be read or written";
     case HT_E_BUSY: return "the tree is being hit-tested (a hook tried to change it)";
+    case HT_E_NOT_PREPARED: return "the tree has changed since ht_tree_prepare";
+    case HT_E_FOREIGN_ANSWER: return "a hit_test hook answered a node of another tree";
     }
     return "unknown status";
 }
 
+/* ---- the table: what a change of each stored field invalidates (fields.h) ---- */
+
+static const uint32_t FIELD_FX[F_COUNT] = {
+#define HT_FIELD_FX(kind, name, def, rec, fx) [F_##name] = (fx),
+    HT_STORED_FIELDS(HT_FIELD_FX)
+#undef HT_FIELD_FX
+};
+
+/* Where each field's row array pointer sits in the tree (a table load, not a switch). */
+static const size_t FIELD_OFFSET[F_COUNT] = {
+#define HT_FIELD_OFFSET(kind, name, def, rec, fx) [F_##name] = offsetof(ht_tree, name),
+    HT_STORED_FIELDS(HT_FIELD_OFFSET)
+#undef HT_FIELD_OFFSET
+};
+
+/* The row array of a double field (F64 kinds only). */
+static inline double *f64_column(ht_tree *t, ht_field id) {
+    double *col;
+    memcpy(&col, (const char *)t + FIELD_OFFSET[id], sizeof col);
+    return col;
+}
+
+/* ---- rows ---- */
+
 /* Grows every array to `capacity` rows. On failure the arrays that did grow stay valid and
  * larger; the capacity is not raised, so the tree is unchanged. */
-ht_status grow_rows(ht_tree *t, int32_t capacity) {
-#define GROW(name)                                                                             \
+ht_status htr_grow(ht_tree *t, int32_t capacity) {
+#define HT_ROW_OP(name)                                                                        \
     {                                                                                          \
         void *p = realloc(t->name, (size_t)capacity * sizeof *t->name);                       \
         if (!p) return HT_E_NO_MEMORY;                                                         \
         t->name = p;                                                                           \
     }
-    INT32_ARRAYS(GROW)
-    UINT8_ARRAYS(GROW)
-    UINT32_ARRAYS(GROW)
-    DOUBLE_ARRAYS(GROW)
-    POINTER_ARRAYS(GROW)
-#undef GROW
+    HT_FOR_EACH_ROW
+#undef HT_ROW_OP
+    ht_status st = htq_grow(t, capacity);
+    if (st != HT_OK) return st;
     t->capacity = capacity;
     return HT_OK;
+}
+
+size_t htr_row_bytes(void) {
+    const ht_tree *t = NULL;
+    size_t row = 0;
+#define HT_ROW_OP(name) row += sizeof *t->name;
+    HT_FOR_EACH_ROW
+#undef HT_ROW_OP
+    return row;
 }
 
 ht_status ht_tree_create(int32_t capacity_hint, ht_tree **out_tree) {
@@ -56,10 +91,9 @@ ht_status ht_tree_create(int32_t capacity_hint, ht_tree **out_tree) {
     ht_tree *t = calloc(1, sizeof *t);
     if (!t) return HT_E_NO_MEMORY;
     t->free_head = t->free_tail = -1;
-    t->answers.root = -1;
     int32_t cap = capacity_hint < 16 ? 16 : capacity_hint;
     if (cap > HT_MAX_NODES) cap = HT_MAX_NODES;
-    if (grow_rows(t, cap) != HT_OK) {
+    if (htq_init(t) != HT_OK || htr_grow(t, cap) != HT_OK) {
         ht_tree_destroy(t);
         return HT_E_NO_MEMORY;
     }
@@ -69,17 +103,10 @@ ht_status ht_tree_create(int32_t capacity_hint, ht_tree **out_tree) {
 
 void ht_tree_destroy(ht_tree *t) {
     if (!t) return;
-    if (t->blocks && t->alive)
-        for (int32_t s = 0; s < t->slots; s++)
-            if (t->alive[s]) free_block(t, s);
-#define FREE(name) free(t->name);
-    INT32_ARRAYS(FREE)
-    UINT8_ARRAYS(FREE)
-    UINT32_ARRAYS(FREE)
-    DOUBLE_ARRAYS(FREE)
-    POINTER_ARRAYS(FREE)
-#undef FREE
-    free(t->answers.cells);
+    htq_destroy(t);
+#define HT_ROW_OP(name) free(t->name);
+    HT_FOR_EACH_ROW
+#undef HT_ROW_OP
     free(t);
 }
 
@@ -89,8 +116,10 @@ ht_status ht_tree_node_count(const ht_tree *t, int32_t *out) {
     return HT_OK;
 }
 
-/* Recomputes the derived row values of `s` that depend on bounds, anchor and insets. */
-static void update_region(ht_tree *t, int32_t s) {
+/* ---- values derived per row ---- */
+
+/* The anchor offset and the region of `s`, from bounds, anchor and insets. */
+static void derive_region(ht_tree *t, int32_t s) {
     t->offx[s] = t->bx[s] + t->anx[s] * t->bw[s];
     t->offy[s] = t->by[s] + t->any[s] * t->bh[s];
     /* UIEdgeInsetsInsetRect, then CGRect's max = origin + size. */
@@ -103,15 +132,106 @@ static void update_region(ht_tree *t, int32_t s) {
     t->ry1[s] = y0 + h;
 }
 
-static void update_eligible(ht_tree *t, int32_t s) {
+static void derive_eligible(ht_tree *t, int32_t s) {
     uint32_t f = t->flags[s] & ~(uint32_t)K_ELIGIBLE;
     if (!(f & (HT_FLAG_HIDDEN | HT_FLAG_NO_INTERACTION)) && !(t->alpha[s] < 0.01)) f |= K_ELIGIBLE;
     t->flags[s] = f;
 }
 
+/* The inverse transform and the identity / singular bits of `s`, from its transform. */
+static void derive_transform(ht_tree *t, int32_t s) {
+    double a = t->xa[s], b = t->xb[s], c = t->xc[s], d = t->xd[s], tx = t->xtx[s], ty = t->xty[s];
+    uint32_t f = t->flags[s] & ~(uint32_t)(K_IDENTITY | K_SINGULAR);
+    if (a == 1 && b == 0 && c == 0 && d == 1 && tx == 0 && ty == 0) {
+        /* The identity's inverse, written as the identity (no signed zeros from the formula). */
+        t->ia[s] = t->id[s] = 1;
+        t->ib[s] = t->ic[s] = t->itx[s] = t->ity[s] = 0;
+        t->flags[s] = f | K_IDENTITY;
+        return;
+    }
+    /* CGAffineTransformInvert's formula; the Swift AffineTransform.inverted() is the same. */
+    double det = a * d - b * c;
+    double inv[6] = {d / det, -b / det, -c / det, a / det, (c * ty - d * tx) / det,
+                     (b * tx - a * ty) / det};
+    if (det == 0 || !all_finite(inv, 6)) {
+        f |= K_SINGULAR;
+        for (int i = 0; i < 6; i++) inv[i] = NAN;
+    }
+    t->ia[s] = inv[0];
+    t->ib[s] = inv[1];
+    t->ic[s] = inv[2];
+    t->id[s] = inv[3];
+    t->itx[s] = inv[4];
+    t->ity[s] = inv[5];
+    t->flags[s] = f;
+}
+
+void htr_derive_row(ht_tree *t, int32_t s) {
+    derive_transform(t, s);
+    derive_region(t, s);
+    derive_eligible(t, s);
+}
+
+/* ---- the mutation protocol ---- */
+
+/* Resolves the node of a mutation and refuses it while hooks run. */
+static ht_status begin_mutation(ht_tree *t, ht_node node, int32_t *s) {
+    ht_status st = resolve(t, node, s);
+    if (st != HT_OK) return st;
+    return htq_busy(t) ? HT_E_BUSY : HT_OK;
+}
+
+typedef struct change {
+    int32_t slot;
+    uint32_t fx;        /* effects, from the table */
+    uint32_t old_flags; /* for FX_IF_FLAGS_CHANGED */
+} change;
+
+/* The subsystems see `s` as it is, before a change of effects `fx`. */
+static change change_begin(ht_tree *t, int32_t s, uint32_t fx) {
+    htq_before(t, s, fx);
+    return (change){s, fx, t->flags[s]};
+}
+
+/* The row of `c.slot` has been written: re-derive what the effects name, then tell the
+ * subsystems. */
+static void node_changed(ht_tree *t, change c) {
+    int32_t s = c.slot;
+    uint32_t fx = c.fx;
+    if (fx & FX_TRANSFORM) derive_transform(t, s);
+    if (fx & FX_REGION) derive_region(t, s);
+    if (fx & FX_ELIGIBLE) derive_eligible(t, s);
+    if ((fx & FX_IF_FLAGS_CHANGED) && t->flags[s] == c.old_flags)
+        fx &= ~(uint32_t)(FX_PARENT_BLOCK | FX_OWN_BLOCK);
+    htq_after(t, s, fx);
+}
+
+/* Writes `n` (at most 6) double fields of one node: the generic setter. */
+static ht_status set_f64(ht_tree *t, ht_node node, const ht_field *ids, const double *v, int n) {
+    int32_t s;
+    ht_status st = begin_mutation(t, node, &s);
+    if (st != HT_OK) return st;
+    if (!all_finite(v, n)) return HT_E_NOT_FINITE;
+    double *cols[6];
+    uint32_t fx = 0;
+    int changed = 0;
+    for (int i = 0; i < n; i++) {
+        cols[i] = f64_column(t, ids[i]);
+        fx |= FIELD_FX[ids[i]];
+        changed |= memcmp(&cols[i][s], &v[i], sizeof v[i]) != 0;
+    }
+    if (!changed) return HT_OK;
+    change c = change_begin(t, s, fx);
+    for (int i = 0; i < n; i++) cols[i][s] = v[i];
+    node_changed(t, c);
+    return HT_OK;
+}
+
+/* ---- nodes ---- */
+
 ht_status ht_node_create(ht_tree *t, ht_node *out) {
     if (!t || !out) return HT_E_INVALID_ARGUMENT;
-    if (t->hooked) return HT_E_BUSY;
+    if (htq_busy(t)) return HT_E_BUSY;
     int32_t s;
     if (t->free_head >= 0) {
         s = t->free_head;
@@ -122,34 +242,26 @@ ht_status ht_node_create(ht_tree *t, ht_node *out) {
         if (t->slots == t->capacity) {
             int64_t cap = (int64_t)t->capacity * 2;
             if (cap > HT_MAX_NODES) cap = HT_MAX_NODES;
-            ht_status st = grow_rows(t, (int32_t)cap);
+            ht_status st = htr_grow(t, (int32_t)cap);
             if (st != HT_OK) return st;
         }
         s = t->slots++;
         t->gen[s] = 0;
-        t->dirty[s] = 0; /* a reused slot may still be listed as dirty; prepare skips or redoes it */
     }
     t->alive[s] = 1;
     t->parent[s] = t->first[s] = t->last[s] = t->prev[s] = t->next[s] = -1;
     t->nkids[s] = 0;
-    t->priority[s] = 0;
-    t->blocks[s] = NULL;
-    t->cx[s] = t->cy[s] = t->bx[s] = t->by[s] = t->bw[s] = t->bh[s] = 0;
-    t->anx[s] = t->any[s] = 0.5;
-    t->xa[s] = t->xd[s] = t->ia[s] = t->id[s] = 1;
-    t->xb[s] = t->xc[s] = t->xtx[s] = t->xty[s] = 0;
-    t->ib[s] = t->ic[s] = t->itx[s] = t->ity[s] = 0;
-    t->alpha[s] = 1;
-    t->in_top[s] = t->in_left[s] = t->in_bottom[s] = t->in_right[s] = 0;
-    t->flags[s] = K_IDENTITY;
-    update_region(t, s);
-    update_eligible(t, s);
+#define HT_FIELD_DEFAULT(kind, name, def, rec, fx) t->name[s] = (HT_CTYPE_##kind)(def);
+    HT_STORED_FIELDS(HT_FIELD_DEFAULT)
+#undef HT_FIELD_DEFAULT
+    htr_derive_row(t, s);
+    htq_node_created(t, s);
     t->live++;
     *out = make_handle(t, s);
     return HT_OK;
 }
 
-/* Unlinks `s` from its parent's child list. */
+/* Unlinks `s` from its parent's child list (the protocol has told the subsystems). */
 static void unlink_child(ht_tree *t, int32_t s) {
     int32_t p = t->parent[s];
     if (p < 0) return;
@@ -159,22 +271,20 @@ static void unlink_child(ht_tree *t, int32_t s) {
     else t->last[p] = t->prev[s];
     t->prev[s] = t->next[s] = t->parent[s] = -1;
     t->nkids[p]--;
-    mark_dirty(t, p);
 }
 
 ht_status ht_node_free(ht_tree *t, ht_node node) {
     int32_t s;
-    ht_status st = resolve(t, node, &s);
+    ht_status st = begin_mutation(t, node, &s);
     if (st != HT_OK) return st;
-    if (t->hooked) return HT_E_BUSY;
-    answers_touch(t, s);
+    change_begin(t, s, FX_LINKS); /* the node leaves: nothing to tell after */
     unlink_child(t, s);
     for (int32_t c = t->first[s]; c >= 0;) {
         int32_t n = t->next[c];
         t->parent[c] = t->prev[c] = t->next[c] = -1;
         c = n;
     }
-    free_block(t, s);
+    htq_node_freed(t, s);
     t->alive[s] = 0;
     t->gen[s] = (uint8_t)((t->gen[s] + 1) & GEN_MASK);
     /* FIFO reuse: a freed handle is recognised as stale for as long as possible. */
@@ -188,9 +298,8 @@ ht_status ht_node_free(ht_tree *t, ht_node node) {
 
 ht_status ht_node_attach(ht_tree *t, ht_node child, ht_node parent, int32_t position) {
     int32_t c, p;
-    ht_status st = resolve(t, child, &c);
+    ht_status st = begin_mutation(t, child, &c);
     if (st != HT_OK) return st;
-    if (t->hooked) return HT_E_BUSY;
     if ((st = resolve(t, parent, &p)) != HT_OK) return st;
     if (position < 0) return HT_E_INVALID_ARGUMENT;
     if (c == p) return HT_E_CYCLE;
@@ -198,7 +307,7 @@ ht_status ht_node_attach(ht_tree *t, ht_node child, ht_node parent, int32_t posi
     if (t->nkids[c] > 0)
         for (int32_t a = t->parent[p]; a >= 0; a = t->parent[a])
             if (a == c) return HT_E_CYCLE;
-    answers_touch(t, c); /* where it was */
+    change ch = change_begin(t, c, FX_LINKS); /* where it was */
     unlink_child(t, c);
     int32_t after; /* the sibling that will be below the child, -1 for the bottom */
     if (position >= t->nkids[p]) {
@@ -216,18 +325,18 @@ ht_status ht_node_attach(ht_tree *t, ht_node child, ht_node parent, int32_t posi
     else t->last[p] = c;
     t->parent[c] = p;
     t->nkids[p]++;
-    mark_dirty(t, p);
-    answers_touch(t, c); /* where it is now */
+    node_changed(t, ch); /* where it is now */
     return HT_OK;
 }
 
 ht_status ht_node_detach(ht_tree *t, ht_node node) {
     int32_t s;
-    ht_status st = resolve(t, node, &s);
+    ht_status st = begin_mutation(t, node, &s);
     if (st != HT_OK) return st;
-    if (t->hooked) return HT_E_BUSY;
-    answers_touch(t, s);
+    if (t->parent[s] < 0) return HT_OK; /* a root is unchanged */
+    change c = change_begin(t, s, FX_LINKS);
     unlink_child(t, s);
+    node_changed(t, c);
     return HT_OK;
 }
 
@@ -260,120 +369,61 @@ ht_status ht_node_child_at(const ht_tree *t, ht_node node, int32_t index, ht_nod
     return HT_OK;
 }
 
-/* Geometry of `s` changed: its parent's candidates and its own grid (clipped to its region). */
-static void geometry_changed(ht_tree *t, int32_t s) {
-    mark_dirty(t, t->parent[s]);
-    if (t->nkids[s] > 0) mark_dirty(t, s);
-}
+/* ---- setters: each names the fields it writes ---- */
 
 ht_status ht_node_set_center(ht_tree *t, ht_node node, double x, double y) {
-    int32_t s;
-    ht_status st = resolve(t, node, &s);
-    if (st != HT_OK) return st;
-    if (t->hooked) return HT_E_BUSY;
-    if (!isfinite(x) || !isfinite(y)) return HT_E_NOT_FINITE;
-    answers_touch(t, s);
-    t->cx[s] = x;
-    t->cy[s] = y;
-    answers_touch(t, s);
-    mark_dirty(t, t->parent[s]);
-    return HT_OK;
+    return set_f64(t, node, (const ht_field[]){F_cx, F_cy}, (const double[]){x, y}, 2);
 }
 
 ht_status ht_node_set_bounds(ht_tree *t, ht_node node, double x, double y, double w, double h) {
-    int32_t s;
-    ht_status st = resolve(t, node, &s);
-    if (st != HT_OK) return st;
-    if (t->hooked) return HT_E_BUSY;
-    double v[4] = {x, y, w, h};
-    if (!all_finite(v, 4)) return HT_E_NOT_FINITE;
-    answers_touch(t, s);
-    t->bx[s] = x;
-    t->by[s] = y;
-    t->bw[s] = w;
-    t->bh[s] = h;
-    update_region(t, s);
-    answers_touch(t, s);
-    geometry_changed(t, s);
-    return HT_OK;
+    return set_f64(t, node, (const ht_field[]){F_bx, F_by, F_bw, F_bh},
+                   (const double[]){x, y, w, h}, 4);
 }
 
 ht_status ht_node_set_anchor(ht_tree *t, ht_node node, double x, double y) {
-    int32_t s;
-    ht_status st = resolve(t, node, &s);
-    if (st != HT_OK) return st;
-    if (t->hooked) return HT_E_BUSY;
-    if (!isfinite(x) || !isfinite(y)) return HT_E_NOT_FINITE;
-    answers_touch(t, s);
-    t->anx[s] = x;
-    t->any[s] = y;
-    update_region(t, s);
-    answers_touch(t, s);
-    mark_dirty(t, t->parent[s]);
-    return HT_OK;
-}
-
-/* Recomputes the inverse transform and the identity / singular bits of `s` from its transform. */
-static void derive_transform(ht_tree *t, int32_t s) {
-    double a = t->xa[s], b = t->xb[s], c = t->xc[s], d = t->xd[s], tx = t->xtx[s], ty = t->xty[s];
-    uint32_t f = t->flags[s] & ~(uint32_t)(K_IDENTITY | K_SINGULAR);
-    /* CGAffineTransformInvert's formula; the Swift AffineTransform.inverted() is the same. */
-    double det = a * d - b * c;
-    double inv[6] = {d / det, -b / det, -c / det, a / det, (c * ty - d * tx) / det,
-                     (b * tx - a * ty) / det};
-    if (det == 0 || !all_finite(inv, 6)) {
-        f |= K_SINGULAR;
-        for (int i = 0; i < 6; i++) inv[i] = NAN;
-    }
-    if (a == 1 && b == 0 && c == 0 && d == 1 && tx == 0 && ty == 0) f |= K_IDENTITY;
-    t->ia[s] = inv[0];
-    t->ib[s] = inv[1];
-    t->ic[s] = inv[2];
-    t->id[s] = inv[3];
-    t->itx[s] = inv[4];
-    t->ity[s] = inv[5];
-    t->flags[s] = f;
-}
-
-void derive_row(ht_tree *t, int32_t s) {
-    derive_transform(t, s);
-    update_region(t, s);
-    update_eligible(t, s);
+    return set_f64(t, node, (const ht_field[]){F_anx, F_any}, (const double[]){x, y}, 2);
 }
 
 ht_status ht_node_set_transform(ht_tree *t, ht_node node, const ht_affine *m) {
     int32_t s;
-    ht_status st = resolve(t, node, &s);
+    ht_status st = begin_mutation(t, node, &s);
     if (st != HT_OK) return st;
-    if (t->hooked) return HT_E_BUSY;
     if (!m) return HT_E_INVALID_ARGUMENT;
-    double v[6] = {m->a, m->b, m->c, m->d, m->tx, m->ty};
-    if (!all_finite(v, 6)) return HT_E_NOT_FINITE;
-    answers_touch(t, s);
-    t->xa[s] = m->a;
-    t->xb[s] = m->b;
-    t->xc[s] = m->c;
-    t->xd[s] = m->d;
-    t->xtx[s] = m->tx;
-    t->xty[s] = m->ty;
-    derive_transform(t, s);
-    answers_touch(t, s);
-    mark_dirty(t, t->parent[s]);
-    return HT_OK;
+    return set_f64(t, node, (const ht_field[]){F_xa, F_xb, F_xc, F_xd, F_xtx, F_xty},
+                   (const double[]){m->a, m->b, m->c, m->d, m->tx, m->ty}, 6);
+}
+
+ht_status ht_node_set_alpha(ht_tree *t, ht_node node, double alpha) {
+    return set_f64(t, node, (const ht_field[]){F_alpha}, (const double[]){alpha}, 1);
+}
+
+ht_status ht_node_set_insets(ht_tree *t, ht_node node, double top, double left, double bottom,
+                             double right) {
+    return set_f64(t, node, (const ht_field[]){F_in_top, F_in_left, F_in_bottom, F_in_right},
+                   (const double[]){top, left, bottom, right}, 4);
 }
 
 ht_status ht_node_set_flags(ht_tree *t, ht_node node, uint32_t flags) {
     int32_t s;
-    ht_status st = resolve(t, node, &s);
+    ht_status st = begin_mutation(t, node, &s);
     if (st != HT_OK) return st;
-    if (t->hooked) return HT_E_BUSY;
     if (flags & ~(uint32_t)HT_FLAG_ALL) return HT_E_INVALID_ARGUMENT;
-    answers_touch(t, s);
     uint32_t old = t->flags[s];
+    if ((old & PUBLIC_FLAGS) == flags) return HT_OK;
+    change c = change_begin(t, s, FIELD_FX[F_flags]);
     t->flags[s] = (old & ~(uint32_t)PUBLIC_FLAGS) | flags;
-    update_eligible(t, s);
-    answers_touch(t, s);
-    if (t->flags[s] != old) geometry_changed(t, s);
+    node_changed(t, c);
+    return HT_OK;
+}
+
+ht_status ht_node_set_priority(ht_tree *t, ht_node node, int32_t priority) {
+    int32_t s;
+    ht_status st = begin_mutation(t, node, &s);
+    if (st != HT_OK) return st;
+    if (t->priority[s] == priority) return HT_OK;
+    change c = change_begin(t, s, FIELD_FX[F_priority]);
+    t->priority[s] = priority;
+    node_changed(t, c);
     return HT_OK;
 }
 
@@ -386,117 +436,52 @@ ht_status ht_node_flags(const ht_tree *t, ht_node node, uint32_t *out) {
     return HT_OK;
 }
 
+/* The stored value of a field as the record holds it (flags: the public bits only). */
+#define HT_RECORD_VALUE_I32(v) (v)
+#define HT_RECORD_VALUE_F64(v) (v)
+#define HT_RECORD_VALUE_FLAGS(v) ((v) & (uint32_t)PUBLIC_FLAGS)
+
 ht_status ht_node_get_record(const ht_tree *t, ht_node node, ht_node_record *out) {
     int32_t s;
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
     if (!out) return HT_E_INVALID_ARGUMENT;
-    ht_node_record r = {
-        .center_x = t->cx[s], .center_y = t->cy[s],
-        .bounds_x = t->bx[s], .bounds_y = t->by[s], .bounds_w = t->bw[s], .bounds_h = t->bh[s],
-        .anchor_x = t->anx[s], .anchor_y = t->any[s],
-        .transform = {t->xa[s], t->xb[s], t->xc[s], t->xd[s], t->xtx[s], t->xty[s]},
-        .alpha = t->alpha[s],
-        .inset_top = t->in_top[s], .inset_left = t->in_left[s],
-        .inset_bottom = t->in_bottom[s], .inset_right = t->in_right[s],
-        .flags = t->flags[s] & PUBLIC_FLAGS,
-        .priority = t->priority[s],
-        .parent = t->parent[s] >= 0 ? make_handle(t, t->parent[s]) : HT_NULL_NODE,
-        .child_count = t->nkids[s],
-    };
+    ht_node_record r;
+    memset(&r, 0, sizeof r);
+#define HT_FIELD_RECORD(kind, name, def, rec, fx) r.rec = HT_RECORD_VALUE_##kind(t->name[s]);
+    HT_STORED_FIELDS(HT_FIELD_RECORD)
+#undef HT_FIELD_RECORD
+    r.parent = t->parent[s] >= 0 ? make_handle(t, t->parent[s]) : HT_NULL_NODE;
+    r.child_count = t->nkids[s];
     *out = r;
     return HT_OK;
 }
 
-ht_status ht_node_set_alpha(ht_tree *t, ht_node node, double alpha) {
-    int32_t s;
-    ht_status st = resolve(t, node, &s);
-    if (st != HT_OK) return st;
-    if (t->hooked) return HT_E_BUSY;
-    if (!isfinite(alpha)) return HT_E_NOT_FINITE;
-    answers_touch(t, s);
-    uint32_t old = t->flags[s];
-    t->alpha[s] = alpha;
-    update_eligible(t, s);
-    answers_touch(t, s);
-    if (t->flags[s] != old) mark_dirty(t, t->parent[s]);
-    return HT_OK;
-}
-
-ht_status ht_node_set_insets(ht_tree *t, ht_node node, double top, double left, double bottom,
-                             double right) {
-    int32_t s;
-    ht_status st = resolve(t, node, &s);
-    if (st != HT_OK) return st;
-    if (t->hooked) return HT_E_BUSY;
-    double v[4] = {top, left, bottom, right};
-    if (!all_finite(v, 4)) return HT_E_NOT_FINITE;
-    answers_touch(t, s);
-    t->in_top[s] = top;
-    t->in_left[s] = left;
-    t->in_bottom[s] = bottom;
-    t->in_right[s] = right;
-    update_region(t, s);
-    answers_touch(t, s);
-    geometry_changed(t, s);
-    return HT_OK;
-}
-
-ht_status ht_node_set_priority(ht_tree *t, ht_node node, int32_t priority) {
-    int32_t s;
-    ht_status st = resolve(t, node, &s);
-    if (st != HT_OK) return st;
-    if (t->hooked) return HT_E_BUSY;
-    if (t->priority[s] != priority) {
-        answers_touch(t, s);
-        t->priority[s] = priority;
-        answers_touch(t, s);
-        mark_dirty(t, t->parent[s]);
-    }
-    return HT_OK;
-}
+/* ---- the whole tree ---- */
 
 ht_status ht_tree_clone(ht_tree *t, ht_tree **out) {
     if (!t || !out) return HT_E_INVALID_ARGUMENT;
-    if (t->hooked) return HT_E_BUSY;
+    if (htq_busy(t)) return HT_E_BUSY;
     ht_status st = ht_tree_prepare(t);
     if (st != HT_OK) return st;
-    ht_tree *c = malloc(sizeof *c);
+    ht_tree *c = calloc(1, sizeof *c);
     if (!c) return HT_E_NO_MEMORY;
-    *c = *t; /* the scalars; every array pointer is replaced below */
-#define NULLIFY(name) c->name = NULL;
-    INT32_ARRAYS(NULLIFY)
-    UINT8_ARRAYS(NULLIFY)
-    UINT32_ARRAYS(NULLIFY)
-    DOUBLE_ARRAYS(NULLIFY)
-    POINTER_ARRAYS(NULLIFY)
-#undef NULLIFY
-    c->slots = 0; /* so that destroy on failure frees no blocks */
-    c->answers.cells = NULL; /* not copied: the copy builds its own on first bulk query */
-    c->answers.unknown = 0;
-    c->hooked = 0;
-    c->answers.capacity = 0;
-    c->answers.root = -1;
-    c->capacity = 0;
-    if (grow_rows(c, t->capacity) != HT_OK) {
+    c->free_head = c->free_tail = -1;
+    if (htq_init(c) != HT_OK || htr_grow(c, t->capacity) != HT_OK) {
         ht_tree_destroy(c);
         return HT_E_NO_MEMORY;
     }
     size_t rows = (size_t)t->slots;
-#define COPY(name) memcpy(c->name, t->name, rows * sizeof *t->name);
-    INT32_ARRAYS(COPY)
-    UINT8_ARRAYS(COPY)
-    UINT32_ARRAYS(COPY)
-    DOUBLE_ARRAYS(COPY)
-#undef COPY
-    for (size_t s = 0; s < rows; s++) c->blocks[s] = NULL;
+#define HT_ROW_OP(name) memcpy(c->name, t->name, rows * sizeof *t->name);
+    HT_FOR_EACH_ROW
+#undef HT_ROW_OP
     c->slots = t->slots;
-    for (int32_t s = 0; s < t->slots; s++) {
-        if (!t->alive[s] || !t->blocks[s]) continue;
-        if (copy_block(t->blocks[s], &c->blocks[s]) != HT_OK) {
-            ht_tree_destroy(c);
-            return HT_E_NO_MEMORY;
-        }
+    c->live = t->live;
+    c->free_head = t->free_head;
+    c->free_tail = t->free_tail;
+    if (htq_clone(c, t) != HT_OK) {
+        ht_tree_destroy(c);
+        return HT_E_NO_MEMORY;
     }
     *out = c;
     return HT_OK;
@@ -504,19 +489,7 @@ ht_status ht_tree_clone(ht_tree *t, ht_tree **out) {
 
 ht_status ht_tree_memory_usage(const ht_tree *t, size_t *out) {
     if (!t || !out) return HT_E_INVALID_ARGUMENT;
-    size_t row = 0;
-#define ROW(name) row += sizeof *t->name;
-    INT32_ARRAYS(ROW)
-    UINT8_ARRAYS(ROW)
-    UINT32_ARRAYS(ROW)
-    DOUBLE_ARRAYS(ROW)
-    POINTER_ARRAYS(ROW)
-#undef ROW
-    size_t bytes = sizeof *t + row * (size_t)t->capacity;
-    for (int32_t s = 0; s < t->slots; s++)
-        if (t->alive[s] && t->blocks[s]) bytes += block_bytes(t->blocks[s]);
-    bytes += (size_t)t->answers.capacity * sizeof *t->answers.cells;
-    *out = bytes;
+    *out = sizeof *t + (htr_row_bytes() + htq_row_bytes()) * (size_t)t->capacity + htq_memory(t);
     return HT_OK;
 }
 
@@ -537,14 +510,12 @@ ht_status ht_tree_validate(const ht_tree *t) {
         if (t->parent[s] >= 0 && !t->alive[t->parent[s]]) return HT_E_CORRUPT;
         if (t->flags[s] & ~(uint32_t)(PUBLIC_FLAGS | K_IDENTITY | K_SINGULAR | K_ELIGIBLE))
             return HT_E_CORRUPT;
-        if (!t->dirty[s] && t->nkids[s] == 0 && t->blocks[s] && t->blocks[s]->count != 0)
-            return HT_E_CORRUPT;
     }
-    if (live != t->live || t->ndirty > t->slots) return HT_E_CORRUPT;
+    if (live != t->live) return HT_E_CORRUPT;
     int32_t freed = 0;
     for (int32_t s = t->free_head; s >= 0; s = t->next[s]) {
         if (t->alive[s] || ++freed > t->slots) return HT_E_CORRUPT;
     }
     if (freed + live != t->slots) return HT_E_CORRUPT;
-    return HT_OK;
+    return htq_validate(t);
 }

@@ -46,12 +46,15 @@ int main(void) {
 
     double xy[] = {300, 265, 40, 120, 30, 60, 500, 10};
     ht_node hits[4];
+    /* Queries only read: prepare the tree after changing it (and before going parallel). */
+    check(ht_tree_prepare(tree), "prepare");
     check(ht_tree_hit_test_points(tree, window, xy, 4, NULL, hits), "hit test");
     for (int i = 0; i < 4; i++)
         printf("(%g, %g) -> %s\n", xy[2 * i], xy[2 * i + 1], name(hits[i], nodes, names, 4));
 
     /* Move the button to the card's top-left corner and ask again. */
     check(ht_node_set_center(tree, button, 40, 16), "move");
+    check(ht_tree_prepare(tree), "prepare");
     check(ht_tree_hit_test_points(tree, window, xy, 4, NULL, hits), "hit test");
     printf("after moving the button: (%g, %g) -> %s, (%g, %g) -> %s\n", xy[0], xy[1],
            name(hits[0], nodes, names, 4), xy[2], xy[3], name(hits[1], nodes, names, 4));
@@ -66,6 +69,7 @@ int main(void) {
     check(ht_tree_save(tree, &buffer, &length), "save");
     ht_tree *copy;
     check(ht_tree_load(buffer, length, &copy), "load");
+    check(ht_tree_prepare(copy), "prepare the copy");
     ht_node again;
     check(ht_tree_hit_test(copy, window, 50, 110, NULL, &again), "hit test the copy");
     printf("snapshot of %zu bytes; the copy answers (50, 110) -> %s\n", length,

@@ -40,6 +40,7 @@ names = {window.value: "window", row.value: "row", button.value: "button", -1: "
 points = [(310.0, 120.0), (10.0, 120.0), (10.0, 10.0), (-5.0, 0.0)]
 xy = (ctypes.c_double * (2 * len(points)))(*[c for p in points for c in p])
 out = (node * len(points))()
+check(lib.ht_tree_prepare(tree), "prepare")  # queries only read a prepared tree
 check(lib.ht_tree_hit_test_points(tree, window, xy, ctypes.c_size_t(len(points)), None, out), "hit test")
 for p, h in zip(points, out):
     print(f"{p} -> {names[h]}")

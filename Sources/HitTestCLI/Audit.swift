@@ -208,11 +208,11 @@ extension HitTestCLI {
             var points: [Point] = []
             points.reserveCapacity(nx * ny)
             for j in 0..<ny { for i in 0..<nx { points.append(Screen.toRoot(sample(i, j), window)) } }
-            var handles = [Int32](repeating: -1, count: points.count)
+            var handles = [HitTestHandle](repeating: .none, count: points.count)
             window.prepareHitTesting()
             points.withUnsafeBufferPointer { p in handles.withUnsafeMutableBufferPointer { window.hitTest(p, into: $0) } }
-            var ownerOf: [Int32: ObjectIdentifier?] = [:]
-            func owner(_ h: Int32) -> ObjectIdentifier? {
+            var ownerOf: [HitTestHandle: ObjectIdentifier?] = [:]
+            func owner(_ h: HitTestHandle) -> ObjectIdentifier? {
                 if let known = ownerOf[h] { return known }
                 var a = window.view(forHitTestHandle: h)
                 var found: ObjectIdentifier?
@@ -251,7 +251,7 @@ extension HitTestCLI {
                     continue
                 }
                 var visible = 0, covered = 0
-                var coverCounts: [Int32: Int] = [:]
+                var coverCounts: [HitTestHandle: Int] = [:]
                 let i0 = max(0, int(((box.minX - screen.minX) / step).rounded(.down)) ?? 0), i1 = min(nx - 1, int(((box.maxX - screen.minX) / step).rounded(.up)) ?? nx - 1)
                 let j0 = max(0, int(((box.minY - screen.minY) / step).rounded(.down)) ?? 0), j1 = min(ny - 1, int(((box.maxY - screen.minY) / step).rounded(.up)) ?? ny - 1)
                 if i0 <= i1 && j0 <= j1 {
@@ -377,7 +377,7 @@ extension HitTestCLI {
             let points = SampleScenes.uniformPoints(count, in: window.bounds, seed: 7)
             output.err("hit-testing \(count) points")
             window.prepareHitTesting()
-            var handles = [Int32](repeating: 0, count: count)
+            var handles = [HitTestHandle](repeating: .none, count: count)
             let t0 = ContinuousClock.now
             points.withUnsafeBufferPointer { p in handles.withUnsafeMutableBufferPointer { window.hitTest(p, into: $0) } }
             let bulk = t0.duration(to: .now)

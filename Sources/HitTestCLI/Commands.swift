@@ -22,7 +22,7 @@ extension HitTestCLI {
             if !(plain && shift == Point(x: 0, y: 0)) {
                 for k in points.indices { points[k] = plain ? Point(x: points[k].x + shift.x, y: points[k].y + shift.y) : Screen.toRoot(points[k], window) }
             }
-            var handles = [Int32](repeating: -1, count: points.count)
+            var handles = [HitTestHandle](repeating: .none, count: points.count)
             window.prepareHitTesting()
             points.withUnsafeBufferPointer { p in handles.withUnsafeMutableBufferPointer { window.hitTest(p, into: $0) } }
             if !plain || shift != Point(x: 0, y: 0) {
@@ -122,17 +122,17 @@ extension HitTestCLI {
 
         /// `x,y,id` lines: the input's own text for CSV, formatted numbers for `.f64`.
         static func writeResults(
-            _ data: Data, binary: Bool, points: [Point], handles: [Int32], window: Window, to w: inout FileWriter, progress: Progress
+            _ data: Data, binary: Bool, points: [Point], handles: [HitTestHandle], window: Window, to w: inout FileWriter, progress: Progress
         ) throws {
             // The id bytes of each hit, cached by the handle's slot.
             var bySlot: [[UInt8]] = []
-            var handleOf: [Int32] = []
-            @inline(__always) func id(_ h: Int32) -> [UInt8] {
-                if h < 0 { return [] }
-                let slot = Int(h & 0xFF_FFFF)
+            var handleOf: [HitTestHandle] = []
+            @inline(__always) func id(_ h: HitTestHandle) -> [UInt8] {
+                if !h.isView { return [] }
+                let slot = Int(h.rawValue & 0xFF_FFFF)
                 if slot < handleOf.count, handleOf[slot] == h { return bySlot[slot] }
                 if slot >= handleOf.count {
-                    handleOf += [Int32](repeating: -1, count: slot + 1 - handleOf.count)
+                    handleOf += [HitTestHandle](repeating: .none, count: slot + 1 - handleOf.count)
                     bySlot += [[UInt8]](repeating: [], count: slot + 1 - bySlot.count)
                 }
                 handleOf[slot] = h

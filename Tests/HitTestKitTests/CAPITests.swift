@@ -17,6 +17,7 @@ import Testing
         }
         func hit(_ n: ht_node, _ x: Double, _ y: Double) -> ht_node {
             var out: ht_node = 99
+            #expect(ht_tree_prepare(t) == HT_OK)
             #expect(ht_tree_hit_test(t, n, x, y, nil, &out) == HT_OK)
             return out
         }
@@ -87,6 +88,7 @@ import Testing
         let child = tree.node(0, 0, 1e299, 1e-11)
         #expect(ht_node_attach(tree.t, child, root, 0) == HT_OK)
         #expect(ht_tree_prepare_points(tree.t, root) == HT_OK)
+        #expect(ht_tree_validate(tree.t) == HT_OK)
         var xy: [Double] = [1, 1e-12, 5e299, 5e-11]
         var out = [ht_node](repeating: 0, count: 2)
         #expect(ht_tree_hit_test_points(tree.t, root, &xy, 2, nil, &out) == HT_OK)
@@ -117,6 +119,7 @@ import Testing
                 return ht_tree_hit_test_default(box.tree, node, x, y, nil, out) == HT_OK ? 0 : -1
             })
         var out: ht_node = 0
+        #expect(ht_tree_prepare(tree.t) == HT_OK)
         #expect(ht_tree_hit_test(tree.t, root, 10, 10, &hooks, &out) == HT_OK)
         #expect(out == asker)
         #expect(box.statuses == [HT_E_BUSY, HT_E_BUSY, HT_OK, HT_E_BUSY])

@@ -1,5 +1,6 @@
 import Foundation
 import HitTestKit
+import HitTestTestSupport
 import HitTestReference
 import HitTestSampleScenes
 import Testing

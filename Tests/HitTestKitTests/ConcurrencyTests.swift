@@ -14,7 +14,7 @@ import Testing
         let snapshot = root.makeHitTestSnapshot()
         let expected = snapshot.hitTest(points)  // frozen: must never change
         // The snapshot's answers are the live tree's answers at the time it was taken.
-        #expect(expected == root.hitTest(points).map { $0?.hitTestHandle ?? -1 })
+        #expect(expected == root.hitTest(points).map { $0?.hitTestHandle ?? .none })
         let group = DispatchGroup()
         final class Flag: @unchecked Sendable {
             private let lock = DispatchSemaphore(value: 1)
@@ -54,8 +54,8 @@ import Testing
         let scene = SampleScenes.random(views: 20_000, seed: 9)
         let root = scene.root
         let points = SampleScenes.clusteredPoints(100_000, in: root.bounds, spots: 20, seed: 2)
-        var one = [Int32](repeating: 0, count: points.count)
-        var many = [Int32](repeating: 0, count: points.count)
+        var one = [HitTestHandle](repeating: .none, count: points.count)
+        var many = [HitTestHandle](repeating: .none, count: points.count)
         points.withUnsafeBufferPointer { p in
             one.withUnsafeMutableBufferPointer { root.hitTest(p, into: $0, threads: 1) }
             many.withUnsafeMutableBufferPointer { root.hitTest(p, into: $0, threads: 4) }

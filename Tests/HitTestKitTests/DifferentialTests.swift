@@ -15,7 +15,7 @@ import Testing
         let bulk = tree.root.hitTest(points)
         // The multi-threaded path: two workers on the C kernels, handler points redone on
         // this thread.
-        var handles = [Int32](repeating: 0, count: points.count)
+        var handles = [HitTestHandle](repeating: .none, count: points.count)
         points.withUnsafeBufferPointer { p in handles.withUnsafeMutableBufferPointer { tree.root.hitTest(p, into: $0, threads: 2) } }
         var mismatches = 0
         let core = tree.root.ensureCore()

@@ -41,7 +41,8 @@ import Testing
             var count: Int32 = 0
             guard ht_tree_node_count(t, &count) == HT_OK, Int(count) == created + 1 else { exit(7) }
             var hit: ht_node = 0
-            let st = ht_tree_hit_test(t, root, 50, 50, nil, &hit)
+            var st = ht_tree_prepare(t)
+            if st == HT_OK { st = ht_tree_hit_test(t, root, 50, 50, nil, &hit) }
             // Preparing may itself need memory: either an answer or a clean NO_MEMORY.
             guard st == HT_OK || st == HT_E_NO_MEMORY else { exit(8) }
             exit(0)
@@ -86,11 +87,11 @@ import Testing
             #expect(root.hitTest(p) === Reference.hitTest(root, p))
             let points = SampleScenes.uniformPoints(20_000, in: root.bounds, seed: 1)
             let bulk = root.hitTest(points)
-            var threaded = [Int32](repeating: 0, count: points.count)
+            var threaded = [HitTestHandle](repeating: .none, count: points.count)
             points.withUnsafeBufferPointer { pts in
                 threaded.withUnsafeMutableBufferPointer { root.hitTest(pts, into: $0, threads: 2) }
             }
-            let bulkHandles = bulk.map { $0?.hitTestHandle ?? -1 }
+            let bulkHandles = bulk.map { $0?.hitTestHandle ?? .none }
             #expect(threaded == bulkHandles)
             var wrong = 0
             for i in stride(from: 0, to: points.count, by: 41) {
@@ -175,6 +176,7 @@ import Testing
         #expect(ht_tree_load(buffer, length, &copy) == HT_OK)
         defer { ht_tree_destroy(copy) }
         var hit: ht_node = -1
+        #expect(ht_tree_prepare(copy) == HT_OK)
         #expect(ht_tree_hit_test(copy, first, 500, 500, nil, &hit) == HT_OK && hit == last)
     }
 }

@@ -24,7 +24,7 @@ import Testing
     func threadedHitTest(_ root: View, _ points: [Point]) -> [View?] {
         let repeats = 20_000 / max(points.count, 1) + 1
         let many = Array(repeating: points, count: repeats).flatMap { $0 }
-        var handles = [Int32](repeating: 0, count: many.count)
+        var handles = [HitTestHandle](repeating: .none, count: many.count)
         many.withUnsafeBufferPointer { p in handles.withUnsafeMutableBufferPointer { root.hitTest(p, into: $0, threads: 2) } }
         return handles.prefix(points.count).map { root.view(forHitTestHandle: $0) }
     }

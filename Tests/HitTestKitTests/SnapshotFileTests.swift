@@ -38,6 +38,7 @@ import Testing
     static func answers(_ t: OpaquePointer?, _ root: ht_node, _ points: [Double]) -> [ht_node] {
         var out = [ht_node](repeating: 0, count: points.count / 2)
         var xy = points
+        #expect(ht_tree_prepare(t) == HT_OK)  // queries only read a prepared tree
         #expect(ht_tree_hit_test_points(t, root, &xy, out.count, nil, &out) == HT_OK)
         return out
     }
@@ -161,12 +162,28 @@ import Testing
     }
 
     /// The plain-C example program, built as its own target, prints what it should.
+    /// The directories where SwiftPM put this build's products, wherever the scratch path is
+    /// (`swift test --scratch-path …`): the running test executable's own directory (Linux runs
+    /// `<products>/<Package>PackageTests.xctest` itself), the test bundle's directory (macOS),
+    /// then the default `.build` next to the package.
+    static func productDirectories() -> [URL] {
+        var dirs: [URL] = []
+        if let exe = Bundle.main.executableURL { dirs.append(exe.resolvingSymlinksInPath().deletingLastPathComponent()) }
+        dirs.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent())
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            dirs.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        dirs += [".build/debug", ".build/release"].map { root.appendingPathComponent($0) }
+        return dirs
+    }
+
     @Test func cExampleProgramRuns() throws {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let binary = try #require(
-            [".build/debug/hittest-c-example", ".build/release/hittest-c-example"]
-                .map { root.appendingPathComponent($0) }
+            Self.productDirectories()
+                .map { $0.appendingPathComponent("hittest-c-example") }
                 .first { FileManager.default.isExecutableFile(atPath: $0.path) },
             "hittest-c-example was not built")
         let process = Process()

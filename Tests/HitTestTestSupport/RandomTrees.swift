@@ -28,8 +28,17 @@ public struct RandomTree {
         /// Random `pointInsideHandler`s and `hitTestHandler`s (needs `customisations`).
         public var handlers = false
 
-        /// The defaults: plain UIKit trees of up to 120 views.
-        public init() {}
+        /// Options with the given limits; the defaults give plain UIKit trees of up to 120 views.
+        public init(
+            maxViews: Int = 120, maxDepth: Int = 50, maxFanOut: Int = 30, customisations: Bool = false,
+            handlers: Bool = false
+        ) {
+            self.maxViews = maxViews
+            self.maxDepth = maxDepth
+            self.maxFanOut = maxFanOut
+            self.customisations = customisations
+            self.handlers = handlers
+        }
     }
 
     /// A random tree for `seed`.

@@ -21,10 +21,15 @@
  * Thread safety
  * - A tree is not internally locked. Mutating calls must not run concurrently with any other
  *   call on the same tree.
- * - Hit tests and conversions only read the tree once it is prepared: after
- *   `ht_tree_prepare` and before the next mutation, any number of threads may run
- *   `ht_tree_hit_test*` and `ht_tree_convert_point` on it at once. On an unprepared tree the
- *   first hit test prepares it (a write), so call `ht_tree_prepare` before going parallel.
+ * - Queries never write the tree (read-only contract). Hit tests need a prepared tree: after
+ *   any mutation, call `ht_tree_prepare` (and `ht_tree_prepare_points` for bulk speed) first;
+ *   a hit test on a tree changed since then returns HT_E_NOT_PREPARED and writes nothing.
+ *   After preparing and before the next mutation, any number of threads may run
+ *   `ht_tree_hit_test*` (without hooks) and `ht_tree_convert_point` on it at once, from any
+ *   roots. A query from a root whose answer grid is missing or out of date takes the exact
+ *   walk for every point (same answers, slower); it never builds the grid itself.
+ * - A query with hooks writes one counter (so that hooks cannot mutate the tree): queries with
+ *   hooks must not run concurrently with each other on one tree.
  * - Distinct trees are fully independent.
  */
 #ifndef HITTEST_H
@@ -35,6 +40,14 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* Marks the library's API: the only symbols the shared library exports (internal code is built
+ * with hidden visibility). */
+#if defined(__GNUC__) || defined(__clang__)
+#define HT_API __attribute__((visibility("default")))
+#else
+#define HT_API
 #endif
 
 /** Status of every call. `ht_status_string` names each one. */
@@ -63,7 +76,11 @@ typedef enum ht_status {
     /** A file could not be opened, read or written. */
     HT_E_IO = 11,
     /** A mutation from inside a hook, while a hit test is using the tree. */
-    HT_E_BUSY = 12
+    HT_E_BUSY = 12,
+    /** A query on a tree changed since the last `ht_tree_prepare`: queries never write. */
+    HT_E_NOT_PREPARED = 13,
+    /** A hit_test hook answered a node that is not in this tree (it returned HT_HOOK_FOREIGN). */
+    HT_E_FOREIGN_ANSWER = 14
 } ht_status;
 
 /** A node handle. Results of hit tests are handles too. */
@@ -115,15 +132,23 @@ typedef struct ht_hooks {
     void *context;
     /** Returns 1 if (x, y) is inside `node`, 0 if not, negative to abandon the hit test. */
     int (*point_inside)(void *context, ht_node node, double x, double y);
-    /** Writes the hit (a node or HT_NULL_NODE) to `*out`; returns 0, or non-zero to abandon. */
+    /**
+     * Writes the hit (a node or HT_NULL_NODE) to `*out`; returns 0, HT_HOOK_FOREIGN when the
+     * answer is a node of another tree (the query then ends with HT_E_FOREIGN_ANSWER and the
+     * caller, which knows that node, has the answer), or another non-zero value to abandon
+     * (HT_E_HOOK_FAILED).
+     */
     int (*hit_test)(void *context, ht_node node, double x, double y, ht_node *out);
 } ht_hooks;
+
+/** What a hit_test hook returns when its answer is a node outside this tree. */
+#define HT_HOOK_FOREIGN 2
 
 /** The opaque tree. */
 typedef struct ht_tree ht_tree;
 
 /** A short English description of `status` (a static string; never NULL). */
-const char *ht_status_string(ht_status status);
+HT_API const char *ht_status_string(ht_status status);
 
 /* ---- Trees ------------------------------------------------------------------------------ */
 
@@ -136,26 +161,45 @@ const char *ht_status_string(ht_status status);
  *   When memory runs out, the call that needed it returns HT_E_NO_MEMORY and the tree is left
  *   as it was before that call, still valid and usable.
  */
-ht_status ht_tree_create(int32_t capacity_hint, ht_tree **out_tree);
+HT_API ht_status ht_tree_create(int32_t capacity_hint, ht_tree **out_tree);
 
 /** Frees the tree and everything in it. NULL is ignored. Handles into it become meaningless. */
-void ht_tree_destroy(ht_tree *tree);
+HT_API void ht_tree_destroy(ht_tree *tree);
 
 /** The number of live nodes. */
-ht_status ht_tree_node_count(const ht_tree *tree, int32_t *out_count);
+HT_API ht_status ht_tree_node_count(const ht_tree *tree, int32_t *out_count);
 
 /**
  * Brings the derived query structures up to date with every mutation so far, rebuilding only
- * what changed. Afterwards hit tests only read the tree (see "Thread safety").
+ * what changed. Hit tests need it after any mutation (HT_E_NOT_PREPARED otherwise); they only
+ * read the tree (see "Thread safety").
  * - Complexity: O(children of every node whose children changed since the last call).
  */
-ht_status ht_tree_prepare(ht_tree *tree);
+HT_API ht_status ht_tree_prepare(ht_tree *tree);
 
 /**
- * Checks every internal invariant (links, counts, flags, free list). For tests and fuzzers.
- * - Returns: HT_OK, or HT_E_CORRUPT naming nothing more (a bug in this library).
+ * Checks every internal invariant: links, counts, flags, free list, and the derived
+ * structures against the rows (every block not marked dirty equals a rebuild from the rows;
+ * the dirty list and marks agree; a sample of the answer grid's sure cells, at most 512, agree
+ * with the exact walk at their corners and centers). For tests and fuzzers.
+ * - Returns: HT_OK, HT_E_NO_MEMORY, or HT_E_CORRUPT naming nothing more (a bug in this library).
+ * - Complexity: O(nodes + children of every node) plus the sampled walks.
  */
-ht_status ht_tree_validate(const ht_tree *tree);
+HT_API ht_status ht_tree_validate(const ht_tree *tree);
+
+/**
+ * Opens a batch of mutations (nestable; the outermost `ht_tree_end_batch` closes it), for a
+ * layout pass that moves many nodes at once. Mutations inside a batch are the same calls with
+ * the same effects; only the answer grid's invalidation is gathered: each changed node's old
+ * reach is invalidated at its first change, its new reach once at the end, and past 256
+ * changed nodes the grid is dropped once instead (the next `ht_tree_prepare_points` rebuilds
+ * it). While a batch is open, queries do not use the answer grid (they take the exact walk).
+ * - Returns: HT_E_BUSY from inside a hook.
+ */
+HT_API ht_status ht_tree_begin_batch(ht_tree *tree);
+
+/** Closes a batch (see `ht_tree_begin_batch`); HT_E_INVALID_ARGUMENT when none is open. */
+HT_API ht_status ht_tree_end_batch(ht_tree *tree);
 
 /* ---- Nodes ------------------------------------------------------------------------------ */
 /*
@@ -170,13 +214,13 @@ ht_status ht_tree_validate(const ht_tree *tree);
  * and bounds, anchor (0.5, 0.5), identity transform, alpha 1, no flags, priority 0.
  * - Returns: HT_E_CAPACITY, HT_E_NO_MEMORY (tree unchanged).
  */
-ht_status ht_node_create(ht_tree *tree, ht_node *out_node);
+HT_API ht_status ht_node_create(ht_tree *tree, ht_node *out_node);
 
 /**
  * Frees `node`: it is detached from its parent and its children become roots.
  * - Complexity: O(children).
  */
-ht_status ht_node_free(ht_tree *tree, ht_node node);
+HT_API ht_status ht_node_free(ht_tree *tree, ht_node node);
 
 /**
  * Makes `child` the child of `parent` at `position` in back-to-front order (0 is the bottom).
@@ -186,41 +230,41 @@ ht_status ht_node_free(ht_tree *tree, ht_node node);
  *   HT_E_INVALID_ARGUMENT for a negative position.
  * - Complexity: O(depth of parent) for the cycle check, O(position) to find the spot.
  */
-ht_status ht_node_attach(ht_tree *tree, ht_node child, ht_node parent, int32_t position);
+HT_API ht_status ht_node_attach(ht_tree *tree, ht_node child, ht_node parent, int32_t position);
 
 /** Detaches `node` from its parent (it becomes a root with its subtree). A root is unchanged. */
-ht_status ht_node_detach(ht_tree *tree, ht_node node);
+HT_API ht_status ht_node_detach(ht_tree *tree, ht_node node);
 
 /** The parent of `node`, or HT_NULL_NODE for a root. */
-ht_status ht_node_parent(const ht_tree *tree, ht_node node, ht_node *out_parent);
+HT_API ht_status ht_node_parent(const ht_tree *tree, ht_node node, ht_node *out_parent);
 
 /** The number of children of `node`. */
-ht_status ht_node_child_count(const ht_tree *tree, ht_node node, int32_t *out_count);
+HT_API ht_status ht_node_child_count(const ht_tree *tree, ht_node node, int32_t *out_count);
 
 /** The child at `index` in back-to-front order. */
-ht_status ht_node_child_at(const ht_tree *tree, ht_node node, int32_t index, ht_node *out_child);
+HT_API ht_status ht_node_child_at(const ht_tree *tree, ht_node node, int32_t index, ht_node *out_child);
 
 /** Sets the center (in the parent's bounds space). */
-ht_status ht_node_set_center(ht_tree *tree, ht_node node, double x, double y);
+HT_API ht_status ht_node_set_center(ht_tree *tree, ht_node node, double x, double y);
 
 /** Sets the bounds (origin and size, in the node's own space). */
-ht_status ht_node_set_bounds(ht_tree *tree, ht_node node, double x, double y, double width,
+HT_API ht_status ht_node_set_bounds(ht_tree *tree, ht_node node, double x, double y, double width,
                              double height);
 
 /** Sets the anchor point in unit coordinates. */
-ht_status ht_node_set_anchor(ht_tree *tree, ht_node node, double x, double y);
+HT_API ht_status ht_node_set_anchor(ht_tree *tree, ht_node node, double x, double y);
 
 /**
  * Sets the transform (applied about the anchor point). A singular transform is accepted: the
  * node and its subtree can then never be hit, and conversions into it fail with HT_E_SINGULAR.
  */
-ht_status ht_node_set_transform(ht_tree *tree, ht_node node, const ht_affine *transform);
+HT_API ht_status ht_node_set_transform(ht_tree *tree, ht_node node, const ht_affine *transform);
 
 /** Sets the flags (HT_FLAG_*); unknown bits are HT_E_INVALID_ARGUMENT. */
-ht_status ht_node_set_flags(ht_tree *tree, ht_node node, uint32_t flags);
+HT_API ht_status ht_node_set_flags(ht_tree *tree, ht_node node, uint32_t flags);
 
 /** Reads the flags. */
-ht_status ht_node_flags(const ht_tree *tree, ht_node node, uint32_t *out_flags);
+HT_API ht_status ht_node_flags(const ht_tree *tree, ht_node node, uint32_t *out_flags);
 
 /**
  * Everything stored for one node, as set (no derived values): what `ht_node_get_record` reads
@@ -243,25 +287,26 @@ typedef struct ht_node_record {
  * Reads the stored values of `node` into `out` (untouched on failure). For consistency checks
  * and debugging; O(1).
  */
-ht_status ht_node_get_record(const ht_tree *tree, ht_node node, ht_node_record *out);
+HT_API ht_status ht_node_get_record(const ht_tree *tree, ht_node node, ht_node_record *out);
 
 /** Sets alpha. Below 0.01 (strictly) the node and its subtree are never hit, as in UIKit. */
-ht_status ht_node_set_alpha(ht_tree *tree, ht_node node, double alpha);
+HT_API ht_status ht_node_set_alpha(ht_tree *tree, ht_node node, double alpha);
 
 /**
  * Sets the hit-test insets: the region a point must fall in is the bounds inset by these
  * (UIEdgeInsetsInsetRect). Negative insets grow it.
  */
-ht_status ht_node_set_insets(ht_tree *tree, ht_node node, double top, double left,
+HT_API ht_status ht_node_set_insets(ht_tree *tree, ht_node node, double top, double left,
                              double bottom, double right);
 
 /** Sets the hit-test priority: among siblings, higher is searched first; ties, the later first. */
-ht_status ht_node_set_priority(ht_tree *tree, ht_node node, int32_t priority);
+HT_API ht_status ht_node_set_priority(ht_tree *tree, ht_node node, int32_t priority);
 
 /* ---- Queries ---------------------------------------------------------------------------- */
 /*
  * Queries only read a prepared tree (see "Thread safety" at the top): after `ht_tree_prepare`
- * (single-point) or `ht_tree_prepare_points` (bulk), any number of threads may query at once.
+ * (and `ht_tree_prepare_points` for the answer grid), any number of threads may query at once;
+ * on a tree changed since `ht_tree_prepare` every hit test returns HT_E_NOT_PREPARED.
  * Hooks are called on the thread that made the query, synchronously, and may re-enter the
  * query functions for the same tree but must not mutate it. Results are written to caller
  * buffers; nothing a query returns needs freeing.
@@ -275,7 +320,7 @@ ht_status ht_node_set_priority(ht_tree *tree, ht_node node, int32_t priority);
  *   point; else O(depth of the answer x candidates per level), a node with many children being
  *   searched through a grid of their boxes, so only children near the point are tested.
  */
-ht_status ht_tree_hit_test(ht_tree *tree, ht_node node, double x, double y,
+HT_API ht_status ht_tree_hit_test(ht_tree *tree, ht_node node, double x, double y,
                            const ht_hooks *hooks, ht_node *out);
 
 /**
@@ -283,7 +328,7 @@ ht_status ht_tree_hit_test(ht_tree *tree, ht_node node, double x, double y,
  * test of `node` without calling its own hit_test hook (children's hooks are still called).
  * Meant for use inside a hit_test hook.
  */
-ht_status ht_tree_hit_test_default(ht_tree *tree, ht_node node, double x, double y,
+HT_API ht_status ht_tree_hit_test_default(ht_tree *tree, ht_node node, double x, double y,
                                    const ht_hooks *hooks, ht_node *out);
 
 /**
@@ -291,26 +336,37 @@ ht_status ht_tree_hit_test_default(ht_tree *tree, ht_node node, double x, double
  * node's answer grid, a grid over its region whose cells hold the answer every point of the
  * cell surely gets (proved at build time with margins far above rounding), so that most points
  * of a bulk query are answered by one lookup and the rest by the exact walk. The answers are
- * those of `ht_tree_hit_test` either way. One grid per tree (for the last node prepared); any
- * mutation invalidates it. Bulk calls of HT_BULK_GRID_MIN points or more build it themselves
- * (a write): call this first before running bulk queries from several threads.
+ * those of `ht_tree_hit_test` either way. One grid per tree (for the last node prepared); a
+ * mutation invalidates the cells its node can reach (or the whole grid), and this call
+ * recomputes them. Queries never build or refresh it: queries from other roots, or over cells
+ * a mutation invalidated, take the exact walk.
  * - Complexity: O(cells x depth), with 128 cells per node, between 4,096 and 262,144 (1 MiB).
  */
-ht_status ht_tree_prepare_points(ht_tree *tree, ht_node node);
+HT_API ht_status ht_tree_prepare_points(ht_tree *tree, ht_node node);
 
-/** Bulk calls with at least this many points build the answer grid if it is out of date. */
+/** From this many points on, a bulk query gains from an answer grid prepared first (the Swift
+ * layer prepares one for such calls). */
 #define HT_BULK_GRID_MIN 65536
 
 /**
  * Hit-tests `count` points given as interleaved x, y doubles (`xy[2*i]`, `xy[2*i+1]`) into
  * `out[i]`. Same answers as `ht_tree_hit_test` for each point.
  */
-ht_status ht_tree_hit_test_points(ht_tree *tree, ht_node node, const double *xy, size_t count,
+HT_API ht_status ht_tree_hit_test_points(ht_tree *tree, ht_node node, const double *xy, size_t count,
                                   const ht_hooks *hooks, ht_node *out);
 
 /** As `ht_tree_hit_test_points`, with separate x and y arrays. */
-ht_status ht_tree_hit_test_xy(ht_tree *tree, ht_node node, const double *xs, const double *ys,
+HT_API ht_status ht_tree_hit_test_xy(ht_tree *tree, ht_node node, const double *xs, const double *ys,
                               size_t count, const ht_hooks *hooks, ht_node *out);
+
+/**
+ * As `ht_tree_hit_test_points`, with the i-th point at (`xs[i * stride]`, `ys[i * stride]`):
+ * one entry point for interleaved points (`ys = xs + 1`, stride 2) and separate arrays
+ * (stride 1).
+ */
+HT_API ht_status ht_tree_hit_test_strided(ht_tree *tree, ht_node node, const double *xs,
+                                          const double *ys, size_t stride, size_t count,
+                                          const ht_hooks *hooks, ht_node *out);
 
 /**
  * Converts (x, y) from `from`'s bounds space to `to`'s (UIKit's convertPoint:toView:), through
@@ -319,7 +375,7 @@ ht_status ht_tree_hit_test_xy(ht_tree *tree, ht_node node, const double *xs, con
  *   HT_E_NOT_FINITE for a non-finite point or result.
  * - Complexity: O(depth).
  */
-ht_status ht_tree_convert_point(const ht_tree *tree, ht_node from, ht_node to, double x,
+HT_API ht_status ht_tree_convert_point(const ht_tree *tree, ht_node from, ht_node to, double x,
                                 double y, double *out_x, double *out_y);
 
 /* ---- Snapshot files ----------------------------------------------------------------------- */
@@ -328,11 +384,11 @@ ht_status ht_tree_convert_point(const ht_tree *tree, ht_node from, ht_node to, d
  * Serialises `tree` into a new buffer (versioned header, FNV-1a 64 checksum, little-endian):
  * every node with its geometry, flags and links, and its handle (slots and generations are
  * kept, so handles stay valid in the process that loads it). Free the buffer with `ht_free`.
- * Derived structures are not stored; the loaded tree rebuilds them on first use.
+ * Derived structures are not stored; prepare the loaded tree before querying it.
  * - Thread safety: reads the tree; may run beside queries, not beside mutations.
  * - Complexity: O(slots); about 188 bytes per slot.
  */
-ht_status ht_tree_save(const ht_tree *tree, void **out_buffer, size_t *out_length);
+HT_API ht_status ht_tree_save(const ht_tree *tree, void **out_buffer, size_t *out_length);
 
 /**
  * Loads a tree saved by `ht_tree_save`. Every byte is checked before the tree is returned:
@@ -340,16 +396,16 @@ ht_status ht_tree_save(const ht_tree *tree, void **out_buffer, size_t *out_lengt
  * corrupted or hostile buffer returns HT_E_CORRUPT (never a crash or an out-of-bounds read),
  * and nothing is allocated on failure. The caller owns the new tree.
  */
-ht_status ht_tree_load(const void *buffer, size_t length, ht_tree **out_tree);
+HT_API ht_status ht_tree_load(const void *buffer, size_t length, ht_tree **out_tree);
 
 /** `ht_tree_save` into a file (HT_E_IO when it cannot be written). */
-ht_status ht_tree_save_file(const ht_tree *tree, const char *path);
+HT_API ht_status ht_tree_save_file(const ht_tree *tree, const char *path);
 
 /** `ht_tree_load` from a file (HT_E_IO when it cannot be read). */
-ht_status ht_tree_load_file(const char *path, ht_tree **out_tree);
+HT_API ht_status ht_tree_load_file(const char *path, ht_tree **out_tree);
 
 /** Frees a buffer returned by this library (`ht_tree_save`). NULL is ignored. */
-void ht_free(void *buffer);
+HT_API void ht_free(void *buffer);
 
 /* ---- Snapshots and statistics ------------------------------------------------------------ */
 
@@ -359,17 +415,17 @@ void ht_free(void *buffer);
  * - Returns: HT_E_NO_MEMORY (nothing allocated is left behind).
  * - Complexity: O(nodes).
  */
-ht_status ht_tree_clone(ht_tree *tree, ht_tree **out_copy);
+HT_API ht_status ht_tree_clone(ht_tree *tree, ht_tree **out_copy);
 
 /** Bytes held by the tree: base arrays (at their capacity) and derived blocks. */
-ht_status ht_tree_memory_usage(const ht_tree *tree, size_t *out_bytes);
+HT_API ht_status ht_tree_memory_usage(const ht_tree *tree, size_t *out_bytes);
 
 /**
  * As `ht_tree_hit_test_points` without hooks, and also adds to `*tests` the number of nodes
  * the walk tested (each node whose flags and region were checked). With `use_answer_grid`
  * non-zero, points answered by a valid answer grid count no tests. For measuring.
  */
-ht_status ht_tree_hit_test_points_counted(ht_tree *tree, ht_node node, const double *xy,
+HT_API ht_status ht_tree_hit_test_points_counted(ht_tree *tree, ht_node node, const double *xy,
                                           size_t count, int use_answer_grid, ht_node *out,
                                           uint64_t *tests);
 

@@ -15,10 +15,17 @@ final class CoreTree {
     private(set) var handlerCount = 0
     /// Hit tests in progress on this index (handlers run inside them). The C walk holds
     /// pointers into the derived structures, so the views must not change until they end.
-    private var activeQueries = 0
+    @exclusivity(unchecked) private var activeQueries = 0
 
-    /// Stops with a clear message when a handler changes the views during a hit test.
+    /// False after any change to the C index until `ht_tree_prepare` has run: C queries refuse
+    /// a changed tree (they never write), so every query path prepares first, and this flag
+    /// keeps that to one C call per batch of changes rather than one per query.
+    @exclusivity(unchecked) private var prepared = false
+
+    /// Stops with a clear message when a handler changes the views during a hit test; every
+    /// change to the C index goes through here.
     private func mutating(_ what: @autoclosure () -> String) {
+        prepared = false
         precondition(
             activeQueries == 0,
             "HitTestKit: \(what()) during a hit test (from a pointInsideHandler or hitTestHandler); handlers must not change views")
@@ -49,6 +56,9 @@ final class CoreTree {
     }
 
     private static func slot(_ handle: Int32) -> Int { Int(UInt32(bitPattern: handle) & 0xFF_FFFF) }
+
+    /// The view behind a handle.
+    func view(for handle: HitTestHandle) -> View? { view(for: handle.rawValue) }
 
     /// The view behind a handle that a C call returned.
     func view(for handle: Int32) -> View? {
@@ -168,11 +178,35 @@ final class CoreTree {
             "setting hitTestPriority")
     }
 
+    // MARK: - Batches
+
+    /// Runs `body` inside a C batch (`ht_tree_begin_batch` / `ht_tree_end_batch`): the views
+    /// it changes invalidate the answer grid once, at the end, instead of at every setter. For
+    /// a layout pass that moves many views.
+    func batch<R>(_ body: () throws -> R) rethrows -> R {
+        mutating("starting a batch of changes")
+        Self.check(ht_tree_begin_batch(tree), "starting a batch")
+        defer { Self.check(ht_tree_end_batch(tree), "ending a batch") }
+        return try body()
+    }
+
     // MARK: - Queries
 
-    /// Brings the derived structures up to date (a write; afterwards queries only read).
+    /// Brings the derived structures up to date (a write; C queries only read, and refuse a
+    /// tree changed since, so every query path calls this first). Inside a query (a handler's
+    /// nested hit test) nothing can have changed, and nothing is written.
     func prepare() {
+        guard !prepared, activeQueries == 0 else { return }
         Self.check(ht_tree_prepare(tree), "preparing the index")
+        prepared = true
+    }
+
+    /// `prepare()` for a query already counted in `activeQueries`: the outermost query of a
+    /// handler's nested ones prepares (nothing can change while handlers run).
+    private func prepareInsideQuery() {
+        guard !prepared, activeQueries == 1 else { return }
+        Self.check(ht_tree_prepare(tree), "preparing the index")
+        prepared = true
     }
 
     /// One hit test from `view` with `point` in its bounds space.
@@ -183,9 +217,18 @@ final class CoreTree {
     private func hitTestNow(_ view: View, _ point: Point, event: Event?, asDefault: Bool) -> View? {
         var out: Int32 = -1
         if handlerCount == 0 {
-            Self.check(ht_tree_hit_test(tree, view.node, point.x, point.y, nil, &out), "hit test")
+            // The C query checks that the tree is prepared (it refuses a changed one and writes
+            // nothing), so the common case costs no check here.
+            var status = ht_tree_hit_test(tree, view.node, point.x, point.y, nil, &out)
+            if status == HT_E_NOT_PREPARED {
+                Self.check(ht_tree_prepare(tree), "preparing the index")
+                prepared = true
+                status = ht_tree_hit_test(tree, view.node, point.x, point.y, nil, &out)
+            }
+            Self.check(status, "hit test")
             return self.view(for: out)
         }
+        prepareInsideQuery()
         let context = HookContext(core: self, event: event)
         return context.run { hooks in
             asDefault
@@ -194,76 +237,52 @@ final class CoreTree {
         } ?? self.view(for: out)
     }
 
-    /// Hit-tests `count` points from `view` into `out`, on the calling thread. With
-    /// `hooks == false` the points that need a handler get HT_PENDING_NODE (-2); that mode only
-    /// reads the prepared index, so several threads may run it at once.
-    func hitTest(
-        _ view: View, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, stride: Int,
-        count: Int, event: Event?, hooks: Bool, into out: UnsafeMutablePointer<Int32>
-    ) {
-        activeQueries += 1
-        defer { activeQueries -= 1 }
-        if stride == 2 {
-            if !hooks || handlerCount == 0 {
-                Self.check(
-                    ht_tree_hit_test_points(tree, view.node, xs, count, nil, out), "bulk hit test")
-            } else {
-                let context = HookContext(core: self, event: event)
-                precondition(
-                    context.run { ht_tree_hit_test_points(tree, view.node, xs, count, $0, out) } == nil,
-                    "a hitTestHandler returned a view of another tree in a bulk hit test")
-            }
-        } else {
-            if !hooks || handlerCount == 0 {
-                Self.check(
-                    ht_tree_hit_test_xy(tree, view.node, xs, ys, count, nil, out), "bulk hit test")
-            } else {
-                let context = HookContext(core: self, event: event)
-                precondition(
-                    context.run { ht_tree_hit_test_xy(tree, view.node, xs, ys, count, $0, out) } == nil,
-                    "a hitTestHandler returned a view of another tree in a bulk hit test")
-            }
-        }
-    }
+    func handle(of view: View) -> HitTestHandle { HitTestHandle(rawValue: view.node) }
 
-    func handle(of view: View) -> Int32 { view.node }
-
-    /// Bulk hit test over all cores: the prepared index is only read by the workers (no hooks,
-    /// so handler points come back as HT_PENDING_NODE), then those points are answered again
-    /// on the calling thread with hooks. Same answers as one single-threaded pass.
+    /// The one bulk path: the `count` points `points[i]` from `view` into `out`.
+    ///
+    /// Everything the C queries read is prepared here, on the calling thread (the answer grid
+    /// too, for large calls). On one thread, handlers are called in the walk; over several,
+    /// the workers only read the prepared index without hooks (handler points come back as
+    /// HT_PENDING_NODE) and those points are answered again on the calling thread, with hooks.
+    /// Same answers either way.
     func bulk(
-        _ view: View, xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, stride: Int,
-        count: Int, threads: Int?, into out: UnsafeMutablePointer<Int32>
+        _ view: View, _ points: StridedPoints, count: Int, threads: Int?,
+        into out: UnsafeMutablePointer<HitTestHandle>
     ) {
+        if activeQueries == 0 {
+            if count >= Int(HT_BULK_GRID_MIN) { prepareAnswers(for: view) } else { prepare() }
+        }
         let n = Parallel.threads(threads, count: count)
-        if n <= 1 {
-            hitTest(view, xs: xs, ys: ys, stride: stride, count: count, event: nil, hooks: true, into: out)
-            return
-        }
-        // Everything the workers read is built here, on the calling thread.
-        if count >= Int(HT_BULK_GRID_MIN) {
-            prepareAnswers(for: view)
-        } else {
-            prepare()
-        }
-        let shared = SharedBuffers(tree: tree, xs: xs, ys: ys, out: out)
         let node = view.node
-        Parallel.forEachSlice(count: count, threads: n) { range in
-            shared.hitTest(node, range, stride: stride)
-        }
-        guard handlerCount > 0 else { return }
-        for i in 0..<count where out[i] == HT_PENDING_NODE {
-            let answer = hitTest(view, Point(x: xs[i * stride], y: ys[i * stride]), event: nil)
-            precondition(
-                answer == nil || answer?.core === self,
-                "a hitTestHandler returned a view of another tree in a bulk hit test")
-            out[i] = answer?.node ?? -1
+        let results = SharedResults(out)
+        querying {
+            if n <= 1 && handlerCount > 0 {
+                let context = HookContext(core: self, event: nil)
+                let foreign = context.run { hooks in points.hitTest(tree, node, 0..<count, hooks: hooks, into: results) }
+                precondition(foreign == nil, "a hitTestHandler returned a view of another tree in a bulk hit test")
+                return
+            }
+            let shared = SharedTree(tree)
+            Parallel.forEachSlice(count: count, threads: n) { range in
+                CoreTree.check(points.hitTest(shared.tree, node, range, hooks: nil, into: results), "bulk hit test")
+            }
+            guard handlerCount > 0 else { return }
+            for i in 0..<count where out[i] == .needsHandler {
+                let answer = hitTestNow(view, points[i], event: nil, asDefault: false)
+                precondition(
+                    answer == nil || answer?.core === self,
+                    "a hitTestHandler returned a view of another tree in a bulk hit test")
+                out[i] = HitTestHandle(rawValue: answer?.node ?? -1)
+            }
         }
     }
 
     /// Builds the answer grid for bulk queries from `view` (`ht_tree_prepare_points`).
     func prepareAnswers(for view: View) {
+        guard activeQueries == 0 else { return }
         Self.check(ht_tree_prepare_points(tree, view.node), "preparing bulk queries")
+        prepared = true
     }
 
     /// An independent copy of the index for `HitTestSnapshot`, prepared for bulk queries from
@@ -284,22 +303,39 @@ final class CoreTree {
     }
 }
 
-/// Pointers handed to worker threads. Sound because the workers only read the prepared index
-/// and the inputs, and each writes a disjoint slice of `out`.
-private struct SharedBuffers: @unchecked Sendable {
-    let tree: OpaquePointer
+/// Points as two strided arrays of doubles: interleaved x, y (`stride` 2, `ys = xs + 1`) or
+/// separate arrays (`stride` 1). The one shape every bulk call passes to C.
+struct StridedPoints: @unchecked Sendable {
     let xs: UnsafePointer<Double>
     let ys: UnsafePointer<Double>
-    let out: UnsafeMutablePointer<Int32>
+    let stride: Int
 
-    func hitTest(_ node: Int32, _ range: Range<Int>, stride: Int) {
-        let status =
-            stride == 2
-            ? ht_tree_hit_test_points(tree, node, xs + range.lowerBound * 2, range.count, nil, out + range.lowerBound)
-            : ht_tree_hit_test_xy(
-                tree, node, xs + range.lowerBound, ys + range.lowerBound, range.count, nil, out + range.lowerBound)
-        CoreTree.check(status, "bulk hit test")
+    subscript(i: Int) -> Point { Point(x: xs[i * stride], y: ys[i * stride]) }
+
+    /// `ht_tree_hit_test_strided` over `range`, writing `out[range]`.
+    func hitTest(
+        _ tree: OpaquePointer, _ node: Int32, _ range: Range<Int>, hooks: UnsafePointer<ht_hooks>?,
+        into out: SharedResults
+    ) -> ht_status {
+        let first = range.lowerBound * stride
+        return out.pointer.withMemoryRebound(to: Int32.self, capacity: range.upperBound) { raw in
+            ht_tree_hit_test_strided(
+                tree, node, xs + first, ys + first, stride, range.count, hooks, raw + range.lowerBound)
+        }
     }
+}
+
+/// The result buffer handed to worker threads. Sound because each writes a disjoint slice.
+struct SharedResults: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<HitTestHandle>
+    init(_ pointer: UnsafeMutablePointer<HitTestHandle>) { self.pointer = pointer }
+}
+
+/// The tree handed to worker threads. Sound because queries without hooks only read a prepared
+/// tree (hittest.h's read-only contract).
+private struct SharedTree: @unchecked Sendable {
+    let tree: OpaquePointer
+    init(_ tree: OpaquePointer) { self.tree = tree }
 }
 
 /// A prepared copy of an index that is never mutated: any thread may query it.
@@ -309,26 +345,34 @@ final class FrozenTree: @unchecked Sendable {
     init(_ tree: OpaquePointer) { self.tree = tree }
     deinit { ht_tree_destroy(tree) }
 
-    func hitTest(_ root: Int32, _ point: Point) -> Int32 {
+    func hitTest(_ root: HitTestHandle, _ point: Point) -> HitTestHandle {
         var out: Int32 = -1
-        CoreTree.check(ht_tree_hit_test(tree, root, point.x, point.y, nil, &out), "hit test")
-        return out
+        CoreTree.check(ht_tree_hit_test(tree, root.rawValue, point.x, point.y, nil, &out), "hit test")
+        return HitTestHandle(rawValue: out)
     }
 
-    func bulk(_ root: Int32, xy: UnsafePointer<Double>, count: Int, threads: Int?, into out: UnsafeMutablePointer<Int32>) {
-        let shared = SharedBuffers(tree: tree, xs: xy, ys: xy + 1, out: out)
+    func bulk(
+        _ root: HitTestHandle, _ points: StridedPoints, count: Int, threads: Int?,
+        into out: UnsafeMutablePointer<HitTestHandle>
+    ) {
+        let shared = SharedTree(tree)
+        let results = SharedResults(out)
         Parallel.forEachSlice(count: count, threads: Parallel.threads(threads, count: count)) { range in
-            shared.hitTest(root, range, stride: 2)
+            CoreTree.check(points.hitTest(shared.tree, root.rawValue, range, hooks: nil, into: results), "bulk hit test")
         }
     }
 
     /// Tests per point, for the benchmark.
     func countedHitTest(
-        _ root: Int32, xy: UnsafePointer<Double>, count: Int, answerGrid: Bool, into out: UnsafeMutablePointer<Int32>
+        _ root: HitTestHandle, xy: UnsafePointer<Double>, count: Int, answerGrid: Bool,
+        into out: UnsafeMutablePointer<HitTestHandle>
     ) -> UInt64 {
         var tests: UInt64 = 0
-        CoreTree.check(
-            ht_tree_hit_test_points_counted(tree, root, xy, count, answerGrid ? 1 : 0, out, &tests), "counted hit test")
+        out.withMemoryRebound(to: Int32.self, capacity: count) { raw in
+            CoreTree.check(
+                ht_tree_hit_test_points_counted(tree, root.rawValue, xy, count, answerGrid ? 1 : 0, raw, &tests),
+                "counted hit test")
+        }
         return tests
     }
 
@@ -358,7 +402,7 @@ private final class HookContext {
         let raw = Unmanaged.passUnretained(self).toOpaque()
         var hooks = ht_hooks(context: raw, point_inside: pointInsideHook, hit_test: hitTestHook)
         let status = withExtendedLifetime(self) { body(&hooks) }
-        if status == HT_E_HOOK_FAILED, let answer = foreignAnswer { return answer }
+        if status == HT_E_FOREIGN_ANSWER, let answer = foreignAnswer { return answer }
         CoreTree.check(status, "hit test")
         return nil
     }
@@ -395,11 +439,12 @@ private func hitTestHook(
         return 0
     }
     context.foreignAnswer = answer
-    return -1
+    return HT_HOOK_FOREIGN
 }
 
 extension CoreTree {
-    /// Checks the C index's invariants (`ht_tree_validate`); for tests.
+    /// Checks the C index's invariants (`ht_tree_validate`, derived structures included); for
+    /// tests.
     func validate() -> Bool { ht_tree_validate(tree) == HT_OK }
 
     /// The walk alone, without the answer grid: the default hit test of `view`

@@ -7,9 +7,9 @@ extension View {
     ///
     /// Large batches are split over all cores; the answer never depends on the thread count.
     /// Handlers are still called only on the calling thread (see `pointInsideHandler`).
-    /// - Complexity: O(points x the single-point cost) / cores; calls `ht_tree_hit_test_points`.
+    /// - Complexity: O(points x the single-point cost) / cores; calls `ht_tree_hit_test_strided`.
     public func hitTest(_ points: [Point]) -> [View?] {
-        var handles = [Int32](repeating: -1, count: points.count)
+        var handles = [HitTestHandle](repeating: .none, count: points.count)
         points.withUnsafeBufferPointer { buffer in
             handles.withUnsafeMutableBufferPointer { out in hitTest(buffer, into: out) }
         }
@@ -18,31 +18,31 @@ extension View {
     }
 
     /// Hit-tests `points` into `handles` without allocating: each result is the hit view's
-    /// `hitTestHandle`, or -1 for nil. Resolve one with `view(forHitTestHandle:)`.
+    /// `hitTestHandle`, or `.none`. Resolve one with `view(forHitTestHandle:)`.
     /// - Parameters:
     ///   - threads: how many threads to use; nil for all cores when the batch is large enough
     ///     (8,192 points per thread), 1 for the calling thread only.
     /// - Precondition: `handles.count >= points.count`.
     public func hitTest(
-        _ points: UnsafeBufferPointer<Point>, into handles: UnsafeMutableBufferPointer<Int32>,
+        _ points: UnsafeBufferPointer<Point>, into handles: UnsafeMutableBufferPointer<HitTestHandle>,
         threads: Int? = nil
     ) {
         withCoordinates(of: points, into: handles) { xy, out in
             ensureCore().bulk(
-                self, xs: xy, ys: xy + 1, stride: 2, count: points.count, threads: threads, into: out)
+                self, StridedPoints(xs: xy, ys: xy + 1, stride: 2), count: points.count, threads: threads, into: out)
         }
     }
 
     /// Hit-tests the points `(xs[i], ys[i])` into `handles`, as `hitTest(_:into:threads:)`.
-    /// - Precondition: `xs`, `ys` and `handles` have the same count (handles may be longer).
+    /// - Precondition: `xs` and `ys` have the same count, and `handles` is at least as long.
     public func hitTest(
         xs: UnsafeBufferPointer<Double>, ys: UnsafeBufferPointer<Double>,
-        into handles: UnsafeMutableBufferPointer<Int32>, threads: Int? = nil
+        into handles: UnsafeMutableBufferPointer<HitTestHandle>, threads: Int? = nil
     ) {
         precondition(xs.count == ys.count, "hitTest(xs:ys:into:): xs and ys differ in length")
         precondition(handles.count >= xs.count, "hitTest(xs:ys:into:): the result buffer is too small")
         guard let x = xs.baseAddress, let y = ys.baseAddress, let out = handles.baseAddress else { return }
-        ensureCore().bulk(self, xs: x, ys: y, stride: 1, count: xs.count, threads: threads, into: out)
+        ensureCore().bulk(self, StridedPoints(xs: x, ys: y, stride: 1), count: xs.count, threads: threads, into: out)
     }
 
     /// Builds, now, what bulk hit tests from this view use: the derived index and the answer
@@ -52,14 +52,21 @@ extension View {
         ensureCore().prepareAnswers(for: self)
     }
 
+    /// Runs `body`, which may change many views of this view's tree (a layout pass), as one
+    /// batch: the bulk hit-testing structures are invalidated once at the end rather than at
+    /// every setter (`ht_tree_begin_batch`). Answers are the same with or without it.
+    public func performHitTestingBatch<R>(_ body: () throws -> R) rethrows -> R {
+        try ensureCore().batch(body)
+    }
+
     /// This view's handle in the C index: what the handle-returning bulk calls write for it.
     /// Stable while the view lives and stays in the same tree (moving it into another tree
     /// gives it a new handle).
-    public var hitTestHandle: Int32 { ensureCore().handle(of: self) }
+    public var hitTestHandle: HitTestHandle { ensureCore().handle(of: self) }
 
-    /// The view of the same tree (index) as this one with `handle`, or nil (for -1, or a handle
-    /// of a view that no longer exists).
-    public func view(forHitTestHandle handle: Int32) -> View? {
+    /// The view of the same tree (index) as this one with `handle`, or nil (for `.none`,
+    /// `.needsHandler`, or a handle of a view that no longer exists).
+    public func view(forHitTestHandle handle: HitTestHandle) -> View? {
         core?.view(for: handle)
     }
 
@@ -74,12 +81,11 @@ extension View {
 /// Calls `body` with `points` as interleaved x, y doubles and the result buffer, after checking
 /// that the results fit; nil for no points. (`Point` is two `Double`s, laid out as x then y.)
 func withCoordinates<R>(
-    of points: UnsafeBufferPointer<Point>, into handles: UnsafeMutableBufferPointer<Int32>,
-    _ body: (UnsafePointer<Double>, UnsafeMutablePointer<Int32>) -> R
+    of points: UnsafeBufferPointer<Point>, into handles: UnsafeMutableBufferPointer<HitTestHandle>,
+    _ body: (UnsafePointer<Double>, UnsafeMutablePointer<HitTestHandle>) -> R
 ) -> R? {
     precondition(handles.count >= points.count, "hitTest(_:into:): the result buffer is too small")
     precondition(MemoryLayout<Point>.stride == 2 * MemoryLayout<Double>.stride, "Point is not two packed Doubles")
     guard let base = points.baseAddress, let out = handles.baseAddress else { return nil }
     return base.withMemoryRebound(to: Double.self, capacity: points.count * 2) { body($0, out) }
 }
-

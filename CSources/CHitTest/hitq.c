@@ -1,0 +1,266 @@
+/*
+ * hitq.c - the hit-query subsystem's side of the mutation protocol: what each effect of a
+ * change invalidates (blocks to rebuild, answer-grid cells), batches, prepare, copies, memory
+ * and the validation of the derived structures against the rows.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+/* A batch that changes more nodes than this drops the answer grid instead of measuring each. */
+#define BATCH_LIMIT 256
+
+ht_status htq_init(ht_tree *t) {
+    memset(&t->hq, 0, sizeof t->hq);
+    t->hq.answers.root = -1;
+    return HT_OK;
+}
+
+void htq_destroy(ht_tree *t) {
+    htq_state *q = &t->hq;
+    if (q->blocks && t->alive)
+        for (int32_t s = 0; s < t->slots; s++)
+            if (t->alive[s]) htq_free_block(t, s);
+#define HT_ROW_OP(name) free(q->name);
+    HTQ_ROWS(HT_ROW_OP)
+#undef HT_ROW_OP
+    free(q->answers.cells);
+    free(q->batch.slots);
+}
+
+ht_status htq_grow(ht_tree *t, int32_t capacity) {
+    htq_state *q = &t->hq;
+#define HT_ROW_OP(name)                                                                        \
+    {                                                                                          \
+        void *p = realloc(q->name, (size_t)capacity * sizeof *q->name);                       \
+        if (!p) return HT_E_NO_MEMORY;                                                         \
+        q->name = p;                                                                           \
+    }
+    HTQ_ROWS(HT_ROW_OP)
+#undef HT_ROW_OP
+    /* New rows start clean (the base marks them used one by one). */
+    for (int32_t s = t->capacity; s < capacity; s++) {
+        q->blocks[s] = NULL;
+        q->dirty[s] = 0;
+        q->batched[s] = 0;
+    }
+    return HT_OK;
+}
+
+size_t htq_row_bytes(void) {
+    const htq_state *q = NULL;
+    size_t row = 0;
+#define HT_ROW_OP(name) row += sizeof *q->name;
+    HTQ_ROWS(HT_ROW_OP)
+#undef HT_ROW_OP
+    return row;
+}
+
+/* Marks the block of `slot` out of date (no-op for -1 or an already dirty slot). */
+static void mark_dirty(htq_state *q, int32_t slot) {
+    if (slot < 0 || q->dirty[slot]) return;
+    q->dirty[slot] = 1;
+    q->dirty_list[q->ndirty++] = slot;
+}
+
+void htq_mark_all_dirty(ht_tree *t) {
+    for (int32_t s = 0; s < t->slots; s++)
+        if (t->alive[s] && t->nkids[s] > 0) mark_dirty(&t->hq, s);
+}
+
+void htq_node_created(ht_tree *t, int32_t s) {
+    /* A reused slot may still be listed as dirty; prepare rebuilds or frees it. */
+    t->hq.blocks[s] = NULL;
+}
+
+void htq_node_freed(ht_tree *t, int32_t s) { htq_free_block(t, s); }
+
+/* The old reach of `s`: measured now, in a batch only at its first change. */
+static void reach_before(ht_tree *t, int32_t s) {
+    htq_state *q = &t->hq;
+    if (q->answers.root < 0) return;
+    if (q->batch.depth == 0) {
+        htq_answers_touch(t, s);
+        return;
+    }
+    if (q->batch.overflow || q->batched[s]) return;
+    int32_t *p = q->batch.slots;
+    if (q->batch.count < BATCH_LIMIT && q->batch.count == q->batch.cap) {
+        int32_t cap = q->batch.cap ? q->batch.cap * 2 : 64;
+        p = realloc(q->batch.slots, (size_t)cap * sizeof *p);
+        if (p) {
+            q->batch.slots = p;
+            q->batch.cap = cap;
+        }
+    }
+    if (q->batch.count == BATCH_LIMIT || !p) {
+        /* Too many (or no memory to list them): the grid goes, once. */
+        q->batch.overflow = 1;
+        q->answers.root = -1;
+        return;
+    }
+    htq_answers_touch(t, s);
+    q->batched[s] = 1;
+    q->batch.slots[q->batch.count++] = s;
+}
+
+void htq_before(ht_tree *t, int32_t s, uint32_t fx) {
+    if (fx & FX_REACH) reach_before(t, s);
+    /* A change that does not depend on the flags (a link change) leaves the parent's block. */
+    if ((fx & FX_PARENT_BLOCK) && !(fx & FX_IF_FLAGS_CHANGED)) mark_dirty(&t->hq, t->parent[s]);
+}
+
+void htq_after(ht_tree *t, int32_t s, uint32_t fx) {
+    htq_state *q = &t->hq;
+    if (fx & FX_PARENT_BLOCK) mark_dirty(q, t->parent[s]);
+    if ((fx & FX_OWN_BLOCK) && t->nkids[s] > 0) mark_dirty(q, s);
+    /* In a batch the new reach is measured at the end, once per node. */
+    if ((fx & FX_REACH) && q->answers.root >= 0 && q->batch.depth == 0) htq_answers_touch(t, s);
+}
+
+/* Ends the deferral of a batch: every listed node's new reach is invalidated. */
+static void batch_flush(ht_tree *t) {
+    htq_state *q = &t->hq;
+    for (int32_t i = 0; i < q->batch.count; i++) {
+        int32_t s = q->batch.slots[i];
+        q->batched[s] = 0;
+        if (t->alive[s] && q->answers.root >= 0) htq_answers_touch(t, s);
+    }
+    q->batch.count = 0;
+    q->batch.overflow = 0;
+}
+
+ht_status ht_tree_begin_batch(ht_tree *t) {
+    if (!t) return HT_E_INVALID_ARGUMENT;
+    if (htq_busy(t)) return HT_E_BUSY;
+    t->hq.batch.depth++;
+    return HT_OK;
+}
+
+ht_status ht_tree_end_batch(ht_tree *t) {
+    if (!t) return HT_E_INVALID_ARGUMENT;
+    if (htq_busy(t)) return HT_E_BUSY;
+    if (t->hq.batch.depth == 0) return HT_E_INVALID_ARGUMENT;
+    if (--t->hq.batch.depth == 0) batch_flush(t);
+    return HT_OK;
+}
+
+ht_status ht_tree_prepare(ht_tree *t) {
+    if (!t) return HT_E_INVALID_ARGUMENT;
+    htq_state *q = &t->hq;
+    if (q->hooked && q->ndirty) return HT_E_BUSY; /* cannot happen: hooks cannot mutate */
+    while (q->ndirty > 0) {
+        int32_t s = q->dirty_list[q->ndirty - 1];
+        if (t->alive[s]) {
+            ht_status st = htq_build_block(t, s);
+            if (st != HT_OK) return st; /* still dirty: queries keep refusing until it works */
+        } else {
+            htq_free_block(t, s);
+        }
+        q->dirty[s] = 0;
+        q->ndirty--;
+    }
+    return HT_OK;
+}
+
+ht_status ht_tree_prepare_points(ht_tree *t, ht_node node) {
+    int32_t slot;
+    ht_status st = resolve(t, node, &slot);
+    if (st != HT_OK) return st;
+    if ((st = ht_tree_prepare(t)) != HT_OK) return st;
+    if (t->hq.hooked) return HT_E_BUSY; /* the running hit test reads the grid */
+    /* Inside a batch the deferred reaches are applied first, so that the grid built or
+     * refreshed now is not missing any later change. */
+    if (t->hq.batch.depth > 0) batch_flush(t);
+    const answer_grid *g = &t->hq.answers;
+    if (!(g->root == slot && g->cells)) return htq_build_answers(t, slot);
+    htq_refresh_answers(t);
+    return HT_OK;
+}
+
+ht_status htq_clone(ht_tree *c, const ht_tree *t) {
+    /* Blocks are copied (the source is prepared); the answer grid is not: the copy builds its
+     * own when prepared for points. */
+    for (int32_t s = 0; s < t->slots; s++) {
+        c->hq.dirty[s] = 0;
+        c->hq.batched[s] = 0;
+        c->hq.blocks[s] = NULL;
+    }
+    for (int32_t s = 0; s < t->slots; s++) {
+        if (!t->alive[s] || !t->hq.blocks[s]) continue;
+        if (htq_copy_block(t->hq.blocks[s], &c->hq.blocks[s]) != HT_OK) return HT_E_NO_MEMORY;
+    }
+    return HT_OK;
+}
+
+size_t htq_memory(const ht_tree *t) {
+    size_t bytes = 0;
+    for (int32_t s = 0; s < t->slots; s++)
+        if (t->alive[s] && t->hq.blocks[s]) bytes += htq_block_bytes(t->hq.blocks[s]);
+    bytes += (size_t)t->hq.answers.capacity * sizeof *t->hq.answers.cells;
+    bytes += (size_t)t->hq.batch.cap * sizeof *t->hq.batch.slots;
+    return bytes;
+}
+
+/* Cells of the answer grid checked against the exact walk by validation. */
+#define VALIDATE_CELLS 512
+
+/*
+ * The derived structures against the rows: the dirty list and flags agree; every block of a
+ * node not marked dirty is what a rebuild from the rows would make now; a sample of the answer
+ * grid's sure cells (every one for small grids) gives, at the cell's corners and center, what
+ * the exact walk gives; the batch list is consistent.
+ */
+ht_status htq_validate(const ht_tree *t) {
+    const htq_state *q = &t->hq;
+    if (q->ndirty < 0 || q->ndirty > t->slots) return HT_E_CORRUPT;
+    int32_t marked = 0;
+    for (int32_t s = 0; s < t->slots; s++) marked += q->dirty[s] != 0;
+    if (marked != q->ndirty) return HT_E_CORRUPT;
+    for (int32_t i = 0; i < q->ndirty; i++) {
+        int32_t s = q->dirty_list[i];
+        if (s < 0 || s >= t->slots || !q->dirty[s]) return HT_E_CORRUPT;
+    }
+    int32_t batched = 0;
+    for (int32_t s = 0; s < t->slots; s++) batched += q->batched[s] != 0;
+    if (batched != q->batch.count || (q->batch.depth == 0 && q->batch.count != 0))
+        return HT_E_CORRUPT;
+    for (int32_t s = 0; s < t->slots; s++) {
+        if (!t->alive[s] || q->dirty[s]) continue;
+        /* A clean node's parent may be dirty, which says nothing about this node's block. */
+        block *fresh = NULL;
+        ht_status st = htq_make_block(t, s, &fresh);
+        if (st != HT_OK) return st;
+        int same = (!fresh && (!q->blocks[s] || q->blocks[s]->count == 0)) ||
+                   (fresh && q->blocks[s] && htq_blocks_equal(fresh, q->blocks[s]));
+        htq_release_block(fresh);
+        if (!same) return HT_E_CORRUPT;
+    }
+    const answer_grid *g = &q->answers;
+    if (g->root < 0 || !g->cells || q->ndirty > 0 || q->batch.depth > 0) return HT_OK;
+    if (g->root >= t->slots || !t->alive[g->root]) return HT_E_CORRUPT;
+    size_t ncells = (size_t)g->nx * (size_t)g->ny;
+    size_t stride = ncells / VALIDATE_CELLS;
+    stride = stride < 1 ? 1 : stride;
+    double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
+    for (size_t c = 0; c < ncells; c += stride) {
+        int32_t a = g->cells[c];
+        if (a < HT_NULL_NODE) continue; /* UNSURE or UNKNOWN: the walk decides */
+        int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);
+        double xs[3] = {g->gx0 + ix * cw, g->gx0 + (ix + 0.5) * cw, g->gx0 + (ix + 1) * cw};
+        double ys[3] = {g->gy0 + iy * ch, g->gy0 + (iy + 0.5) * ch, g->gy0 + (iy + 1) * ch};
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < 3; j++) {
+                double x = xs[i], y = ys[j];
+                /* Only points that the lookup maps to this cell. */
+                if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) continue;
+                if (grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny) != c) continue;
+                ht_node walked;
+                ht_status st = htq_walk_plain(t, g->root, x, y, &walked);
+                if (st != HT_OK) return st;
+                if (walked != a) return HT_E_CORRUPT;
+            }
+        }
+    }
+    return HT_OK;
+}

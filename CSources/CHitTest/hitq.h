@@ -1,0 +1,164 @@
+/*
+ * hitq.h - the hit-query subsystem: everything derived from the base rows to answer hit tests
+ * fast. Included by internal.h (which embeds `htq_state` in `struct ht_tree`); its own files are
+ * hitq.c (protocol glue, prepare, batch, validation), index.c (blocks), answers.c (answer
+ * grid) and hit_test.c (the walk, read-only).
+ *
+ * - Derived blocks, one per node with children: the children that can possibly be hit, packed
+ *   in search order (topmost first) with everything the walk needs, plus a uniform grid over
+ *   the parent's space when there are many of them. Rebuilt by ht_tree_prepare, only for the
+ *   parents marked dirty. The walk reads only blocks and never the base arrays of children.
+ * - The answer grid of one query root (answers.c).
+ *
+ * The read-only contract: queries (hit_test.c) take a `const ht_tree *` for everything they
+ * read; the only write a query makes is the `hooked` counter, and only when it is given hooks.
+ * A query never builds or refreshes anything: on a tree with dirty blocks it returns
+ * HT_E_NOT_PREPARED, and where the answer grid is missing, stale (another root) or inside an
+ * open batch, it takes the exact walk.
+ */
+#ifndef HT_HITQ_H
+#define HT_HITQ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ht_tree ht_tree;
+
+/*
+ * One hit-test candidate, packed for the walk (120 bytes). Everything needed to convert a point
+ * from the parent's space and test it: the same arithmetic as the Swift reference, in the same
+ * order, so the answers are the same to the last bit.
+ */
+typedef struct kid {
+    double cx, cy;                   /* center, in the parent's bounds space */
+    double offx, offy;               /* bounds.origin + anchor * bounds.size */
+    double x0, y0, x1, y1;           /* region: bounds inset by the hit-test insets, min/max */
+    double inv[6];                   /* inverse transform a b c d tx ty (NaN when singular) */
+    int32_t slot;
+    uint32_t flags; /* public flags | K_* bits */
+} kid;
+
+/*
+ * The derived block of one parent: candidates in search order, then an optional grid. The grid
+ * covers [gx0, gx1] x [gy0, gy1] of the parent's space with nx * ny cells; the cell of a point is
+ * grid_cell((x - gx0) * sx) (monotonic, so a box and the points in it land in the same cells).
+ * Each cell lists candidate indices in ascending order, i.e. topmost first; `always` lists those
+ * whose reach cannot be bounded (hooks, hits outside bounds), for points outside the grid.
+ */
+typedef struct block {
+    int32_t count;          /* candidates in kids[] */
+    int32_t nx, ny;         /* grid size; 0 when there is no grid */
+    int32_t nalways;        /* entries in always[] */
+    double gx0, gy0, gx1, gy1;
+    double sx, sy;          /* cells per unit */
+    uint32_t *cell_start;   /* nx * ny + 1 offsets into items */
+    uint32_t *items;
+    uint32_t *always;
+    void *grid_memory;      /* one allocation behind cell_start, items and always */
+    kid kids[];
+} block;
+
+/*
+ * The answer grid of one query root: over the root's region, each cell holds the answer that
+ * every point of the cell surely gets (a handle, or HT_NULL_NODE), UNSURE where the exact walk
+ * must decide, or UNKNOWN where a mutation may have changed the answer and the cell has not
+ * been recomputed yet (the walk decides those too). "Surely" is proved by walking the cell's
+ * box through the tree with margins far above rounding (answers.c). A mutation marks UNKNOWN
+ * only the cells its node can reach; `unknown` says some are, and ht_tree_prepare_points
+ * recomputes just those.
+ */
+#define UNSURE ((int32_t)-3)
+#define UNKNOWN ((int32_t)-4)
+typedef struct answer_grid {
+    int32_t root; /* slot, -1 when there is no grid */
+    int32_t nx, ny, capacity;
+    int unknown;  /* some cells are UNKNOWN */
+    double gx0, gy0, gx1, gy1, sx, sy;
+    int32_t *cells;
+} answer_grid;
+
+/*
+ * An open batch (ht_tree_begin_batch): the first change of each node invalidates the cells its
+ * old reach covers at once (it must be measured before the change); its new reach is measured
+ * once, at the end, for every node changed. Past BATCH_LIMIT nodes the grid is dropped instead.
+ */
+typedef struct htq_batch {
+    int32_t depth;     /* nesting of begin/end */
+    int32_t count, cap;
+    int32_t *slots;    /* nodes whose new reach is pending */
+    int overflow;      /* too many: the grid was dropped */
+} htq_batch;
+
+/* The hit-query subsystem's state, one per tree. */
+typedef struct htq_state {
+    /* Rows (one per slot, grown with the base rows). */
+    block **blocks;
+    int32_t *dirty_list; /* a slot is listed at most once */
+    uint8_t *dirty;      /* the block of the slot is out of date */
+    uint8_t *batched;    /* the slot is in batch.slots */
+    int32_t ndirty;      /* entries in dirty_list; the tree is prepared when 0 */
+
+    answer_grid answers;
+    htq_batch batch;
+    int32_t hooked; /* hit tests with hooks in progress: no mutation, no rebuild of derived data */
+} htq_state;
+
+/* Row arrays of the subsystem, by name (HT_ROW_OP as in internal.h). */
+#define HTQ_ROWS(X) X(blocks) X(dirty_list) X(dirty) X(batched)
+
+/* ---- told by the mutation protocol (tree.c); `fx` is fields.h's effects ---- */
+
+ht_status htq_init(ht_tree *t);
+void htq_destroy(ht_tree *t);
+ht_status htq_grow(ht_tree *t, int32_t capacity);
+void htq_node_created(ht_tree *t, int32_t s);
+void htq_node_freed(ht_tree *t, int32_t s);
+/* Before a change of `fx` to `s` (its old reach; the old parent's block for a link change). */
+void htq_before(ht_tree *t, int32_t s, uint32_t fx);
+/* After it (the new reach; the blocks the change invalidated). */
+void htq_after(ht_tree *t, int32_t s, uint32_t fx);
+/* Copies the subsystem of `src` (prepared) into `dst` (rows allocated, subsystem empty). */
+ht_status htq_clone(ht_tree *dst, const ht_tree *src);
+size_t htq_memory(const ht_tree *t);
+size_t htq_row_bytes(void);
+ht_status htq_validate(const ht_tree *t);
+/* Marks every parent's block dirty (a tree loaded from a snapshot). */
+void htq_mark_all_dirty(ht_tree *t);
+
+/* ---- blocks (index.c) ---- */
+
+enum { BOX_NEVER = 0, BOX_BOUNDED = 1, BOX_UNBOUNDED = 2 };
+/* Where, in its parent's space, `slot` or its subtree can be the answer. */
+int htq_reach_box(const ht_tree *t, int32_t slot, ht_box *out);
+/* Builds the block of `slot` from the rows, not installing it (*out NULL for no children). */
+ht_status htq_make_block(const ht_tree *t, int32_t slot, block **out);
+ht_status htq_build_block(ht_tree *t, int32_t slot);
+void htq_free_block(ht_tree *t, int32_t slot);
+void htq_release_block(block *b);
+ht_status htq_copy_block(const block *b, block **out);
+size_t htq_block_bytes(const block *b);
+/* Same candidates, values, order and grid. */
+int htq_blocks_equal(const block *a, const block *b);
+
+/* ---- the answer grid (answers.c) ---- */
+
+ht_status htq_build_answers(ht_tree *t, int32_t root);
+void htq_refresh_answers(ht_tree *t); /* recomputes the UNKNOWN cells (derived blocks prepared) */
+/* `s`'s reach in the grid root's space: BOX_NEVER (none, or not under the root), BOX_BOUNDED
+ * with the box, or BOX_UNBOUNDED (the grid must go). */
+int htq_reach_in_grid(const ht_tree *t, int32_t s, ht_box *out);
+/* Marks UNKNOWN the cells `s` can reach, or drops the grid. */
+void htq_answers_touch(ht_tree *t, int32_t s);
+
+/* The cell of (x, y): its answer, or UNSURE outside the grid (NaN included). */
+HT_HOT int32_t cell_lookup(const answer_grid *g, double x, double y) {
+    if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
+    return g->cells[grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny)];
+}
+
+/* ---- the walk (hit_test.c) ---- */
+
+/* The exact walk from `slot` without hooks and without the answer grid; for validation. */
+ht_status htq_walk_plain(const ht_tree *t, int32_t slot, double x, double y, ht_node *out);
+
+#endif

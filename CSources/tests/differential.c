@@ -1,0 +1,158 @@
+/*
+ * differential.c - the mutation protocol against a from-scratch rebuild (scripts/ccheck.sh).
+ *
+ * Random trees take random mutations through every mutator (setters, attach, detach, free,
+ * create), some inside batches, with the answer grid live. After each step the incrementally
+ * maintained tree is prepared and compared with a copy rebuilt from nothing (saved and loaded:
+ * the copy's blocks and answer grid are built from the rows alone): the same answers for
+ * random and edge points, single and bulk, and ht_tree_validate passes on both. A missing
+ * invalidation in fields.h's table (HT_PLANT_MISSING_INVALIDATION drops one) makes the two
+ * disagree; the exit status says whether they did.
+ *   differential [trees] [steps] [answers-only]   exit 0: all agree; 1: a difference (printed)
+ * With a third argument, ht_tree_validate is not consulted, so that only the answers decide.
+ */
+#include <hittest.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned long long rng_state;
+static double unit(void) {
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+static int below(int n) { return (int)(unit() * n); }
+
+#define MAX_NODES 160
+#define POINTS 600
+
+typedef struct world {
+    ht_tree *t;
+    ht_node nodes[MAX_NODES];
+    int count;
+    ht_node root;
+} world;
+
+static int failed(const char *what, ht_status st) {
+    fprintf(stderr, "%s: %s\n", what, ht_status_string(st));
+    return 1;
+}
+
+static void add_node(world *w) {
+    ht_node n;
+    if (ht_node_create(w->t, &n) != HT_OK) return;
+    ht_node_set_bounds(w->t, n, 0, 0, 5 + unit() * 120, 5 + unit() * 120);
+    ht_node_set_center(w->t, n, unit() * 300, unit() * 300);
+    ht_node parent = w->nodes[below(w->count)];
+    if (ht_node_attach(w->t, n, parent, below(4)) != HT_OK) ht_node_free(w->t, n);
+    else w->nodes[w->count++] = n;
+}
+
+/* One random mutation through any mutator. */
+static void mutate(world *w) {
+    ht_tree *t = w->t;
+    int i = 1 + below(w->count - 1); /* never the root itself */
+    ht_node n = w->nodes[i];
+    switch (below(12)) {
+    case 0: ht_node_set_center(t, n, unit() * 300, unit() * 300); break;
+    case 1: ht_node_set_bounds(t, n, unit() * 10 - 5, unit() * 10 - 5, unit() * 130, unit() * 130); break;
+    case 2: ht_node_set_anchor(t, n, unit(), unit()); break;
+    case 3: {
+        double a = unit() * 6.28;
+        ht_affine m = {cos(a), sin(a), -sin(a), cos(a), unit() * 10, 0};
+        if (unit() < 0.3) m = (ht_affine){1, 0, 0, 1, 0, 0};
+        ht_node_set_transform(t, n, &m);
+        break;
+    }
+    case 4: ht_node_set_flags(t, n, (uint32_t)below(32) & (HT_FLAG_HIDDEN | HT_FLAG_NO_INTERACTION | HT_FLAG_PASS_THROUGH | HT_FLAG_CAPTURES | HT_FLAG_OUTSIDE_HITS)); break;
+    case 5: ht_node_set_alpha(t, n, unit() < 0.2 ? 0.005 : unit()); break;
+    case 6: ht_node_set_insets(t, n, unit() * 8 - 4, unit() * 8 - 4, unit() * 8 - 4, unit() * 8 - 4); break;
+    case 7: ht_node_set_priority(t, n, below(3) - 1); break;
+    case 8: ht_node_attach(t, n, w->nodes[below(w->count)], below(5)); break; /* may be a cycle: refused */
+    case 9: ht_node_detach(t, n); if (unit() < 0.7) ht_node_attach(t, n, w->root, below(5)); break;
+    case 10:
+        if (w->count > 8) {
+            ht_node_free(t, n);
+            w->nodes[i] = w->nodes[--w->count];
+        }
+        break;
+    default:
+        if (w->count < MAX_NODES) add_node(w);
+        break;
+    }
+}
+
+/* The answers of `t` from `root` at `xy`: bulk (with its answer grid) and single. */
+static int answers(ht_tree *t, ht_node root, const double *xy, ht_node *bulk, ht_node *single) {
+    ht_status st;
+    if ((st = ht_tree_prepare(t)) != HT_OK) return failed("prepare", st);
+    if ((st = ht_tree_hit_test_points(t, root, xy, POINTS, NULL, bulk)) != HT_OK) return failed("bulk", st);
+    for (int i = 0; i < POINTS; i++)
+        if ((st = ht_tree_hit_test(t, root, xy[2 * i], xy[2 * i + 1], NULL, &single[i])) != HT_OK)
+            return failed("single", st);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    int trees = argc > 1 ? atoi(argv[1]) : 60, steps = argc > 2 ? atoi(argv[2]) : 150;
+    int validate = argc <= 3;
+    static double xy[2 * POINTS];
+    static ht_node a_bulk[POINTS], a_one[POINTS], b_bulk[POINTS], b_one[POINTS];
+    long compared = 0;
+    for (int tree = 0; tree < trees; tree++) {
+        rng_state = 0x51ED2701ull + (unsigned long long)tree * 7919u;
+        world w = {0};
+        if (ht_tree_create(0, &w.t) != HT_OK) return failed("create", HT_E_NO_MEMORY);
+        ht_node_create(w.t, &w.root);
+        ht_node_set_bounds(w.t, w.root, 0, 0, 320, 320);
+        ht_node_set_center(w.t, w.root, 160, 160);
+        w.nodes[w.count++] = w.root;
+        for (int k = 0; k < 40; k++) add_node(&w);
+        ht_tree_prepare_points(w.t, w.root); /* a live answer grid, updated incrementally */
+        for (int step = 0; step < steps; step++) {
+            int batch = unit() < 0.25;
+            if (batch) ht_tree_begin_batch(w.t);
+            int n = 1 + below(batch ? 12 : 2);
+            for (int k = 0; k < n; k++) mutate(&w);
+            if (batch) ht_tree_end_batch(w.t);
+            if (unit() < 0.3) ht_tree_prepare_points(w.t, w.root); /* refreshes UNKNOWN cells */
+            ht_status st = ht_tree_prepare(w.t);
+            if (st != HT_OK) return failed("prepare", st);
+            if (validate && (st = ht_tree_validate(w.t)) != HT_OK) {
+                fprintf(stderr, "tree %d step %d: validate: %s\n", tree, step, ht_status_string(st));
+                return 1;
+            }
+            for (int i = 0; i < POINTS; i++) {
+                /* Random points, and points on edges of the grid (a quarter). */
+                xy[2 * i] = i % 4 ? unit() * 340 - 10 : floor(unit() * 32) * 10;
+                xy[2 * i + 1] = i % 4 ? unit() * 340 - 10 : floor(unit() * 32) * 10;
+            }
+            void *buf;
+            size_t len;
+            ht_tree *fresh;
+            if ((st = ht_tree_save(w.t, &buf, &len)) != HT_OK) return failed("save", st);
+            if ((st = ht_tree_load(buf, len, &fresh)) != HT_OK) return failed("load", st);
+            ht_free(buf);
+            if (ht_tree_prepare(fresh) != HT_OK || ht_tree_prepare_points(fresh, w.root) != HT_OK)
+                return failed("prepare the rebuild", HT_E_NO_MEMORY);
+            if (answers(w.t, w.root, xy, a_bulk, a_one) || answers(fresh, w.root, xy, b_bulk, b_one))
+                return 1;
+            if ((st = ht_tree_validate(fresh)) != HT_OK) return failed("validate the rebuild", st);
+            ht_tree_destroy(fresh);
+            for (int i = 0; i < POINTS; i++) {
+                if (a_bulk[i] != b_bulk[i] || a_one[i] != b_one[i] || a_one[i] != a_bulk[i]) {
+                    printf("tree %d step %d: (%g, %g) answers %d (bulk) / %d (single); a rebuild "
+                           "answers %d\n", tree, step, xy[2 * i], xy[2 * i + 1], a_bulk[i],
+                           a_one[i], b_bulk[i]);
+                    return 1;
+                }
+            }
+            compared += POINTS;
+        }
+        ht_tree_destroy(w.t);
+    }
+    printf("%d trees x %d steps: %ld points agree with a from-scratch rebuild\n", trees, steps, compared);
+    return 0;
+}

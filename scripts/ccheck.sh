@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Checks of the C core's seams (issue 17) that need their own builds:
+#  1. the mutation protocol against a from-scratch rebuild (CSources/tests/differential.c),
+#     under AddressSanitizer and UndefinedBehaviorSanitizer: every answer agrees;
+#  2. the same with one invalidation planted missing from fields.h's table
+#     (-DHT_PLANT_MISSING_INVALIDATION): the answers must disagree with the rebuild, and
+#     ht_tree_validate must report the stale block; the check fails if either does not;
+#  3. hidden internals: every global symbol of the objects is public (ht_) or prefixed
+#     (htq_, htr_), and the shared library CHitTestShared exports exactly hittest.h's functions.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cc=$(command -v clang || command -v cc)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+src=(CSources/CHitTest/*.c)
+flags=(-std=c11 -Wall -Wextra -Wpedantic -Werror -ICSources/CHitTest/include)
+
+echo "== 1. differential against a rebuild (ASan, UBSan)"
+"$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+    "${src[@]}" CSources/tests/differential.c -lm -o "$out/differential" 2> >(grep -v "Cannot export local symbol" >&2)
+ASAN_OPTIONS=detect_leaks=1 "$out/differential" 16 100
+
+echo "== 2. a planted missing invalidation is caught"
+"$cc" "${flags[@]}" -O2 -DHT_PLANT_MISSING_INVALIDATION "${src[@]}" CSources/tests/differential.c -lm \
+    -o "$out/planted"
+if "$out/planted" 60 150 answers-only; then
+    echo "FAIL: the differential check did not notice the planted missing invalidation" >&2
+    exit 1
+fi
+echo "(the differential check noticed it, as it must)"
+if "$out/planted" 60 150; then
+    echo "FAIL: ht_tree_validate did not notice the planted missing invalidation" >&2
+    exit 1
+fi
+echo "(ht_tree_validate noticed it, as it must)"
+
+echo "== 3. hidden internals"
+for f in "${src[@]}"; do
+    "$cc" "${flags[@]}" -O2 -fPIC -c "$f" -o "$out/$(basename "$f" .c).o"
+done
+bad=$(nm --defined-only -g "$out"/*.o | awk 'NF == 3 {print $3}' | grep -vE '^(ht_|htq_|htr_)' || true)
+if [ -n "$bad" ]; then
+    echo "FAIL: global symbols without a prefix:" $bad >&2
+    exit 1
+fi
+api=$(grep -oE '^HT_API [^(]*\b(ht_[a-z_]+)\(' CSources/CHitTest/include/hittest.h | grep -oE 'ht_[a-z_]+\($' | tr -d '(' | sort)
+swift build --product CHitTestShared >/dev/null
+lib="$(swift build --show-bin-path)/libCHitTestShared.so"
+# Every defined dynamic symbol but the linker's own section markers.
+exported=$(nm -D --defined-only "$lib" | awk 'NF == 3 {print $3}' | grep -vxE '__bss_start|_edata|_end' | sort)
+if [ "$exported" != "$api" ]; then
+    echo "FAIL: $lib exports other than hittest.h:" >&2
+    diff <(echo "$api") <(echo "$exported") >&2 || true
+    exit 1
+fi
+echo "libCHitTestShared.so exports exactly hittest.h's $(echo "$api" | wc -l) functions"
+echo "ccheck: ok"
