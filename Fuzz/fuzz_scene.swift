@@ -1,8 +1,9 @@
 import Foundation
+import HitTestKit
 
 // fuzz_scene.swift - libFuzzer harness for the scene-file loader and the two importers.
 //
-// Compiled together with HitTestKit's sources (one module), so there is no import. Any bytes
+// Compiled with the HitTestScenes sources into one module, against HitTestKit built by itself. Any bytes
 // must load or be refused with a SceneError, never crash; a scene that loads must build views,
 // answer hit tests equal to the reference rules' basics (the index is checked against itself
 // through the bulk path), and survive a save/load round trip.

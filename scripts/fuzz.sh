@@ -2,7 +2,7 @@
 # Builds and runs a libFuzzer harness of the C core with AddressSanitizer and UBSan.
 #   scripts/fuzz.sh api|snapshot|scene [seconds]   (default 60 s; corpus in Fuzz/corpus/NAME)
 # api and snapshot fuzz the C core (ASan + UBSan); scene fuzzes the Swift scene-file loader and
-# the two importers (ASan), compiled with HitTestKit's sources into one module.
+# the two importers (ASan), compiled against HitTestKit built as a module of its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:?usage: scripts/fuzz.sh api|snapshot|scene [seconds]}
@@ -15,9 +15,15 @@ if [ "$name" = scene ]; then
         clang -std=c11 -O1 -g -fsanitize=fuzzer-no-link,address -ICSources/CHitTest/include \
             -c "$f" -o ".build/fuzz/scene-objects/$(basename "$f" .c).o"
     done
+    # HitTestKit as a module of its own (HitTestScenes imports it), then the scene sources and
+    # the harness in one instrumented module.
+    mkdir -p .build/fuzz/modules
+    swiftc -O -sanitize=address -parse-as-library -module-name HitTestKit -emit-module \
+        -emit-module-path .build/fuzz/modules/HitTestKit.swiftmodule -emit-library -static \
+        -ICSources/CHitTest/include Sources/HitTestKit/*/*.swift -o .build/fuzz/libHitTestKit.a
     swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzScene \
-        -ICSources/CHitTest/include Sources/HitTestKit/*/*.swift Sources/HitTestScenes/*.swift Fuzz/fuzz_scene.swift \
-        .build/fuzz/scene-objects/*.o -lm -o .build/fuzz/scene
+        -I.build/fuzz/modules -ICSources/CHitTest/include Sources/HitTestScenes/*.swift Fuzz/fuzz_scene.swift \
+        .build/fuzz/libHitTestKit.a .build/fuzz/scene-objects/*.o -lm -o .build/fuzz/scene
 else
     clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
         -ICSources/CHitTest/include "Fuzz/fuzz_$name.c" CSources/CHitTest/*.c -lm -o ".build/fuzz/$name"
