@@ -14,7 +14,14 @@ extension HitTestCLI {
             let progress = Progress(output)
             let data = try read(a.positional[1], output)
             let t0 = ContinuousClock.now
-            var points = try parsePoints(data, binary: a.positional[1].hasSuffix(".f64"), name: display(a.positional[1]), progress: progress)
+            let binary = a.positional[1].hasSuffix(".f64")
+            var counts: [Int] = []
+            var points: [Point]
+            if binary {
+                points = try parsePoints(data, binary: true, name: display(a.positional[1]), progress: progress)
+            } else {
+                (points, counts) = try PointsCSV.parse(data, name: display(a.positional[1]))
+            }
             let parsed = ContinuousClock.now
             // Screen -> root coordinates (a no-op for a root at the origin, unscrolled).
             let shift = Screen.toRoot(Point(x: 0, y: 0), window)
@@ -31,7 +38,11 @@ extension HitTestCLI {
             }
             let tested = ContinuousClock.now
             var w = try FileWriter(a.options["-o"] ?? "-", output)
-            try writeResults(data, binary: a.positional[1].hasSuffix(".f64"), points: points, handles: handles, window: window, to: &w, progress: progress)
+            if binary {
+                try writeResults(data, binary: true, points: points, handles: handles, window: window, to: &w, progress: progress)
+            } else {
+                try PointsCSV.write(data, counts: counts, handles: handles, window: window, to: &w, progress: progress)
+            }
             try w.finish()
             progress.done(
                 "\(points.count) points: read \(ms(t0, parsed)), hit-tested \(ms(parsed, tested)), wrote \(ms(tested, .now))")
@@ -42,7 +53,7 @@ extension HitTestCLI {
         }
 
         /// CSV (`x,y` per line, optional header `x,y`, LF or CRLF) or little-endian float64
-        /// pairs (`.f64`). A byte parser: no strings per line.
+        /// pairs (`.f64`). CSV: `PointsCSV.parse` (chunks on all cores, exact fast path).
         static func parsePoints(_ data: Data, binary: Bool, name: String, progress: Progress?) throws -> [Point] {
             if binary {
                 guard data.count % 16 == 0 else { throw Failure(message: "\(name): \(data.count) bytes is not a whole number of x,y float64 pairs") }
@@ -56,68 +67,7 @@ extension HitTestCLI {
                 }
                 return points
             }
-            // Big files: one slice per core, cut after a newline, parsed at once; else one pass.
-            let parts = data.count >= 8 << 20 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16)) : 1
-            let results = ParsedSlices(parts)
-            data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-                let all = raw.bindMemory(to: UInt8.self)
-                var cuts = [0]
-                for k in 1..<parts {
-                    var c = max(all.count * k / parts, cuts[k - 1])
-                    while c < all.count && all[c - 1] != 0x0A { c += 1 }
-                    cuts.append(c)
-                }
-                cuts.append(all.count)
-                results.slices = (0..<parts).map { UnsafeBufferPointer(rebasing: all[cuts[$0]..<cuts[$0 + 1]]) }
-                let work: @Sendable (Int) -> Void = { k in
-                    let b = results.slices[k]
-                    var points: [Point] = []
-                    points.reserveCapacity(b.count / 8)
-                    CSVLines.forEach(b, header: k == 0, progress: nil) { _, number, s, e in
-                        guard let (x, y) = CSVLines.pair(b, s, e) else {
-                            results.failures[k] = (number, String(decoding: UnsafeBufferPointer(rebasing: b[s..<min(e, s + 40)]), as: UTF8.self))
-                            return false
-                        }
-                        points.append(Point(x: x, y: y))
-                        return true
-                    }
-                    results.points[k] = points
-                }
-                if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
-                for k in 0..<parts {
-                    guard let (number, text) = results.failures[k] else { continue }
-                    let before = all[0..<cuts[k]].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-                    results.failure = Failure(message: "\(name): line \(before + number): expected x,y, found '\(text)'")
-                    break
-                }
-            }
-            if let failure = results.failure { throw failure }
-            if parts == 1 { return results.points[0] }
-            var points: [Point] = []
-            points.reserveCapacity(results.points.reduce(0) { $0 + $1.count })
-            for part in results.points { points.append(contentsOf: part) }
-            return points
-        }
-
-        /// Per-slice results of a parallel parse; each slice writes only its own element.
-        final class ParsedSlices: @unchecked Sendable {
-            var points: UnsafeMutableBufferPointer<[Point]>
-            var failures: UnsafeMutableBufferPointer<(Int, String)?>
-            /// The input's slices (valid inside `withUnsafeBytes` only).
-            var slices: [UnsafeBufferPointer<UInt8>] = []
-            var failure: Failure?
-
-            init(_ n: Int) {
-                points = .allocate(capacity: n)
-                points.initialize(repeating: [])
-                failures = .allocate(capacity: n)
-                failures.initialize(repeating: nil)
-            }
-
-            deinit {
-                points.deinitialize().deallocate()
-                failures.deinitialize().deallocate()
-            }
+            return try PointsCSV.parse(data, name: name).points
         }
 
         /// `x,y,id` lines: the input's own text for CSV, formatted numbers for `.f64`.
