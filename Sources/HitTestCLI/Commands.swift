@@ -39,7 +39,7 @@ extension HitTestCLI {
             let tested = ContinuousClock.now
             var w = try FileWriter(a.options["-o"] ?? "-", output)
             if binary {
-                try writeResults(data, binary: true, points: points, handles: handles, window: window, to: &w, progress: progress)
+                try PointsCSV.writeBinary(points: points, handles: handles, window: window, to: &w, progress: progress)
             } else {
                 try PointsCSV.write(data, counts: counts, handles: handles, window: window, to: &w, progress: progress)
             }
@@ -68,87 +68,6 @@ extension HitTestCLI {
                 return points
             }
             return try PointsCSV.parse(data, name: name).points
-        }
-
-        /// `x,y,id` lines: the input's own text for CSV, formatted numbers for `.f64`.
-        static func writeResults(
-            _ data: Data, binary: Bool, points: [Point], handles: [Int32], window: Window, to w: inout FileWriter, progress: Progress
-        ) throws {
-            // The id bytes of each hit, cached by the handle's slot.
-            var bySlot: [[UInt8]] = []
-            var handleOf: [Int32] = []
-            @inline(__always) func id(_ h: Int32) -> [UInt8] {
-                if h < 0 { return [] }
-                let slot = Int(h & 0xFF_FFFF)
-                if slot < handleOf.count, handleOf[slot] == h { return bySlot[slot] }
-                if slot >= handleOf.count {
-                    handleOf += [Int32](repeating: -1, count: slot + 1 - handleOf.count)
-                    bySlot += [[UInt8]](repeating: [], count: slot + 1 - bySlot.count)
-                }
-                handleOf[slot] = h
-                bySlot[slot] = Array(name(window.view(forHitTestHandle: h)).utf8)
-                return bySlot[slot]
-            }
-            try w.write(Array("x,y,id\n".utf8))
-            if binary {
-                for (k, p) in points.enumerated() {
-                    appendNumber(p.x, &w.buffer)
-                    w.buffer.append(UInt8(ascii: ","))
-                    appendNumber(p.y, &w.buffer)
-                    w.buffer.append(UInt8(ascii: ","))
-                    w.buffer.append(contentsOf: id(handles[k]))
-                    w.buffer.append(0x0A)
-                    if w.buffer.count >= 1 << 20 {
-                        try w.flush()
-                        progress.report("wrote \(k) of \(points.count) points")
-                    }
-                }
-                return
-            }
-            // The input's own lines, copied into a raw chunk with memcpy.
-            let capacity = 1 << 20
-            let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-            defer { chunk.deallocate() }
-            var used = 0
-            var error: Error?
-            try w.flush()
-            data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-                let b = raw.bindMemory(to: UInt8.self)
-                let base = b.baseAddress!
-                var k = 0
-                CSVLines.forEach(b, progress: nil) { _, _, s, e in
-                    // x,y as written (spaces around the comma dropped).
-                    var comma = s
-                    while b[comma] != UInt8(ascii: ",") { comma += 1 }
-                    var xe = comma
-                    while xe > s, CSVLines.space(b[xe - 1]) { xe -= 1 }
-                    var ys = comma + 1
-                    while ys < e, CSVLines.space(b[ys]) { ys += 1 }
-                    let name = id(handles[k])
-                    let need = (xe - s) + (e - ys) + name.count + 3
-                    if used + need > capacity {
-                        do { try w.write(UnsafeRawBufferPointer(start: chunk, count: used)); try w.flush() } catch let e { error = e; return false }
-                        used = 0
-                        progress.report("wrote \(k) of \(handles.count) points")
-                        if need > capacity {
-                            do { try w.write(Array("\(String(decoding: UnsafeBufferPointer(rebasing: b[s..<xe]), as: UTF8.self)),\(String(decoding: UnsafeBufferPointer(rebasing: b[ys..<e]), as: UTF8.self)),".utf8) + name + [0x0A]) } catch let e { error = e; return false }
-                            k += 1
-                            return true
-                        }
-                    }
-                    memcpy(chunk + used, base + s, xe - s); used += xe - s
-                    chunk[used] = UInt8(ascii: ","); used += 1
-                    memcpy(chunk + used, base + ys, e - ys); used += e - ys
-                    chunk[used] = UInt8(ascii: ","); used += 1
-                    name.withUnsafeBufferPointer { n in if n.count > 0 { memcpy(chunk + used, n.baseAddress!, n.count) } }
-                    used += name.count
-                    chunk[used] = 0x0A; used += 1
-                    k += 1
-                    return true
-                }
-            }
-            if let error { throw error }
-            try w.write(UnsafeRawBufferPointer(start: chunk, count: used))
         }
 
         /// A number as `fmt` prints it, appended as bytes (whole numbers without a String).
@@ -195,28 +114,6 @@ extension HitTestCLI {
     /// The CSV points format, byte by byte.
     enum CSVLines {
         @inline(__always) static func space(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0D }
-
-        /// Calls `body(index, line number, start, end)` for each data line (trimmed; empty lines
-        /// and a first line starting with `x` skipped) until it returns false.
-        static func forEach(_ b: UnsafeBufferPointer<UInt8>, header: Bool = true, progress: Progress?, _ body: (Int, Int, Int, Int) -> Bool) {
-            var i = 0, number = 0, index = 0
-            let n = b.count
-            while i < n {
-                number += 1
-                var e = i
-                while e < n && b[e] != 0x0A { e += 1 }
-                let next = e + 1
-                var s = i
-                while s < e && space(b[s]) { s += 1 }
-                while e > s && space(b[e - 1]) { e -= 1 }
-                if s < e && !(header && number == 1 && (b[s] | 0x20) == UInt8(ascii: "x")) {
-                    if !body(index, number, s, e) { return }
-                    index += 1
-                    if index & 0xFFFFF == 0, let progress { progress.report("read \(index) points (\(i * 100 / n)%)") }
-                }
-                i = next
-            }
-        }
 
         static let pow10: [Double] = (0...22).map { pow(10, Double($0)) }
 
