@@ -121,7 +121,6 @@ extension HitTestCLI {
                 var failure: Failure?
                 let points = [Point](unsafeUninitializedCapacity: max(total, 1)) { out, initialized in
                     all.points = out.baseAddress!
-                    hugePages(UnsafeMutableRawPointer(out.baseAddress!), out.count * MemoryLayout<Point>.stride)
                     let work: @Sendable (Int) -> Void = { k in
                         let s = all.cuts[k]
                         let (c, f) = chunk(all.base + s, all.cuts[k + 1] - s, header: k == 0, into: all.points! + offsetsCopy[k], capacity: all.bound[k])
@@ -145,17 +144,6 @@ extension HitTestCLI {
                 if let failure { throw failure }
                 return (points, Array(all.counts))
             }
-        }
-
-        /// Asks for transparent huge pages on a large fresh buffer: far fewer page faults.
-        static func hugePages(_ p: UnsafeMutableRawPointer, _ bytes: Int) {
-            let page = 2 << 20
-            guard bytes >= 4 * page else { return }
-            let start = (Int(bitPattern: p) + page - 1) & ~(page - 1)
-            let end = (Int(bitPattern: p) + bytes) & ~(page - 1)
-            #if os(Linux)
-            if end > start { _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_HUGEPAGE) }
-            #endif
         }
 
         /// Powers of ten exact in a Double.
