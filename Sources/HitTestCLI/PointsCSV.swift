@@ -367,7 +367,8 @@ extension HitTestCLI {
             let handles: [Int32]
             let ids: Ids
             var buffers: [UnsafeMutablePointer<UInt8>]
-            var used: [Int]
+            /// Bytes formatted per lane (written by the lane's task only).
+            let used: UnsafeMutableBufferPointer<Int>
             var first: [Int]
 
             init(_ chunks: Chunks, _ handles: [Int32], _ ids: Ids, _ lanes: Int) {
@@ -375,11 +376,15 @@ extension HitTestCLI {
                 self.handles = handles
                 self.ids = ids
                 buffers = (0..<lanes).map { _ in .allocate(capacity: 1) }
-                used = [Int](repeating: 0, count: lanes)
+                used = .allocate(capacity: lanes)
+                used.initialize(repeating: 0)
                 first = [Int](repeating: 0, count: lanes)
             }
 
-            deinit { for b in buffers { b.deallocate() } }
+            deinit {
+                for b in buffers { b.deallocate() }
+                used.deallocate()
+            }
         }
 
         /// The output lines of chunk k into `out`; returns the bytes written.
