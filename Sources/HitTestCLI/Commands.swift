@@ -14,7 +14,14 @@ extension HitTestCLI {
             let progress = Progress(output)
             let data = try read(a.positional[1], output)
             let t0 = ContinuousClock.now
-            var points = try parsePoints(data, binary: a.positional[1].hasSuffix(".f64"), name: display(a.positional[1]), progress: progress)
+            let binary = a.positional[1].hasSuffix(".f64")
+            var counts: [Int] = []
+            var points: [Point]
+            if binary {
+                points = try parsePoints(data, binary: true, name: display(a.positional[1]), progress: progress)
+            } else {
+                (points, counts) = try PointsCSV.parse(data, name: display(a.positional[1]))
+            }
             let parsed = ContinuousClock.now
             // Screen -> root coordinates (a no-op for a root at the origin, unscrolled).
             let shift = Screen.toRoot(Point(x: 0, y: 0), window)
@@ -31,7 +38,11 @@ extension HitTestCLI {
             }
             let tested = ContinuousClock.now
             var w = try FileWriter(a.options["-o"] ?? "-", output)
-            try writeResults(data, binary: a.positional[1].hasSuffix(".f64"), points: points, handles: handles, window: window, to: &w, progress: progress)
+            if binary {
+                try PointsCSV.writeBinary(points: points, handles: handles, window: window, to: &w, progress: progress)
+            } else {
+                try PointsCSV.write(data, counts: counts, handles: handles, window: window, to: &w, progress: progress)
+            }
             try w.finish()
             progress.done(
                 "\(points.count) points: read \(ms(t0, parsed)), hit-tested \(ms(parsed, tested)), wrote \(ms(tested, .now))")
@@ -42,7 +53,7 @@ extension HitTestCLI {
         }
 
         /// CSV (`x,y` per line, optional header `x,y`, LF or CRLF) or little-endian float64
-        /// pairs (`.f64`). A byte parser: no strings per line.
+        /// pairs (`.f64`). CSV: `PointsCSV.parse` (chunks on all cores, exact fast path).
         static func parsePoints(_ data: Data, binary: Bool, name: String, progress: Progress?) throws -> [Point] {
             if binary {
                 guard data.count % 16 == 0 else { throw Failure(message: "\(name): \(data.count) bytes is not a whole number of x,y float64 pairs") }
@@ -56,149 +67,7 @@ extension HitTestCLI {
                 }
                 return points
             }
-            // Big files: one slice per core, cut after a newline, parsed at once; else one pass.
-            let parts = data.count >= 8 << 20 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16)) : 1
-            let results = ParsedSlices(parts)
-            data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-                let all = raw.bindMemory(to: UInt8.self)
-                var cuts = [0]
-                for k in 1..<parts {
-                    var c = max(all.count * k / parts, cuts[k - 1])
-                    while c < all.count && all[c - 1] != 0x0A { c += 1 }
-                    cuts.append(c)
-                }
-                cuts.append(all.count)
-                results.slices = (0..<parts).map { UnsafeBufferPointer(rebasing: all[cuts[$0]..<cuts[$0 + 1]]) }
-                let work: @Sendable (Int) -> Void = { k in
-                    let b = results.slices[k]
-                    var points: [Point] = []
-                    points.reserveCapacity(b.count / 8)
-                    CSVLines.forEach(b, header: k == 0, progress: nil) { _, number, s, e in
-                        guard let (x, y) = CSVLines.pair(b, s, e) else {
-                            results.failures[k] = (number, String(decoding: UnsafeBufferPointer(rebasing: b[s..<min(e, s + 40)]), as: UTF8.self))
-                            return false
-                        }
-                        points.append(Point(x: x, y: y))
-                        return true
-                    }
-                    results.points[k] = points
-                }
-                if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
-                for k in 0..<parts {
-                    guard let (number, text) = results.failures[k] else { continue }
-                    let before = all[0..<cuts[k]].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-                    results.failure = Failure(message: "\(name): line \(before + number): expected x,y, found '\(text)'")
-                    break
-                }
-            }
-            if let failure = results.failure { throw failure }
-            if parts == 1 { return results.points[0] }
-            var points: [Point] = []
-            points.reserveCapacity(results.points.reduce(0) { $0 + $1.count })
-            for part in results.points { points.append(contentsOf: part) }
-            return points
-        }
-
-        /// Per-slice results of a parallel parse; each slice writes only its own element.
-        final class ParsedSlices: @unchecked Sendable {
-            var points: UnsafeMutableBufferPointer<[Point]>
-            var failures: UnsafeMutableBufferPointer<(Int, String)?>
-            /// The input's slices (valid inside `withUnsafeBytes` only).
-            var slices: [UnsafeBufferPointer<UInt8>] = []
-            var failure: Failure?
-
-            init(_ n: Int) {
-                points = .allocate(capacity: n)
-                points.initialize(repeating: [])
-                failures = .allocate(capacity: n)
-                failures.initialize(repeating: nil)
-            }
-
-            deinit {
-                points.deinitialize().deallocate()
-                failures.deinitialize().deallocate()
-            }
-        }
-
-        /// `x,y,id` lines: the input's own text for CSV, formatted numbers for `.f64`.
-        static func writeResults(
-            _ data: Data, binary: Bool, points: [Point], handles: [HitTestHandle], window: Window, to w: inout FileWriter, progress: Progress
-        ) throws {
-            // The id bytes of each hit, cached by the handle's slot.
-            var bySlot: [[UInt8]] = []
-            var handleOf: [HitTestHandle] = []
-            @inline(__always) func id(_ h: HitTestHandle) -> [UInt8] {
-                if !h.isView { return [] }
-                let slot = Int(h.rawValue & 0xFF_FFFF)
-                if slot < handleOf.count, handleOf[slot] == h { return bySlot[slot] }
-                if slot >= handleOf.count {
-                    handleOf += [HitTestHandle](repeating: .none, count: slot + 1 - handleOf.count)
-                    bySlot += [[UInt8]](repeating: [], count: slot + 1 - bySlot.count)
-                }
-                handleOf[slot] = h
-                bySlot[slot] = Array(name(window.view(forHitTestHandle: h)).utf8)
-                return bySlot[slot]
-            }
-            try w.write(Array("x,y,id\n".utf8))
-            if binary {
-                for (k, p) in points.enumerated() {
-                    appendNumber(p.x, &w.buffer)
-                    w.buffer.append(UInt8(ascii: ","))
-                    appendNumber(p.y, &w.buffer)
-                    w.buffer.append(UInt8(ascii: ","))
-                    w.buffer.append(contentsOf: id(handles[k]))
-                    w.buffer.append(0x0A)
-                    if w.buffer.count >= 1 << 20 {
-                        try w.flush()
-                        progress.report("wrote \(k) of \(points.count) points")
-                    }
-                }
-                return
-            }
-            // The input's own lines, copied into a raw chunk with memcpy.
-            let capacity = 1 << 20
-            let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-            defer { chunk.deallocate() }
-            var used = 0
-            var error: Error?
-            try w.flush()
-            data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-                let b = raw.bindMemory(to: UInt8.self)
-                let base = b.baseAddress!
-                var k = 0
-                CSVLines.forEach(b, progress: nil) { _, _, s, e in
-                    // x,y as written (spaces around the comma dropped).
-                    var comma = s
-                    while b[comma] != UInt8(ascii: ",") { comma += 1 }
-                    var xe = comma
-                    while xe > s, CSVLines.space(b[xe - 1]) { xe -= 1 }
-                    var ys = comma + 1
-                    while ys < e, CSVLines.space(b[ys]) { ys += 1 }
-                    let name = id(handles[k])
-                    let need = (xe - s) + (e - ys) + name.count + 3
-                    if used + need > capacity {
-                        do { try w.write(UnsafeRawBufferPointer(start: chunk, count: used)); try w.flush() } catch let e { error = e; return false }
-                        used = 0
-                        progress.report("wrote \(k) of \(handles.count) points")
-                        if need > capacity {
-                            do { try w.write(Array("\(String(decoding: UnsafeBufferPointer(rebasing: b[s..<xe]), as: UTF8.self)),\(String(decoding: UnsafeBufferPointer(rebasing: b[ys..<e]), as: UTF8.self)),".utf8) + name + [0x0A]) } catch let e { error = e; return false }
-                            k += 1
-                            return true
-                        }
-                    }
-                    memcpy(chunk + used, base + s, xe - s); used += xe - s
-                    chunk[used] = UInt8(ascii: ","); used += 1
-                    memcpy(chunk + used, base + ys, e - ys); used += e - ys
-                    chunk[used] = UInt8(ascii: ","); used += 1
-                    name.withUnsafeBufferPointer { n in if n.count > 0 { memcpy(chunk + used, n.baseAddress!, n.count) } }
-                    used += name.count
-                    chunk[used] = 0x0A; used += 1
-                    k += 1
-                    return true
-                }
-            }
-            if let error { throw error }
-            try w.write(UnsafeRawBufferPointer(start: chunk, count: used))
+            return try PointsCSV.parse(data, name: name).points
         }
 
         /// A number as `fmt` prints it, appended as bytes (whole numbers without a String).
@@ -245,28 +114,6 @@ extension HitTestCLI {
     /// The CSV points format, byte by byte.
     enum CSVLines {
         @inline(__always) static func space(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0D }
-
-        /// Calls `body(index, line number, start, end)` for each data line (trimmed; empty lines
-        /// and a first line starting with `x` skipped) until it returns false.
-        static func forEach(_ b: UnsafeBufferPointer<UInt8>, header: Bool = true, progress: Progress?, _ body: (Int, Int, Int, Int) -> Bool) {
-            var i = 0, number = 0, index = 0
-            let n = b.count
-            while i < n {
-                number += 1
-                var e = i
-                while e < n && b[e] != 0x0A { e += 1 }
-                let next = e + 1
-                var s = i
-                while s < e && space(b[s]) { s += 1 }
-                while e > s && space(b[e - 1]) { e -= 1 }
-                if s < e && !(header && number == 1 && (b[s] | 0x20) == UInt8(ascii: "x")) {
-                    if !body(index, number, s, e) { return }
-                    index += 1
-                    if index & 0xFFFFF == 0, let progress { progress.report("read \(index) points (\(i * 100 / n)%)") }
-                }
-                i = next
-            }
-        }
 
         static let pow10: [Double] = (0...22).map { pow(10, Double($0)) }
 

@@ -1,0 +1,561 @@
+import Foundation
+import HitTestKit
+
+extension HitTestCLI {
+    /// The CSV path of `query` at near disk speed: the input is cut into chunks of about 4 MB
+    /// (after a newline) that are parsed, and later written, on all cores.
+    ///
+    /// Parsing: a line `x,y` of plain decimals (optional sign, digits, optional fraction,
+    /// optionally CRLF) takes the fast path: all digits into one UInt64 mantissa, then
+    /// `Double(mantissa) / 10^fraction digits`, which is exact (Clinger) when the mantissa is at
+    /// most 2^53 and there are at most 22 fraction digits. Every other line (spaces, exponents,
+    /// long mantissas, header, empty, bad) goes through `CSVLines`, the byte parser with its
+    /// strtod fallback, so the accepted syntax and the error messages are unchanged.
+    ///
+    /// Writing: a line without spaces is copied as is (CR dropped), then `,` and the hit view's
+    /// id, from a table made once per distinct handle.
+    enum PointsCSV {
+        /// Target chunk size.
+        static let chunkBytes = 4 << 20
+
+        /// Chunk starts and the end: each chunk but the last ends just after a newline.
+        static func cuts(_ base: UnsafePointer<UInt8>, _ n: Int) -> [Int] {
+            var cuts = [0]
+            var c = chunkBytes
+            while c < n {
+                guard let q = memchr(base + (c - 1), 0x0A, n - (c - 1)) else { break }
+                let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(q))
+                cuts.append(at + 1)
+                c = at + 1 + chunkBytes
+            }
+            if cuts.last! != n { cuts.append(n) }
+            return cuts
+        }
+
+        /// Newlines in p[0..<n], eight bytes at a time.
+        static func newlines(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
+            var count = 0, i = 0
+            let raw = UnsafeRawPointer(p)
+            let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F, high: UInt64 = 0x8080_8080_8080_8080, nl: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
+            while i + 8 <= n {
+                let t = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ nl
+                // High bit set in each byte that is not a newline.
+                let nonzero = (((t & low) &+ low) | t) & high
+                count += 8 - nonzero.nonzeroBitCount
+                i += 8
+            }
+            while i < n { if p[i] == 0x0A { count += 1 }; i += 1 }
+            return count
+        }
+
+        /// Whether the first line is the header (trimmed, it starts with `x` or `X`).
+        static func hasHeader(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+            var i = 0
+            while i < n && p[i] != 0x0A && CSVLines.space(p[i]) { i += 1 }
+            return i < n && p[i] != 0x0A && (p[i] | 0x20) == UInt8(ascii: "x")
+        }
+
+        /// Per-chunk results; each task writes only its own elements.
+        final class Chunks: @unchecked Sendable {
+            let base: UnsafePointer<UInt8>
+            let cuts: [Int]
+            var bound: [Int]
+            var lines: [Int]
+            let counts: UnsafeMutableBufferPointer<Int>
+            /// Newlines per chunk.
+            let newlineCounts: UnsafeMutableBufferPointer<Int>
+            let failures: UnsafeMutableBufferPointer<(Int, String)?>
+            var points: UnsafeMutablePointer<Point>?
+
+            init(_ base: UnsafePointer<UInt8>, _ cuts: [Int]) {
+                self.base = base
+                self.cuts = cuts
+                let n = max(cuts.count - 1, 0)
+                bound = [Int](repeating: 0, count: n)
+                lines = [Int](repeating: 0, count: n)
+                counts = .allocate(capacity: n)
+                counts.initialize(repeating: 0)
+                newlineCounts = .allocate(capacity: n)
+                newlineCounts.initialize(repeating: 0)
+                failures = .allocate(capacity: n)
+                failures.initialize(repeating: nil)
+            }
+
+            deinit {
+                counts.deallocate()
+                newlineCounts.deallocate()
+                failures.deinitialize().deallocate()
+            }
+        }
+
+        /// The points of a CSV file (see `Query.parsePoints`) and the points of each chunk.
+        static func parse(_ data: Data, name: String) throws -> (points: [Point], counts: [Int]) {
+            try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> ([Point], [Int]) in
+                guard raw.count > 0 else { return ([], []) }
+                let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                let n = raw.count
+                let all = Chunks(base, cuts(base, n))
+                let parts = all.cuts.count - 1
+                let header = hasHeader(base, n)
+                // 1. Lines per chunk: an upper bound on its points (exact for usual files).
+                let count: @Sendable (Int) -> Void = { k in
+                    all.newlineCounts[k] = newlines(all.base + all.cuts[k], all.cuts[k + 1] - all.cuts[k])
+                }
+                if parts == 1 { count(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: count) }
+                var total = 0
+                var lineBefore = 0
+                var offsets = [Int](repeating: 0, count: parts)
+                for k in 0..<parts {
+                    let end = all.cuts[k + 1]
+                    var b = all.newlineCounts[k] + (base[end - 1] != 0x0A ? 1 : 0)
+                    if k == 0 && header { b -= 1 }
+                    all.bound[k] = b
+                    all.lines[k] = lineBefore
+                    offsets[k] = total
+                    total += b
+                    lineBefore += all.newlineCounts[k]
+                }
+                // 2. Parse each chunk into its own region of the result, then close the gaps
+                // (none unless lines were skipped).
+                let offsetsCopy = offsets
+                var failure: Failure?
+                let points = [Point](unsafeUninitializedCapacity: max(total, 1)) { out, initialized in
+                    all.points = out.baseAddress!
+                    let work: @Sendable (Int) -> Void = { k in
+                        let s = all.cuts[k]
+                        let (c, f) = chunk(all.base + s, all.cuts[k + 1] - s, header: k == 0, into: all.points! + offsetsCopy[k], capacity: all.bound[k])
+                        all.counts[k] = c
+                        all.failures[k] = f
+                    }
+                    if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
+                    var at = 0
+                    for k in 0..<parts {
+                        if let (line, text) = all.failures[k] {
+                            failure = Failure(message: "\(name): line \(all.lines[k] + line): expected x,y, found '\(text)'")
+                            initialized = 0
+                            return
+                        }
+                        let c = all.counts[k]
+                        if c > 0 && at != offsetsCopy[k] { (out.baseAddress! + at).moveInitialize(from: out.baseAddress! + offsetsCopy[k], count: c) }
+                        at += c
+                    }
+                    initialized = at
+                }
+                if let failure { throw failure }
+                return (points, Array(all.counts))
+            }
+        }
+
+        /// Powers of ten exact in a Double.
+        static let pow10: [Double] = (0...22).map { pow(10, Double($0)) }
+
+        /// How many of the 8 bytes in `v` (first byte lowest) are decimal digits before the
+        /// first other byte: 0...8.
+        @inline(__always) static func leadingDigits(_ v: UInt64) -> Int {
+            let top: UInt64 = 0xF0F0_F0F0_F0F0_F0F0, zeros: UInt64 = 0x3030_3030_3030_3030
+            // Nonzero in each byte that is not 0...9 (a carry only leaves a non-digit byte,
+            // towards later bytes).
+            let bad = ((v & top) ^ zeros) | (((v &+ 0x0606_0606_0606_0606) & top) ^ zeros)
+            return bad.trailingZeroBitCount >> 3  // 8 when bad == 0
+        }
+
+        /// The number written by the first `count` (1...8) bytes of `v`, all digits.
+        @inline(__always) static func digitsValue(_ v: UInt64, _ count: Int) -> UInt64 {
+            // The digits moved to the high bytes (leading zeros below), then the 8-digit SWAR
+            // conversion (as in simdjson and fast_float).
+            var d = (v &- 0x3030_3030_3030_3030) << UInt64(8 &* (8 &- count))
+            d = (d &* 10) &+ (d >> 8)
+            d = (((d & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064) &+ (((d >> 16) & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001)) >> 32
+            return d & 0xFFFF_FFFF
+        }
+
+        /// `fast` for numbers of at most 6 digits (the usual `123.456`) with one 8-byte load;
+        /// needs 9 readable bytes from i. Longer numbers: `fast`.
+        @inline(__always) static func fastWide(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int, _ tens: UnsafePointer<Double>) -> Double? {
+            var j = i
+            let negative = p[j] == UInt8(ascii: "-")
+            if negative || p[j] == UInt8(ascii: "+") { j += 1 }
+            let v = UnsafeRawPointer(p).loadUnaligned(fromByteOffset: j, as: UInt64.self)
+            let a = leadingDigits(v)
+            let m: UInt64, fraction: Int
+            if a < 8 && (v >> UInt64(8 &* a)) & 0xFF == UInt64(UInt8(ascii: ".")) {
+                // Drop the point: the bytes after it move down one.
+                let low: UInt64 = (1 << UInt64(8 &* a)) &- 1
+                let w = (v & low) | ((v >> 8) & ~low)
+                let c = leadingDigits(w)  // at most 7: the top byte is 0
+                if c >= 7 { return fast(p, &i, n, tens) }  // more digits may follow
+                guard c > 0 else { return nil }
+                m = digitsValue(w, c)
+                fraction = c - a
+                j += c + 1
+            } else {
+                if a >= 7 { return fast(p, &i, n, tens) }
+                guard a > 0 else { return nil }
+                m = digitsValue(v, a)
+                fraction = 0
+                j += a
+            }
+            // At most 6 digits: mantissa and 10^fraction exact, so one rounding.
+            i = j
+            let x = Double(m) / tens[fraction]
+            return negative ? -x : x
+        }
+
+        /// A plain decimal at p[i...] (sign, digits, optional fraction) when it is exact on the
+        /// fast path; moves `i` past it. nil: not such a number (nothing consumed).
+        @inline(__always) static func fast(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int, _ tens: UnsafePointer<Double>) -> Double? {
+            var j = i
+            guard j < n else { return nil }
+            let negative = p[j] == UInt8(ascii: "-")
+            if negative || p[j] == UInt8(ascii: "+") { j += 1 }
+            var m: UInt64 = 0
+            let start = j
+            while j < n {
+                let d = p[j] &- 0x30
+                if d >= 10 { break }
+                m = m &* 10 &+ UInt64(d)
+                j += 1
+            }
+            var digits = j - start, fraction = 0
+            if j < n && p[j] == UInt8(ascii: ".") {
+                j += 1
+                let f = j
+                while j < n {
+                    let d = p[j] &- 0x30
+                    if d >= 10 { break }
+                    m = m &* 10 &+ UInt64(d)
+                    j += 1
+                }
+                fraction = j - f
+                digits += fraction
+            }
+            // At most 19 digits: no overflow; mantissa and power of ten exact: one rounding.
+            guard digits > 0, digits <= 19, m <= 1 << 53, fraction <= 22 else { return nil }
+            i = j
+            let v = Double(m) / tens[fraction]
+            return negative ? -v : v
+        }
+
+        /// Parses one chunk; returns the points written and the first bad line (1-based in the
+        /// chunk) with its text.
+        static func chunk(
+            _ p: UnsafePointer<UInt8>, _ n: Int, header: Bool, into out: UnsafeMutablePointer<Point>, capacity: Int
+        ) -> (Int, (Int, String)?) {
+            pow10.withUnsafeBufferPointer { tensBuffer in
+                let tens = tensBuffer.baseAddress!
+                let b = UnsafeBufferPointer(start: p, count: n)
+                var i = 0, line = 0, count = 0
+                while i < n {
+                    line += 1
+                    var j = i
+                    if let x = i + 9 < n ? fastWide(p, &j, n, tens) : fast(p, &j, n, tens), j < n, p[j] == UInt8(ascii: ",") {
+                        j += 1
+                        if let y = j + 9 < n ? fastWide(p, &j, n, tens) : fast(p, &j, n, tens) {
+                            var next = -1
+                            if j == n { next = n }
+                            else if p[j] == 0x0A { next = j + 1 }
+                            else if p[j] == 0x0D && (j + 1 == n || p[j + 1] == 0x0A) { next = min(j + 2, n) }
+                            if next >= 0 && count < capacity {
+                                (out + count).initialize(to: Point(x: x, y: y))
+                                count += 1
+                                i = next
+                                continue
+                            }
+                        }
+                    }
+                    // Any other line: the general byte parser.
+                    var e = i
+                    if let q = memchr(p + i, 0x0A, n - i) { e = UnsafeRawPointer(p).distance(to: UnsafeRawPointer(q)) } else { e = n }
+                    let next = e + 1
+                    var s = i
+                    while s < e && CSVLines.space(p[s]) { s += 1 }
+                    while e > s && CSVLines.space(p[e - 1]) { e -= 1 }
+                    if s < e && !(header && line == 1 && (p[s] | 0x20) == UInt8(ascii: "x")) {
+                        guard let (x, y) = CSVLines.pair(b, s, e), count < capacity else {
+                            return (count, (line, String(decoding: UnsafeBufferPointer(rebasing: b[s..<min(e, s + 40)]), as: UTF8.self)))
+                        }
+                        (out + count).initialize(to: Point(x: x, y: y))
+                        count += 1
+                    }
+                    i = next
+                }
+                return (count, nil)
+            }
+        }
+
+        // MARK: - Writing
+
+        /// The id bytes of every hit view, made once per distinct handle.
+        struct Ids: @unchecked Sendable {
+            /// Per slot: the handle, the offset and length of its id in `bytes`.
+            var slots: [(Int32, Int, Int)] = []
+            var others: [Int32: (Int, Int)] = [:]
+            var bytes: [UInt8] = []
+            var longest = 0
+
+            init(_ handles: [HitTestHandle], _ window: Window) {
+                for handle in handles where handle.isView {
+                    let h = handle.rawValue
+                    let slot = Int(h & 0xFF_FFFF)
+                    if slot < slots.count && slots[slot].0 == h { continue }
+                    if others[h] != nil { continue }
+                    let text = Array(HitTestCLI.name(window.view(forHitTestHandle: handle)).utf8)
+                    let entry = (bytes.count, text.count)
+                    bytes += text
+                    longest = max(longest, text.count)
+                    if slot >= slots.count { slots += [(Int32, Int, Int)](repeating: (-1, 0, 0), count: slot + 1 - slots.count) }
+                    if slots[slot].0 < 0 { slots[slot] = (h, entry.0, entry.1) } else { others[h] = entry }
+                }
+                // Room for the 8-byte copies of the last id.
+                bytes += [UInt8](repeating: 0, count: 32)
+            }
+
+            @inline(__always) func of(_ handle: HitTestHandle) -> (Int, Int) {
+                let h = handle.rawValue
+                if h < 0 { return (0, 0) }
+                let e = slots[Int(h & 0xFF_FFFF)]
+                return e.0 == h ? (e.1, e.2) : others[h] ?? (0, 0)
+            }
+        }
+
+        /// Writes the `x,y,id` lines of a CSV input; `counts`: the points of each chunk, as
+        /// `parse` found them.
+        static func write(_ data: Data, counts: [Int], handles: [HitTestHandle], window: Window, to w: inout FileWriter, progress: Progress) throws {
+            try w.write(Array("x,y,id\n".utf8))
+            let ids = Ids(handles, window)
+            try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+                guard raw.count > 0 else { return }
+                let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                let all = Chunks(base, cuts(base, raw.count))
+                let parts = all.cuts.count - 1
+                guard counts.count == parts else { throw Failure(message: "internal error: the points file changed while it was read") }
+                let lanes = parts == 1 ? 1 : min(parts, 2 * max(1, ProcessInfo.processInfo.activeProcessorCount))
+                let perPoint = ids.longest + 2
+                var sizes = [Int](repeating: 0, count: lanes)
+                var handleIndex = 0
+                let shared = WriteState(all, handles, ids, lanes)
+                var k0 = 0
+                while k0 < parts {
+                    let batch = min(lanes, parts - k0)
+                    // The first point of each chunk in the batch, and the space it needs.
+                    for l in 0..<batch {
+                        let k = k0 + l
+                        shared.first[l] = handleIndex
+                        handleIndex += counts[k]
+                        let need = (all.cuts[k + 1] - all.cuts[k]) + counts[k] * perPoint + 64
+                        if need > sizes[l] {
+                            shared.buffers[l].deallocate()
+                            shared.buffers[l] = .allocate(capacity: need)
+                            sizes[l] = need
+                        }
+                    }
+                    let from = k0
+                    let format: @Sendable (Int) -> Void = { l in
+                        shared.used[l] = formatChunk(shared, from + l, into: shared.buffers[l], first: shared.first[l])
+                    }
+                    if batch == 1 { format(0) } else { DispatchQueue.concurrentPerform(iterations: batch, execute: format) }
+                    for l in 0..<batch {
+                        try w.writeLarge(UnsafeRawBufferPointer(start: shared.buffers[l], count: shared.used[l]))
+                    }
+                    k0 += batch
+                    progress.report("wrote \(min(handleIndex, handles.count)) of \(handles.count) points")
+                }
+            }
+        }
+
+        /// What the writing tasks share; each writes only its own lane.
+        final class WriteState: @unchecked Sendable {
+            let chunks: Chunks
+            let handles: [HitTestHandle]
+            let ids: Ids
+            var buffers: [UnsafeMutablePointer<UInt8>]
+            /// Bytes formatted per lane (written by the lane's task only).
+            let used: UnsafeMutableBufferPointer<Int>
+            var first: [Int]
+
+            init(_ chunks: Chunks, _ handles: [HitTestHandle], _ ids: Ids, _ lanes: Int) {
+                self.chunks = chunks
+                self.handles = handles
+                self.ids = ids
+                buffers = (0..<lanes).map { _ in .allocate(capacity: 1) }
+                used = .allocate(capacity: lanes)
+                used.initialize(repeating: 0)
+                first = [Int](repeating: 0, count: lanes)
+            }
+
+            deinit {
+                for b in buffers { b.deallocate() }
+                used.deallocate()
+            }
+        }
+
+        /// The output lines of chunk k into `out`; returns the bytes written.
+        static func formatChunk(_ state: WriteState, _ k: Int, into out: UnsafeMutablePointer<UInt8>, first: Int) -> Int {
+            let s0 = state.chunks.cuts[k]
+            let p = state.chunks.base + s0
+            let n = state.chunks.cuts[k + 1] - s0
+            return state.handles.withUnsafeBufferPointer { handles in
+                state.ids.bytes.withUnsafeBufferPointer { idBytes in
+                    let ids = idBytes.baseAddress
+                    var i = 0, o = 0, index = first, line = 0
+                    @inline(__always) func finish() {
+                        out[o] = UInt8(ascii: ","); o += 1
+                        if index < handles.count {
+                            let (at, count) = state.ids.of(handles[index])
+                            if count <= 24 {
+                                // Three words, whatever the length (the buffers have room).
+                                let from = UnsafeRawPointer(ids! + at), to = UnsafeMutableRawPointer(out + o)
+                                to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                                to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+                                to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
+                            } else {
+                                memcpy(out + o, ids! + at, count)
+                            }
+                            o += count
+                        }
+                        out[o] = 0x0A; o += 1
+                        index += 1
+                    }
+                    while i < n {
+                        line += 1
+                        // A line of number characters only (no space, tab, CR): copied whole.
+                        var j = i
+                        // Eight bytes at a time: the first byte below "+" (0x2B) ends the span.
+                        while j + 8 <= n {
+                            let v = UnsafeRawPointer(p).loadUnaligned(fromByteOffset: j, as: UInt64.self)
+                            let below = (v &- 0x2B2B_2B2B_2B2B_2B2B) & ~v & 0x8080_8080_8080_8080
+                            if below != 0 { j += below.trailingZeroBitCount >> 3; break }
+                            j += 8
+                        }
+                        if j + 8 > n { while j < n && p[j] >= 0x2B { j += 1 } }
+                        if j > i && !(k == 0 && line == 1) {
+                            var next = -1
+                            if j == n { next = n }
+                            else if p[j] == 0x0A { next = j + 1 }
+                            else if p[j] == 0x0D && (j + 1 == n || p[j + 1] == 0x0A) { next = min(j + 2, n) }
+                            if next >= 0 {
+                                if j - i <= 16 && i + 16 <= n {
+                                    let from = UnsafeRawPointer(p + i), to = UnsafeMutableRawPointer(out + o)
+                                    to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                                    to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+                                } else {
+                                    memcpy(out + o, p + i, j - i)
+                                }
+                                o += j - i
+                                finish()
+                                i = next
+                                continue
+                            }
+                        }
+                        // Otherwise as `CSVLines` reads it: trimmed, spaces around the comma dropped.
+                        var e = i
+                        if let q = memchr(p + i, 0x0A, n - i) { e = UnsafeRawPointer(p).distance(to: UnsafeRawPointer(q)) } else { e = n }
+                        let next = e + 1
+                        var s = i
+                        while s < e && CSVLines.space(p[s]) { s += 1 }
+                        while e > s && CSVLines.space(p[e - 1]) { e -= 1 }
+                        if s < e && !(k == 0 && line == 1 && (p[s] | 0x20) == UInt8(ascii: "x")) {
+                            var comma = s
+                            while comma < e && p[comma] != UInt8(ascii: ",") { comma += 1 }
+                            var xe = comma
+                            while xe > s && CSVLines.space(p[xe - 1]) { xe -= 1 }
+                            var ys = min(comma + 1, e)
+                            while ys < e && CSVLines.space(p[ys]) { ys += 1 }
+                            memcpy(out + o, p + s, xe - s); o += xe - s
+                            out[o] = UInt8(ascii: ","); o += 1
+                            memcpy(out + o, p + ys, e - ys); o += e - ys
+                            finish()
+                        }
+                        i = next
+                    }
+                    return o
+                }
+            }
+        }
+    }
+}
+
+extension HitTestCLI.FileWriter {
+    /// Writes a large block: straight to the file (after what is buffered), no copy.
+    mutating func writeLarge(_ bytes: UnsafeRawBufferPointer) throws {
+        if collected != nil || bytes.count < 1 << 16 {
+            try write(bytes)
+            return
+        }
+        try flush()
+        var offset = 0
+        while offset < bytes.count {
+            let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                if fd != 1 { close(fd) }
+                throw HitTestCLI.Failure(message: "cannot write \(path == "-" ? "standard output" : path): \(reason)")
+            }
+            offset += n
+        }
+    }
+}
+
+extension HitTestCLI.PointsCSV {
+    /// Lines being formatted by several tasks at once; each task uses only its own lane.
+    final class Lanes: @unchecked Sendable {
+        let lines: UnsafeMutableBufferPointer<[UInt8]>
+        let points: [Point]
+        let handles: [HitTestHandle]
+        let ids: Ids
+
+        init(_ count: Int, _ points: [Point], _ handles: [HitTestHandle], _ ids: Ids) {
+            lines = .allocate(capacity: count)
+            lines.initialize(repeating: [])
+            self.points = points
+            self.handles = handles
+            self.ids = ids
+        }
+
+        deinit { lines.deinitialize().deallocate() }
+    }
+
+    /// Writes the `x,y,id` lines of `.f64` input: the numbers formatted as before
+    /// (`Query.appendNumber`), 64 Ki points per task, on all cores.
+    static func writeBinary(points: [Point], handles: [HitTestHandle], window: Window, to w: inout HitTestCLI.FileWriter, progress: HitTestCLI.Progress) throws {
+        try w.write(Array("x,y,id\n".utf8))
+        let per = 1 << 16
+        let parts = (points.count + per - 1) / per
+        guard parts > 0 else { return }
+        let lanes = min(parts, 2 * max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let state = Lanes(lanes, points, handles, Ids(handles, window))
+        var k0 = 0
+        while k0 < parts {
+            let batch = min(lanes, parts - k0)
+            let from = k0
+            let format: @Sendable (Int) -> Void = { l in
+                // Taken out of the lane (unique, so its capacity is reused, not copied).
+                var out: [UInt8] = []
+                swap(&out, &state.lines[l])
+                out.removeAll(keepingCapacity: true)
+                let start = (from + l) * per, end = min(start + per, state.points.count)
+                state.ids.bytes.withUnsafeBufferPointer { idBytes in
+                    for k in start..<end {
+                        HitTestCLI.Query.appendNumber(state.points[k].x, &out)
+                        out.append(UInt8(ascii: ","))
+                        HitTestCLI.Query.appendNumber(state.points[k].y, &out)
+                        out.append(UInt8(ascii: ","))
+                        if k < state.handles.count {
+                            let (at, count) = state.ids.of(state.handles[k])
+                            if count > 0 { out.append(contentsOf: UnsafeBufferPointer(rebasing: idBytes[at..<(at + count)])) }
+                        }
+                        out.append(0x0A)
+                    }
+                }
+                state.lines[l] = out
+            }
+            if batch == 1 { format(0) } else { DispatchQueue.concurrentPerform(iterations: batch, execute: format) }
+            for l in 0..<batch {
+                try state.lines[l].withUnsafeBytes { try w.writeLarge($0) }
+            }
+            k0 += batch
+            progress.report("wrote \(min(k0 * per, points.count)) of \(points.count) points")
+        }
+    }
+}
