@@ -115,6 +115,20 @@ extension HitTestCLI {
     enum CSVLines {
         @inline(__always) static func space(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0D }
 
+        /// The line that starts at `i` in `p[0..<n]`: its text without surrounding spaces (and
+        /// a CR) as `s..<e`, and where the next line starts.
+        @inline(__always) static func line(
+            _ p: UnsafePointer<UInt8>, from i: Int, count n: Int
+        ) -> (s: Int, e: Int, next: Int) {
+            var e = n
+            if let q = memchr(p + i, 0x0A, n - i) { e = UnsafeRawPointer(p).distance(to: UnsafeRawPointer(q)) }
+            let next = e + 1
+            var s = i
+            while s < e && space(p[s]) { s += 1 }
+            while e > s && space(p[e - 1]) { e -= 1 }
+            return (s, e, next)
+        }
+
         static let pow10: [Double] = (0...22).map { pow(10, Double($0)) }
 
         /// A number in b[s..<e]: the exact fast path for up to 15 digits and small exponents,

@@ -264,12 +264,7 @@ extension HitTestCLI {
                         }
                     }
                     // Any other line: the general byte parser.
-                    var e = i
-                    if let q = memchr(p + i, 0x0A, n - i) { e = UnsafeRawPointer(p).distance(to: UnsafeRawPointer(q)) } else { e = n }
-                    let next = e + 1
-                    var s = i
-                    while s < e && CSVLines.space(p[s]) { s += 1 }
-                    while e > s && CSVLines.space(p[e - 1]) { e -= 1 }
+                    let (s, e, next) = CSVLines.line(p, from: i, count: n)
                     if s < e && !(header && line == 1 && (p[s] | 0x20) == UInt8(ascii: "x")) {
                         guard let (x, y) = CSVLines.pair(b, s, e), count < capacity else {
                             return (count, (line, String(decoding: UnsafeBufferPointer(rebasing: b[s..<min(e, s + 40)]), as: UTF8.self)))
@@ -448,12 +443,7 @@ extension HitTestCLI {
                             }
                         }
                         // Otherwise as `CSVLines` reads it: trimmed, spaces around the comma dropped.
-                        var e = i
-                        if let q = memchr(p + i, 0x0A, n - i) { e = UnsafeRawPointer(p).distance(to: UnsafeRawPointer(q)) } else { e = n }
-                        let next = e + 1
-                        var s = i
-                        while s < e && CSVLines.space(p[s]) { s += 1 }
-                        while e > s && CSVLines.space(p[e - 1]) { e -= 1 }
+                        let (s, e, next) = CSVLines.line(p, from: i, count: n)
                         if s < e && !(k == 0 && line == 1 && (p[s] | 0x20) == UInt8(ascii: "x")) {
                             var comma = s
                             while comma < e && p[comma] != UInt8(ascii: ",") { comma += 1 }
