@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from typing import Any, Dict, Hashable, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Hashable, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -155,13 +155,14 @@ def broadcast_screens(client: Any, snapshots: Mapping[Hashable, PathLike]) -> st
     return token
 
 
-def hit_test_taps(taps: Any, snapshots: Mapping[Hashable, PathLike], client: Optional[Any] = None, *,
+def hit_test_taps(taps: Any, snapshots: Union[Mapping[Hashable, PathLike], str], client: Optional[Any] = None, *,
                   screen: str = "screen", x: str = "x", y: str = "y") -> Any:
     """A Dask DataFrame of taps (columns `screen`, `x`, `y`) -> the same with ``handle``
     (int32) and ``view`` (object: the hit view's id, None for nothing) per tap, lazily.
 
     - snapshots: screen id -> snapshot file written by `Scene.save_snapshot` (its
-      ``.ids.json`` beside it). Read here, broadcast once to every worker of `client`.
+      ``.ids.json`` beside it). Read here, broadcast once to every worker of `client`. Or the
+      token `broadcast_screens` returned, to map several tables over screens sent once.
     - client: a `distributed.Client` (default: the current one).
     - Raises (when computed): KeyError for a tap on a screen without a snapshot.
     """
@@ -171,7 +172,7 @@ def hit_test_taps(taps: Any, snapshots: Mapping[Hashable, PathLike], client: Opt
         from distributed import default_client
 
         client = default_client()
-    token = broadcast_screens(client, snapshots)
+    token = snapshots if isinstance(snapshots, str) else broadcast_screens(client, snapshots)
     meta = taps._meta.copy()
     meta["handle"] = pd.Series([], dtype=np.int32)
     meta["view"] = pd.Series([], dtype=object)
