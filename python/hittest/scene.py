@@ -124,6 +124,16 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            where = f' (in the node "{out["id"]}")' if isinstance(out.get("id"), str) else ""
+            raise ValueError(f'key "{k}" appears twice{where}')
+        out[k] = v
+    return out
+
+
 def parse_scene(text: Union[str, bytes]) -> Scene:
     """Builds a scene from JSON text (see `load_scene`)."""
     if isinstance(text, (bytes, bytearray)):
@@ -131,7 +141,7 @@ def parse_scene(text: Union[str, bytes]) -> Scene:
     elif text.startswith("\ufeff"):
         text = text[1:]
     try:
-        doc = json.loads(text, parse_constant=_reject_constant)
+        doc = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
     except RecursionError:
         raise SceneError([], "the scene nests too deeply for Python's JSON reader") from None
     except ValueError as e:

@@ -100,6 +100,7 @@ def test_non_finite_points_hit_nothing(scene):
     ('{"format": "hittest-scene", "version": 2, "root": {"id": "w", "frame": [0,0,1,1]}}', '"version" must be 1'),
     ('{"format": "hittest-scene", "version": 1, "root": {"id": "w", "frame": [0,0,NaN,1]}}', "not valid JSON"),
     ('[1, 2', "not valid JSON"),
+    ('{"format": "hittest-scene", "version": 1, "root": {"id": "w", "frame": [0,0,1,1], "alpha": 1, "alpha": 0}}', 'key "alpha" appears twice'),
 ])
 def test_bad_scene_files(text, message):
     with pytest.raises(hittest.SceneError, match=message.replace("(", r"\(").replace("[", r"\[")):
@@ -109,3 +110,22 @@ def test_bad_scene_files(text, message):
 def test_missing_scene_file(tmp_path):
     with pytest.raises(hittest.SceneError, match="cannot read"):
         hittest.load_scene(tmp_path / "none.json")
+
+
+def test_deep_scene_is_a_clear_error_and_deep_trees_work():
+    depth = 100_000
+    text = '{"format": "hittest-scene", "version": 1, "root": ' + '{"id": "n", "frame": [0,0,9,9], "children": [' * depth
+    text += '{"id": "leaf", "frame": [0,0,1,1]}' + "]}" * depth + "}"
+    with pytest.raises(hittest.SceneError, match="nests too deeply"):
+        hittest.parse_scene(text)
+    # A 100,000-deep chain built through the Tree API (nothing recurses in C).
+    tree = hittest.Tree()
+    parent = -1
+    for _ in range(depth):
+        n = tree.create_node()
+        tree.set_bounds(n, 0, 0, 10, 10)
+        tree.set_center(n, 5, 5)
+        if parent >= 0:
+            tree.attach(n, parent)
+        parent = n
+    assert tree.hit_test(np.array([1.0, 20.0]), np.array([1.0, 1.0])).tolist() == [parent, -1]
