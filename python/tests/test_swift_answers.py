@@ -80,3 +80,19 @@ def test_empty_input():
     scene = hittest.load_scene(FIXTURES / "scene.json")
     assert scene.hit_test_ids(np.array([]), np.array([])) == []
     assert scene.hit_test(np.empty(0), np.empty(0)).dtype == np.int32
+
+
+def test_columns_and_plain_arrays_are_not_copied(monkeypatch):
+    import hittest._tree as t
+
+    scene = hittest.load_scene(FIXTURES / "scene.json")
+    xy = np.random.default_rng(2).uniform(0, 400, (1000, 2))
+    expected = scene.tree.hit_test(xy[:, 0].copy(), xy[:, 1].copy())
+
+    def no_copy(*a, **k):
+        raise AssertionError("copied")
+
+    monkeypatch.setattr(t.np, "ascontiguousarray", no_copy)
+    assert np.array_equal(scene.tree.hit_test_points(xy), expected)
+    assert np.array_equal(scene.tree.hit_test_points(np.asfortranarray(xy)), expected)
+    assert np.array_equal(scene.tree.hit_test(xy[:, 0], xy[:, 1]), expected)
