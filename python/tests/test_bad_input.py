@@ -1,0 +1,131 @@
+"""Bad input gets a clear exception, never a crash or a wrong answer."""
+import numpy as np
+import pytest
+
+import hittest
+from conftest import FIXTURES
+
+
+@pytest.fixture(scope="module")
+def scene():
+    return hittest.load_scene(FIXTURES / "scene.json")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.int32, ">f8", object])
+def test_wrong_dtype(scene, dtype):
+    xs = np.zeros(4, dtype=dtype)
+    ys = np.zeros(4)
+    with pytest.raises(TypeError, match="float64"):
+        scene.tree.hit_test(xs, ys)
+    with pytest.raises(TypeError, match="float64"):
+        scene.tree.hit_test(ys, xs)
+    with pytest.raises(TypeError, match="float64"):
+        scene.tree.hit_test_points(np.zeros((4, 2), dtype=dtype))
+
+
+def test_mismatched_lengths_and_shapes(scene):
+    with pytest.raises(ValueError, match="same length"):
+        scene.tree.hit_test(np.zeros(3), np.zeros(4))
+    with pytest.raises(ValueError, match="same length"):
+        scene.hit_test_ids(np.zeros(3), np.zeros(4))
+    with pytest.raises(ValueError, match="1-D"):
+        scene.tree.hit_test(np.zeros((2, 2)), np.zeros((2, 2)))
+    with pytest.raises(ValueError, match=r"\(N, 2\)"):
+        scene.tree.hit_test_points(np.zeros((4, 3)))
+    with pytest.raises(ValueError, match="out"):
+        scene.tree.hit_test(np.zeros(3), np.zeros(3), out=np.zeros(3, dtype=np.int64))
+
+
+def test_damaged_snapshot(tmp_path, scene):
+    data = scene.tree.to_bytes()
+    assert hittest.Tree.from_bytes(data).node_count() == scene.tree.node_count()
+    flipped = bytearray(data)
+    flipped[len(data) // 2] ^= 0x40
+    for bad in (bytes(flipped), data[: len(data) - 7], data[:10], b"", b"not a snapshot at all"):
+        with pytest.raises(hittest.HitTestError) as e:
+            hittest.Tree.from_bytes(bad)
+        assert e.value.status == 10 and e.value.status_name == "HT_E_CORRUPT"
+        assert "corrupt" in e.value.message.lower() or "truncated" in e.value.message.lower()
+    path = tmp_path / "damaged.snapshot"
+    path.write_bytes(bytes(flipped))
+    with pytest.raises(hittest.HitTestError, match="HT_E_CORRUPT") as e:
+        hittest.Tree.load(path)
+    assert str(path) in str(e.value)
+    with pytest.raises(hittest.HitTestError) as e:
+        hittest.Tree.load(tmp_path / "missing.snapshot")
+    assert e.value.status_name == "HT_E_IO"
+
+
+def test_stale_and_bad_handles():
+    tree = hittest.Tree()
+    root = tree.create_node()
+    child = tree.create_node()
+    tree.set_bounds(root, 0, 0, 100, 100)
+    tree.set_center(root, 50, 50)
+    tree.attach(child, root)
+    tree.free_node(child)
+    xs = np.array([10.0])
+    with pytest.raises(hittest.HitTestError) as e:
+        tree.hit_test(xs, xs, root=child)
+    assert e.value.status == 4 and e.value.status_name == "HT_E_STALE_NODE"
+    assert e.value.message == hittest.status_string(4)
+    with pytest.raises(hittest.HitTestError) as e:
+        tree.hit_test(xs, xs, root=12345)
+    assert e.value.status_name == "HT_E_BAD_NODE"
+    with pytest.raises(hittest.HitTestError, match="HT_E_STALE_NODE"):
+        tree.set_center(child, 1, 1)
+    assert tree.hit_test(xs, xs, root=root).tolist() == [root]
+    with pytest.raises(hittest.HitTestError, match="HT_E_NOT_FINITE"):
+        tree.set_center(root, float("nan"), 0)
+    with pytest.raises(hittest.HitTestError, match="HT_E_CYCLE"):
+        tree.attach(root, root)
+    tree.close()
+    with pytest.raises(hittest.HitTestError, match="closed"):
+        tree.hit_test(xs, xs)
+
+
+def test_non_finite_points_hit_nothing(scene):
+    xs = np.array([np.nan, np.inf, -np.inf, 100.0])
+    ys = np.array([100.0, 100.0, 100.0, np.nan])
+    assert scene.hit_test_ids(xs, ys) == [None, None, None, None]
+
+
+@pytest.mark.parametrize("text,message", [
+    ('{"format": "hittest-scene", "version": 1, "root": {"id": "w", "frame": [0,0,1,1], "colour": 1}}', 'w: unknown key "colour"'),
+    ('{"format": "hittest-scene", "version": 1, "root": {"id": "w"}}', 'w: missing "frame"'),
+    ('{"format": "hittest-scene", "version": 1, "root": {"id": "w", "frame": [0,0,1]}}', 'w: "frame" must have 4 numbers'),
+    ('{"format": "hittest-scene", "version": 1, "root": {"id": "w", "frame": [0,0,1,1], "children": [{"id": "w", "frame": [0,0,1,1]}]}}', 'w/w: id "w" is used twice'),
+    ('{"format": "hittest-scene", "version": 1, "root": {"id": "w", "frame": [0,0,1,1], "hidden": 1}}', '"hidden" must be true or false'),
+    ('{"format": "hittest-scene", "version": 1, "root": {"id": "w", "frame": [0,0,1e16,1]}}', "out of range"),
+    ('{"format": "hittest-scene", "version": 2, "root": {"id": "w", "frame": [0,0,1,1]}}', '"version" must be 1'),
+    ('{"format": "hittest-scene", "version": 1, "root": {"id": "w", "frame": [0,0,NaN,1]}}', "not valid JSON"),
+    ('[1, 2', "not valid JSON"),
+    ('{"format": "hittest-scene", "version": 1, "root": {"id": "w", "frame": [0,0,1,1], "alpha": 1, "alpha": 0}}', 'key "alpha" appears twice'),
+])
+def test_bad_scene_files(text, message):
+    with pytest.raises(hittest.SceneError, match=message.replace("(", r"\(").replace("[", r"\[")):
+        hittest.parse_scene(text)
+
+
+def test_missing_scene_file(tmp_path):
+    with pytest.raises(hittest.SceneError, match="cannot read"):
+        hittest.load_scene(tmp_path / "none.json")
+
+
+def test_deep_scene_is_a_clear_error_and_deep_trees_work():
+    depth = 100_000
+    text = '{"format": "hittest-scene", "version": 1, "root": ' + '{"id": "n", "frame": [0,0,9,9], "children": [' * depth
+    text += '{"id": "leaf", "frame": [0,0,1,1]}' + "]}" * depth + "}"
+    with pytest.raises(hittest.SceneError, match="nests too deeply"):
+        hittest.parse_scene(text)
+    # A 100,000-deep chain built through the Tree API (nothing recurses in C).
+    tree = hittest.Tree()
+    parent = -1
+    for _ in range(depth):
+        n = tree.create_node()
+        tree.set_bounds(n, 0, 0, 10, 10)
+        tree.set_center(n, 5, 5)
+        if parent >= 0:
+            tree.attach(n, parent)
+        parent = n
+    assert tree.hit_test(np.array([1.0, 20.0]), np.array([1.0, 1.0])).tolist() == [parent, -1]
