@@ -7,11 +7,16 @@ import HitTestReference
 let usage = """
     usage: hittest-bench [options]
 
-    Measures hit-testing throughput on deterministic scenes, side by side: the reference
-    recursive walk over the Swift objects, the engine's single-point loop, the bulk call on
-    one thread and on all cores, and the streaming bound (read two doubles, write one int32 per
-    point). Every answer is checked against the reference (on the reference's sample); a
-    mismatch fails the run. Build in release: swift run -c release hittest-bench
+    Measures hit-testing throughput on deterministic scenes, side by side: the fair walk
+    (the seed algorithm written as well as plain Swift makes it: FairWalk, a snapshot of plain
+    structs with stored inverse transforms and pre-sorted subviews, no allocation per point),
+    the engine's single-point loop, the bulk call on one thread and on all cores, and the
+    streaming bound (read two doubles, write one int32 per point). "× fair walk" is against
+    the fair walk. The "definition" row is the tests' reference (HitTestReference: obvious,
+    not fast; it sorts subviews on every visit and allocates), timed on a sample for scale
+    only. Every answer is checked: the fair walk's and the engine's against each other on
+    the fair walk's sample, and all against the definition on its sample; a mismatch fails
+    the run. Build in release: swift run -c release hittest-bench
 
     options:
       --quick            a run under a minute: 100,000 points, 3 repetitions, mutation
@@ -122,6 +127,11 @@ struct Row {
     var testsPerPoint: Double?
     var pointsPerSecond: Double { Double(sample) / seconds }
     var nsPerPoint: Double { seconds / Double(sample) * 1e9 }
+    /// Nanoseconds per view tested, for the walks (definition, fair walk).
+    var nsPerTest: Double? {
+        guard method == "definition" || method == "fair-walk", let t = testsPerPoint, t > 0 else { return nil }
+        return nsPerPoint / t
+    }
 }
 
 
@@ -164,6 +174,11 @@ func subtreeOfAbout(_ target: Int, in scene: SampleScenes.Scene) -> (view: View,
     return best!
 }
 
+func unique(_ xs: [String]) -> [String] {
+    var seen = Set<String>()
+    return xs.filter { seen.insert($0).inserted }
+}
+
 func fmt(_ x: Double) -> String {
     if x >= 100 { return String(format: "%.0f", x) }
     if x >= 10 { return String(format: "%.1f", x) }
@@ -202,11 +217,14 @@ final class Bench {
             root.prepareHitTesting()
             let gridSeconds = t2.duration(to: .now).seconds
             let snapshot = root.makeHitTestSnapshot()
+            let t3 = ContinuousClock.now
+            let fair = FairWalk(root)
+            let fairSeconds = t3.duration(to: .now).seconds
             let ids = Dictionary(uniqueKeysWithValues: scene.views.enumerated().map { (ObjectIdentifier($1), $0) })
             let swiftBytes = estimateSwiftBytes(scene.views)
             extras.append(
                 "\(sceneName): \(scene.views.count) views; build \(fmt(buildSeconds * 1e3)) ms (Swift objects + C sync), "
-                    + "index prepare \(fmt(prepareSeconds * 1e3)) ms, answer grid \(fmt(gridSeconds * 1e3)) ms; C index \(fmt(Double(snapshot.indexBytes) / Double(scene.views.count))) B/view, "
+                    + "index prepare \(fmt(prepareSeconds * 1e3)) ms, answer grid \(fmt(gridSeconds * 1e3)) ms, fair-walk snapshot \(fmt(fairSeconds * 1e3)) ms; C index \(fmt(Double(snapshot.indexBytes) / Double(scene.views.count))) B/view, "
                     + "Swift object ~\(fmt(swiftBytes)) B/view")
             let area = root.bounds
             let sets: [(String, [Point])] = [
@@ -214,10 +232,10 @@ final class Bench {
                 ("clustered", SampleScenes.clusteredPoints(options.points, in: area, spots: 20, seed: 8)),
             ]
             for (setName, points) in sets {
-                progress("\(sceneName)/\(setName): reference walk")
+                progress("\(sceneName)/\(setName): definition walk (HitTestReference)")
                 let budget = options.quick ? 0.15 : 0.5
                 let refN = sampleSize(budget: budget, limit: points.count) { n in
-                    for p in points.prefix(n) { sink &+= name(Reference.hitTest(root, p), ids) }
+                    for p in points.prefix(n) { sink &+= Reference.hitTest(root, p) == nil ? 0 : 1 }
                 }
                 var expected = [Int](repeating: 0, count: refN)
                 var visits = 0
@@ -225,18 +243,36 @@ final class Bench {
                     expected[i] = name(Reference.hitTest(root, p, with: nil, visits: &visits), ids)
                 }
                 let refTime = median(options.reps) {
-                    for p in points.prefix(refN) { sink &+= name(Reference.hitTest(root, p), ids) }
+                    for p in points.prefix(refN) { sink &+= Reference.hitTest(root, p) == nil ? 0 : 1 }
                 }
-                rows.append(Row(scene: sceneName, points: setName, method: "reference", sample: refN, seconds: refTime, testsPerPoint: Double(visits) / Double(refN)))
+                rows.append(Row(scene: sceneName, points: setName, method: "definition", sample: refN, seconds: refTime, testsPerPoint: Double(visits) / Double(refN)))
+
+                progress("\(sceneName)/\(setName): fair walk")
+                let fairN = sampleSize(budget: budget, limit: points.count) { n in
+                    for p in points.prefix(n) { sink &+= fair.hitTest(p) == nil ? 0 : 1 }
+                }
+                var fairAnswers = [Int](repeating: 0, count: fairN)
+                var fairVisits = 0
+                for (i, p) in points.prefix(fairN).enumerated() {
+                    fairAnswers[i] = name(fair.hitTest(p, visits: &fairVisits), ids)
+                }
+                if fairAnswers.prefix(refN) != expected.prefix(fairN) {
+                    let bad = zip(fairAnswers, expected).filter { $0 != $1 }.count
+                    failures.append("\(sceneName)/\(setName): \(bad) fair-walk answers differ from the definition")
+                }
+                let fairTime = median(options.reps) {
+                    for p in points.prefix(fairN) { sink &+= fair.hitTest(p) == nil ? 0 : 1 }
+                }
+                rows.append(Row(scene: sceneName, points: setName, method: "fair-walk", sample: fairN, seconds: fairTime, testsPerPoint: Double(fairVisits) / Double(fairN)))
 
                 progress("\(sceneName)/\(setName): single-point loop")
                 let singleN = sampleSize(budget: budget, limit: points.count) { n in
                     for p in points.prefix(n) { sink &+= Int(root.hitTest(p)?.tag ?? 0) }
                 }
                 var singleAnswers: [Int] = []
-                for p in points.prefix(min(singleN, refN)) { singleAnswers.append(name(root.hitTest(p), ids)) }
-                if singleAnswers != Array(expected.prefix(singleAnswers.count)) {
-                    failures.append("\(sceneName)/\(setName): single-point answers differ from the reference")
+                for p in points.prefix(min(singleN, fairN)) { singleAnswers.append(name(root.hitTest(p), ids)) }
+                if singleAnswers.prefix(fairN) != fairAnswers.prefix(singleAnswers.count) {
+                    failures.append("\(sceneName)/\(setName): single-point answers differ from the fair walk")
                 }
                 let singleTime = median(options.reps) {
                     for p in points.prefix(singleN) { sink &+= root.hitTest(p) == nil ? 0 : 1 }
@@ -272,10 +308,10 @@ final class Bench {
                     rows.append(Row(scene: sceneName, points: setName, method: label, sample: bulkN, seconds: time, testsPerPoint: Double(tests) / Double(testN)))
                 }
                 if handles1.prefix(bulkN) != handlesN.prefix(bulkN) { failures.append("\(sceneName)/\(setName): bulk answers depend on the thread count") }
-                let bulkNames = handles1.prefix(min(refN, bulkN)).map { name(root.view(forHitTestHandle: $0), ids) }
-                if bulkNames != Array(expected.prefix(bulkNames.count)) {
-                    let bad = zip(bulkNames, expected).filter { $0 != $1 }.count
-                    failures.append("\(sceneName)/\(setName): \(bad) bulk answers differ from the reference")
+                let bulkNames = handles1.prefix(min(fairN, bulkN)).map { name(root.view(forHitTestHandle: $0), ids) }
+                if bulkNames != Array(fairAnswers.prefix(bulkNames.count)) {
+                    let bad = zip(bulkNames, fairAnswers).filter { $0 != $1 }.count
+                    failures.append("\(sceneName)/\(setName): \(bad) bulk answers differ from the fair walk")
                 }
                 sink &+= handles1.reduce(0) { $0 &+ Int($1.rawValue) }
 
@@ -453,16 +489,15 @@ final class Bench {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         print("hittest-bench — \(cores) cores, \(options.points) points per set, median of \(options.reps) repetitions")
         print("")
-        let header = ["scene", "points", "method", "sample", "Mpoints/s", "ns/point", "× reference", "÷ stream", "tests/point"]
+        let header = ["scene", "points", "method", "sample", "Mpoints/s", "ns/point", "× fair walk", "÷ stream", "tests/point", "ns/test"]
         var table: [[String]] = [header]
         for r in rows {
-            let ref = rows.first { $0.scene == r.scene && $0.points == r.points && $0.method == "reference" }!
-            let stream = rows.first { $0.scene == r.scene && $0.points == r.points && $0.method == "stream" }
             table.append([
                 r.scene, r.points, r.method, "\(r.sample)", fmt(r.pointsPerSecond / 1e6), fmt(r.nsPerPoint),
-                fmt(r.pointsPerSecond / ref.pointsPerSecond),
-                stream.map { fmt(r.nsPerPoint / $0.nsPerPoint) } ?? "",
+                timesFairWalk(r).map(fmt) ?? "",
+                timesStream(r).map(fmt) ?? "",
                 r.testsPerPoint.map(fmt) ?? "",
+                r.nsPerTest.map(fmt) ?? "",
             ])
         }
         let widths = header.indices.map { c in table.map { $0[c].count }.max()! }
@@ -479,30 +514,53 @@ final class Bench {
             }
         }
         print("")
+        for scene in unique(rows.map(\.scene)) {
+            for set in ["uniform", "clustered"] {
+                guard let fair = rows.first(where: { $0.scene == scene && $0.points == set && $0.method == "fair-walk" }),
+                    let one = rows.first(where: { $0.scene == scene && $0.points == set && $0.method == "bulk-1" })
+                else { continue }
+                let single = rows.first { $0.scene == scene && $0.points == set && $0.method == "single" }
+                print(
+                    "\(scene)/\(set): fair walk \(fmt(fair.nsPerPoint)) ns/point, \(fair.testsPerPoint.map(fmt) ?? "?") views tested per point, "
+                        + "\(fair.nsPerTest.map(fmt) ?? "?") ns per view tested; bulk-1 \(fmt(one.nsPerPoint)) ns/point = \(timesFairWalk(one).map(fmt) ?? "?")× the fair walk, "
+                        + "\(timesStream(one).map(fmt) ?? "?")÷ stream"
+                        + (single.map { "; single \(fmt($0.nsPerPoint)) ns/point = \(timesFairWalk($0).map(fmt) ?? "?")× the fair walk" } ?? ""))
+            }
+        }
+        print("")
         for line in extras { print(line) }
         print("")
         if let csv = options.csv {
-            var text = "scene,points,method,sample,points_per_second,ns_per_point,tests_per_point\n"
+            var text = "scene,points,method,sample,points_per_second,ns_per_point,times_fair_walk,per_stream,tests_per_point,ns_per_test\n"
             for r in rows {
-                text += "\(r.scene),\(r.points),\(r.method),\(r.sample),\(r.pointsPerSecond),\(r.nsPerPoint),\(r.testsPerPoint.map { "\($0)" } ?? "")\n"
+                text += "\(r.scene),\(r.points),\(r.method),\(r.sample),\(r.pointsPerSecond),\(r.nsPerPoint),"
+                    + "\(timesFairWalk(r).map { "\($0)" } ?? ""),\(timesStream(r).map { "\($0)" } ?? ""),"
+                    + "\(r.testsPerPoint.map { "\($0)" } ?? ""),\(r.nsPerTest.map { "\($0)" } ?? "")\n"
             }
             write(text, to: csv)
         }
         if let svg = options.svg { write(chart(), to: svg) }
         if failures.isEmpty {
-            print("All answers matched the reference walk. (checksum \(sink & 0xFFFF))")
+            print("All answers matched: engine == fair walk == definition walk. (checksum \(sink & 0xFFFF))")
         } else {
             for f in failures { print("MISMATCH: \(f)") }
         }
     }
 
 
-    /// Grouped bars: for each scene and point set, one bar per method, log-scale points/s.
+    /// How many times the fair walk's throughput a row has (same scene and points).
+    func timesFairWalk(_ r: Row) -> Double? {
+        rows.first { $0.scene == r.scene && $0.points == r.points && $0.method == "fair-walk" }.map { r.pointsPerSecond / $0.pointsPerSecond }
+    }
+
+    /// A row's time per point over the streaming bound's (same scene and points).
+    func timesStream(_ r: Row) -> Double? {
+        rows.first { $0.scene == r.scene && $0.points == r.points && $0.method == "stream" }.map { r.nsPerPoint / $0.nsPerPoint }
+    }
+
+    /// Grouped bars: for each scene and point set, one bar per method, log-scale points/s
+    /// (the legend gives each bar's ratio to the fair walk in its tooltip).
     func chart() -> String {
-        func unique(_ xs: [String]) -> [String] {
-            var seen = Set<String>()
-            return xs.filter { seen.insert($0).inserted }
-        }
         let methods = unique(rows.map(\.method))
         let groups = unique(rows.map { "\($0.scene)/\($0.points)" })
         let colors = ["#888888", "#e07b39", "#3b7dd8", "#1f4e9c", "#2ca02c", "#9467bd"]
@@ -512,7 +570,7 @@ final class Bench {
         let lo = 3.0, hi = 11.0  // 1e3 .. 1e11 points/s
         func y(_ v: Double) -> Double { top + height - (log10(max(v, 1e3)) - lo) / (hi - lo) * height }
         var s = "<svg xmlns='http://www.w3.org/2000/svg' width='\(Int(width))' height='\(Int(top + height + 150))' font-family='sans-serif' font-size='11'>\n"
-        s += "<text x='\(left)' y='20' font-size='14'>hittest-bench: points per second (log scale)</text>\n"
+        s += "<text x='\(left)' y='20' font-size='14'>hittest-bench: points per second (log scale); definition = the tests' slow reference, fair-walk = the baseline</text>\n"
         for e in Int(lo)...Int(hi) {
             let yy = y(pow(10, Double(e)))
             s += "<line x1='\(left)' x2='\(width - 10)' y1='\(yy)' y2='\(yy)' stroke='#ddd'/><text x='\(left - 8)' y='\(yy + 4)' text-anchor='end'>1e\(e)</text>\n"
@@ -522,7 +580,7 @@ final class Bench {
             for (m, method) in methods.enumerated() {
                 guard let r = rows.first(where: { "\($0.scene)/\($0.points)" == group && $0.method == method }) else { continue }
                 let yy = y(r.pointsPerSecond)
-                s += "<rect x='\(x0 + Double(m) * barW)' y='\(yy)' width='\(barW - 1)' height='\(top + height - yy)' fill='\(colors[m % colors.count])'><title>\(group) \(method): \(fmt(r.pointsPerSecond / 1e6)) M/s</title></rect>\n"
+                s += "<rect x='\(x0 + Double(m) * barW)' y='\(yy)' width='\(barW - 1)' height='\(top + height - yy)' fill='\(colors[m % colors.count])'><title>\(group) \(method): \(fmt(r.pointsPerSecond / 1e6)) M/s, \(timesFairWalk(r).map(fmt) ?? "?")× the fair walk</title></rect>\n"
             }
             s += "<text transform='translate(\(x0 + 6),\(top + height + 10)) rotate(40)'>\(group)</text>\n"
         }

@@ -1,9 +1,10 @@
-// hittest-bench: throughput of every hit-testing path, side by side with the reference walk
-// and the memory-streaming bound, on deterministic scenes. See `--help` (Bench.swift).
+// hittest-bench: throughput of every hit-testing path, side by side with the fair walk (the
+// seed algorithm in careful plain Swift), the tests' definition walk and the memory-streaming
+// bound, on deterministic scenes. See `--help` (Bench.swift).
 import Foundation
 
-// The reference walk recurses once per level: run everything on a thread with a large stack so
-// that the 100,000-deep scene works.
+// The definition walk (HitTestReference) recurses once per level: run everything on a thread
+// with a large stack so that the 100,000-deep scene works. (The fair walk needs no such stack.)
 let worker = Thread {
     let options = parse(Array(CommandLine.arguments.dropFirst()))
     let bench = Bench()

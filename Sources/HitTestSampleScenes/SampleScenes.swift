@@ -12,7 +12,7 @@ public enum SampleScenes {
     }
 
     /// Scene names, in the benchmark's order.
-    public static let names = ["app", "app-insets", "app-handlers", "app-large", "grid", "deep", "random-1m"]
+    public static let names = ["app", "app-insets", "app-handlers", "app-large", "grid", "deep", "random-1m", "dense-overlap"]
 
     /// Builds the scene called `name` (one of `names`), or nil for an unknown name.
     public static func make(_ name: String) -> Scene? {
@@ -24,6 +24,7 @@ public enum SampleScenes {
         case "grid": return grid(buttons: 100_000)
         case "deep": return deep(levels: 100_000)
         case "random-1m": return random(views: 1_000_000, seed: 1)
+        case "dense-overlap": return denseOverlap(markers: 20_000, seed: 2026)
         default: return nil
         }
     }
@@ -163,6 +164,34 @@ public enum SampleScenes {
                 parent.addSubview(v)
                 views.append(v)
             }
+        }
+        return Scene(root: window, views: views)
+    }
+
+    /// A 390x844 map with `markers` markers on it (the last on top): widths and heights each
+    /// uniform in 12-22 pt, centres uniform over the map (so about `markers` x 289 / 329,160
+    /// markers lie under a point: 17.6 for 20,000), 3% rotated by an angle in [-π, π).
+    /// Coordinates are multiples of 1/64 pt. Ids `map` and `marker-N`.
+    public static func denseOverlap(markers count: Int, seed: UInt64) -> Scene {
+        var rng = SplitMix64(seed: seed)
+        let window = Window(frame: Rect(x: 0, y: 0, width: 390, height: 844))
+        window.accessibilityIdentifier = "window"
+        let map = View(frame: window.bounds)
+        map.accessibilityIdentifier = "map"
+        window.addSubview(map)
+        var views: [View] = [window, map]
+        views.reserveCapacity(count + 2)
+        func q(_ x: Double) -> Double { (x * 64).rounded() / 64 }
+        for i in 0..<count {
+            let w = q(12 + 10 * rng.unit())
+            let h = q(12 + 10 * rng.unit())
+            let cx = q(rng.unit() * 390)
+            let cy = q(rng.unit() * 844)
+            let marker = View(frame: Rect(x: cx - w / 2, y: cy - h / 2, width: w, height: h))
+            marker.accessibilityIdentifier = "marker-\(i)"
+            if rng.unit() < 0.03 { marker.transform = AffineTransform(rotationAngle: (rng.unit() - 0.5) * 2 * .pi) }
+            map.addSubview(marker)
+            views.append(marker)
         }
         return Scene(root: window, views: views)
     }
