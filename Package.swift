@@ -87,7 +87,7 @@ let package = Package(
         // target so that any test target, the benchmark or a fuzzer can use it.
         .target(
             name: "HitTestTestSupport",
-            dependencies: ["HitTestKit"],
+            dependencies: ["HitTestKit", "HitTestSampleScenes"],
             path: "Tests/HitTestTestSupport",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
