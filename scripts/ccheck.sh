@@ -7,6 +7,7 @@
 #     ht_tree_validate must report the stale block; the check fails if either does not;
 #  3. hidden internals: every global symbol of the objects is public (ht_) or prefixed
 #     (htq_, htr_), and the shared library CHitTestShared exports exactly hittest.h's functions.
+#  4. no compiler fuses multiply-adds in the core (clang and gcc with FMA enabled).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cc=$(command -v clang || command -v cc)
@@ -54,4 +55,16 @@ if [ "$exported" != "$api" ]; then
     exit 1
 fi
 echo "libCHitTestShared.so exports exactly hittest.h's $(echo "$api" | wc -l) functions"
+echo "== 4. no fused multiply-adds (answers must match the Swift reference bit for bit)"
+# Clang honours `#pragma STDC FP_CONTRACT OFF`; GCC ignores it and fuses by default in GNU modes
+# on targets with FMA, so internal.h and geom.h give GCC its own pragma. Check both compilers.
+for c in "$cc" $(command -v gcc || true); do
+    for f in "${src[@]}"; do
+        if "$c" -std=gnu11 -O2 -march=haswell -ICSources/CHitTest/include -S "$f" -o - 2>/dev/null | grep -q vfmadd; then
+            echo "FAIL: $c fuses multiply-adds in $f" >&2
+            exit 1
+        fi
+    done
+done
+echo "no fused multiply-adds (clang and gcc, -march=haswell)"
 echo "ccheck: ok"
