@@ -1,6 +1,7 @@
 import CHitTest
 
-/// The only file that imports `CHitTest`: every pointer and `withUnsafe…` call is here.
+/// With its debug-only companion `CCore+Mirror.swift`, the only file that imports `CHitTest`: every
+/// pointer and `withUnsafe…` call of the library is here.
 ///
 /// A `CoreTree` owns one C index (`ht_tree`) holding any number of view trees (a forest): the
 /// views added to one another share it, and a view removed from its superview keeps its node,
