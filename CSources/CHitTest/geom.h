@@ -35,6 +35,7 @@
 #endif
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define HT_SLACK 1e-9

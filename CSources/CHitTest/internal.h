@@ -17,16 +17,8 @@
 #ifndef HT_INTERNAL_H
 #define HT_INTERNAL_H
 
-/* Results must be bit-identical to the Swift reference walk, which never fuses multiply-adds.
- * Clang honours the standard pragma; GCC ignores it (and fuses by default in GNU modes, which
- * matters on targets with FMA, such as arm64), so it gets its own. */
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#else
-#pragma STDC FP_CONTRACT OFF
-#endif
+/* First, so that its no-fused-multiply-add pragma covers every function that follows. */
+#include "geom.h"
 
 #include "include/hittest.h"
 
@@ -46,7 +38,6 @@
 #endif
 
 #include "fields.h"
-#include "geom.h"
 
 #define SLOT_BITS 24
 #define SLOT_MASK ((1u << SLOT_BITS) - 1u)
