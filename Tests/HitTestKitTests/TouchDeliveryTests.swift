@@ -244,3 +244,27 @@ import Testing
         #expect(v.order == ["began 1", "after inject", "began 2"])
     }
 }
+
+/// The README's replay example, as a new user would run it: a drag that starts on a view and
+/// leaves it keeps going to that view (SEMANTICS 8.1).
+@Suite struct ReadmeReplayTests {
+    @Test func aDragFromTheReadmeStaysWithItsView() throws {
+        let app = Application()
+        let window = Window(frame: Rect(x: 0, y: 0, width: 390, height: 844))
+        app.addWindow(window)
+        let table = View(frame: Rect(x: 0, y: 100, width: 390, height: 100))
+        window.addSubview(table)
+        let script = try TouchScript(csv: """
+            time,id,phase,x,y
+            0.00,1,began,20,110
+            0.05,1,moved,60,400
+            0.10,1,ended,60,400
+            """)
+        let log = app.replay(script)
+        let delivered = log.filter { $0.description.contains("delivered") }
+        #expect(delivered.count == 3, "\(log)")
+        #expect(delivered.allSatisfy { $0.isAbout(table) }, "\(log)")
+        #expect(log.first?.description.hasPrefix("0.0 touch 1 began delivered View#0") == true, "\(log)")
+        #expect(app.currentTime == 0.1)
+    }
+}
