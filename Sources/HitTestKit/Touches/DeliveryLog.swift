@@ -1,5 +1,6 @@
 /// One entry of the delivery log: which responder received, passed on or lost which phase of
-/// which touch.
+/// which touch — or, for the activity kinds (`recognizer`, `action`, `controlEvent`,
+/// `scrolled`, `animation`), what a touch or the clock made happen.
 ///
 /// The responder is recorded by identity (`responder`) and by the name it had then
 /// (`responderName`): two windows both named `Window#0` are two different `responder`s.
@@ -18,16 +19,36 @@ public struct TouchDelivery: Sendable, Hashable, CustomStringConvertible {
         /// A gesture recognizer holds the phase back from the view for now; it is delivered
         /// later (logged then as `.delivered`) or never (logged as `.ignored`).
         case held
+        /// A gesture recognizer changed state; `detail` is `Name from → to`, `responder` the
+        /// recognizer's view.
+        case recognizer
+        /// An action ran (a recognizer's or a control's); `detail` names it.
+        case action
+        /// A control sent control events; `detail` lists them in UIKit's order.
+        case controlEvent
+        /// A scroll view's `contentOffset` changed; `detail` is the new offset.
+        case scrolled
+        /// An animation started or completed on the view; `detail` says which.
+        case animation
+
+        /// Whether the entry is about one phase of one touch (the first five kinds).
+        public var isTouchDelivery: Bool {
+            switch self {
+            case .delivered, .forwarded, .dropped, .ignored, .held: true
+            case .recognizer, .action, .controlEvent, .scrolled, .animation: false
+            }
+        }
     }
 
     /// When, in simulated time: the application's `currentTime` when the decision was made —
     /// an input step's (latest) timestamp, or the time of the deadline that released or
     /// cancelled a held delivery. Entries are in time order.
     public var timestamp: Double
-    /// The touch's identifier.
-    public var touch: Int
-    /// The phase.
-    public var phase: Touch.Phase
+    /// The touch's identifier; for the activity kinds, the touch that caused the entry when
+    /// there is one, else nil.
+    public var touch: Int?
+    /// The phase; nil for the activity kinds.
+    public var phase: Touch.Phase?
     /// What happened.
     public var kind: Kind
     /// The responder's identity: compare with `ObjectIdentifier(someView)`. It names an object
@@ -36,12 +57,15 @@ public struct TouchDelivery: Sendable, Hashable, CustomStringConvertible {
     /// The responder's `debugName` when the entry was recorded.
     public var responderName: String
     /// Why, for `.ignored`, `.held`, `.dropped` at the application, and cancellations by the
-    /// system.
+    /// system; for the activity kinds, what happened (see `Kind`).
     public var reason: String?
+
+    /// What an activity entry says (the same text as `reason`).
+    public var detail: String? { kind.isTouchDelivery ? nil : reason }
 
     /// An entry.
     public init(
-        timestamp: Double, touch: Int, phase: Touch.Phase, kind: Kind, responder: ObjectIdentifier,
+        timestamp: Double, touch: Int?, phase: Touch.Phase?, kind: Kind, responder: ObjectIdentifier,
         responderName: String, reason: String? = nil
     ) {
         self.timestamp = timestamp
@@ -58,8 +82,14 @@ public struct TouchDelivery: Sendable, Hashable, CustomStringConvertible {
 
     /// `time touch phase kind responderName (reason)`, one line. It leaves out identity, so
     /// logs of two runs over two copies of a tree print the same.
+    /// Activity entries print as `time kind responderName: detail` (with `touch N` when a touch
+    /// caused them).
     public var description: String {
-        "\(timestamp) touch \(touch) \(phase.rawValue) \(kind.rawValue) \(responderName)" + (reason.map { " (\($0))" } ?? "")
+        if kind.isTouchDelivery, let touch, let phase {
+            return "\(timestamp) touch \(touch) \(phase.rawValue) \(kind.rawValue) \(responderName)" + (reason.map { " (\($0))" } ?? "")
+        }
+        let cause = touch.map { " touch \($0)" } ?? ""
+        return "\(timestamp)\(cause) \(kind.rawValue) \(responderName): \(reason ?? "")"
     }
 }
 
@@ -81,6 +111,16 @@ final class DeliveryRecorder {
         for touch in touches.sorted(by: { $0.identifier < $1.identifier }) {
             record(kind, phase, touch: touch.identifier, by: responder, reason: reason)
         }
+    }
+
+    /// An activity entry (`kind` is one of the activity kinds): `detail` says what happened to or
+    /// by `responder`; `touch` is the touch that caused it, if any.
+    func note(_ kind: TouchDelivery.Kind, about responder: Responder, detail: String, touch: Int? = nil) {
+        guard isEnabled else { return }
+        entries.append(
+            TouchDelivery(
+                timestamp: now, touch: touch, phase: nil, kind: kind, responder: ObjectIdentifier(responder),
+                responderName: responder.debugName, reason: detail))
     }
 
     func record(_ kind: TouchDelivery.Kind, _ phase: Touch.Phase, touch id: Int, by responder: Responder, reason: String?) {
