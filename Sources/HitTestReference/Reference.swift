@@ -70,9 +70,12 @@ public enum Reference {
     }
 
     static func defaultHitTest(_ view: View, _ point: Point, with event: Event?, probe: Probe?, depth: Int) -> View? {
-        if view.isHidden || !view.isUserInteractionEnabled || view.alpha < 0.01 {
+        // SEMANTICS A14: an animating view without .allowUserInteraction counts as not interactive.
+        if view.isHidden || !view.isUserInteractionEnabled || view.isInteractionBlockedByAnimation || view.alpha < 0.01 {
             probe?.note(depth, view, point, view.isHidden ? "rejected: hidden" : !view.isUserInteractionEnabled
-                ? "rejected: userInteractionEnabled is false" : "rejected: alpha \(view.alpha) < 0.01")
+                ? "rejected: userInteractionEnabled is false"
+                : view.isInteractionBlockedByAnimation ? "rejected: animating without allowUserInteraction"
+                : "rejected: alpha \(view.alpha) < 0.01")
             return nil
         }
         let inside = pointInside(view, point, with: event)
@@ -131,5 +134,44 @@ public enum Reference {
         if view.transform.isIdentity { return Point(x: qx + ox, y: qy + oy) }
         guard let t = view.transform.inverted() else { return Point(x: .nan, y: .nan) }
         return Point(x: (t.a * qx + t.c * qy + t.tx) + ox, y: (t.b * qx + t.d * qy + t.ty) + oy)
+    }
+
+    // MARK: - Presentation (SEMANTICS A15; Animation/)
+
+    /// The hit test over presentation values at `time` (`View.presentation(at:)`): the same
+    /// rules with the presented `center`, `bounds`, `transform` and `alpha`, A14 as of `time`,
+    /// and no handlers (the default region and search). What `hitTestPresentation` and
+    /// `makeHitTestSnapshot(presentationAt:)` must answer.
+    public static func presentationHitTest(_ view: View, _ point: Point, at time: Double) -> View? {
+        let p = view.presentation(at: time)
+        if view.isHidden || !view.isUserInteractionEnabled || view.isInteractionBlockedByAnimation(at: time) || p.alpha < 0.01 {
+            return nil
+        }
+        let i = view.hitTestInsets
+        let x0 = p.bounds.minX + i.left
+        let y0 = p.bounds.minY + i.top
+        let x1 = x0 + (p.bounds.width - i.left - i.right)
+        let y1 = y0 + (p.bounds.height - i.top - i.bottom)
+        let inside = point.x >= x0 && point.x < x1 && point.y >= y0 && point.y < y1
+        if !inside && !view.allowsSubviewHitsOutsideBounds { return nil }
+        if !view.capturesSubviewTouches {
+            for subview in searchOrder(view.subviews) {
+                let s = subview.presentation(at: time)
+                let qx = point.x - s.center.x
+                let qy = point.y - s.center.y
+                let ox = s.bounds.minX + subview.anchorPoint.x * s.bounds.width
+                let oy = s.bounds.minY + subview.anchorPoint.y * s.bounds.height
+                let q: Point
+                if s.transform.isIdentity {
+                    q = Point(x: qx + ox, y: qy + oy)
+                } else if let t = s.transform.inverted() {
+                    q = Point(x: (t.a * qx + t.c * qy + t.tx) + ox, y: (t.b * qx + t.d * qy + t.ty) + oy)
+                } else {
+                    q = Point(x: .nan, y: .nan)
+                }
+                if let hit = presentationHitTest(subview, q, at: time) { return hit }
+            }
+        }
+        return inside && !view.passesTouchesThrough ? view : nil
     }
 }

@@ -83,7 +83,11 @@ extension View {
             // Each flag on its own (not through the writer's encoding), so a wrong bit is named.
             let flags: [(String, UInt32, Bool)] = [
                 ("isHidden", UInt32(HT_FLAG_HIDDEN), v.isHidden),
-                ("!isUserInteractionEnabled", UInt32(HT_FLAG_NO_INTERACTION), !v.isUserInteractionEnabled),
+                // The effective value: the model flag, or blocked by an animation (SEMANTICS A14).
+                (
+                    v.isInteractionBlockedByAnimation ? "!isUserInteractionEnabled || isInteractionBlockedByAnimation" : "!isUserInteractionEnabled",
+                    UInt32(HT_FLAG_NO_INTERACTION), !v.isUserInteractionEnabled || v.isInteractionBlockedByAnimation
+                ),
                 ("clipsToBounds", UInt32(HT_FLAG_CLIPS), v.clipsToBounds),
                 ("passesTouchesThrough", UInt32(HT_FLAG_PASS_THROUGH), v.passesTouchesThrough),
                 ("capturesSubviewTouches", UInt32(HT_FLAG_CAPTURES), v.capturesSubviewTouches),

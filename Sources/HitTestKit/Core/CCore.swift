@@ -148,16 +148,25 @@ final class CoreTree {
 
     func writeFlags(_ v: View) {
         mutating("setting a flag")
+        Self.check(ht_node_set_flags(tree, v.node, Self.flags(of: v)), "setting flags")
+    }
+
+    /// The C flags word of `v`. The interaction flag is the effective value: the model's
+    /// `isUserInteractionEnabled`, and not blocked by an animation (SEMANTICS A14).
+    /// `handlers: false` leaves the handler bits out (presentation copies do not consult them).
+    static func flags(of v: View, interactionBlocked: Bool? = nil, handlers: Bool = true) -> UInt32 {
         var f: UInt32 = 0
         if v.isHidden { f |= UInt32(HT_FLAG_HIDDEN) }
-        if !v.isUserInteractionEnabled { f |= UInt32(HT_FLAG_NO_INTERACTION) }
+        if !v.isUserInteractionEnabled || (interactionBlocked ?? v.isInteractionBlockedByAnimation) {
+            f |= UInt32(HT_FLAG_NO_INTERACTION)
+        }
         if v.passesTouchesThrough { f |= UInt32(HT_FLAG_PASS_THROUGH) }
         if v.capturesSubviewTouches { f |= UInt32(HT_FLAG_CAPTURES) }
         if v.allowsSubviewHitsOutsideBounds { f |= UInt32(HT_FLAG_OUTSIDE_HITS) }
-        if v.pointInsideHandler != nil { f |= UInt32(HT_FLAG_ASK_POINT_INSIDE) }
-        if v.hitTestHandler != nil { f |= UInt32(HT_FLAG_ASK_HIT_TEST) }
+        if handlers && v.pointInsideHandler != nil { f |= UInt32(HT_FLAG_ASK_POINT_INSIDE) }
+        if handlers && v.hitTestHandler != nil { f |= UInt32(HT_FLAG_ASK_HIT_TEST) }
         if v.clipsToBounds { f |= UInt32(HT_FLAG_CLIPS) }
-        Self.check(ht_node_set_flags(tree, v.node, f), "setting flags")
+        return f
     }
 
     func writeAlpha(_ v: View) {
@@ -293,6 +302,43 @@ final class CoreTree {
         Self.check(ht_tree_clone(tree, &copy), "copying the index")
         Self.check(ht_tree_prepare_points(copy, view.node), "preparing the copy")
         return FrozenTree(copy!)
+    }
+
+    // MARK: - Presentation copies (Animation/PresentationHitTesting.swift)
+
+    /// The values a presentation copy gives one node instead of its model row.
+    struct PresentedRow {
+        let node: Int32
+        let center: Point
+        let bounds: Rect
+        let transform: AffineTransform
+        let alpha: Double
+        let flags: UInt32
+    }
+
+    /// Every view with a node in this index, in slot order.
+    func forEachView(_ body: (View) -> Void) {
+        for case let view? in views { body(view.takeUnretainedValue()) }
+    }
+
+    /// An independent copy of the index with `rows` written over their nodes, prepared for
+    /// queries from `view` (with the answer grid when `bulk`).
+    func clone(preparedFor view: View, overriding rows: [PresentedRow], bulk: Bool) -> FrozenTree {
+        var copy: OpaquePointer?
+        Self.check(ht_tree_clone(tree, &copy), "copying the index")
+        let frozen = FrozenTree(copy!)
+        for r in rows {
+            Self.check(ht_node_set_center(copy, r.node, r.center.x, r.center.y), "setting a presented center")
+            let b = r.bounds
+            Self.check(ht_node_set_bounds(copy, r.node, b.minX, b.minY, b.width, b.height), "setting presented bounds")
+            let t = r.transform
+            var m = ht_affine(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx, ty: t.ty)
+            Self.check(ht_node_set_transform(copy, r.node, &m), "setting a presented transform")
+            Self.check(ht_node_set_alpha(copy, r.node, r.alpha), "setting a presented alpha")
+            Self.check(ht_node_set_flags(copy, r.node, r.flags), "setting presented flags")
+        }
+        Self.check(bulk ? ht_tree_prepare_points(copy, view.node) : ht_tree_prepare(copy), "preparing the copy")
+        return frozen
     }
 
     /// `convert(_:to:)` between two nodes of this index; nil when it is not finite.

@@ -29,6 +29,7 @@ open class View: Responder {
         didSet {
             View.requireFinite(center.isFinite, "center", center)
             core?.writeCenter(self)
+            animatableDidChange(.center, old: View.vector(oldValue))  // Animation: A1
         }
     }
 
@@ -41,6 +42,7 @@ open class View: Responder {
                 bounds.origin.isFinite && bounds.width.isFinite && bounds.height.isFinite,
                 "bounds", bounds)
             core?.writeBounds(self)
+            animatableDidChange(.bounds, old: View.vector(oldValue))  // Animation: A1
         }
     }
 
@@ -50,6 +52,7 @@ open class View: Responder {
         didSet {
             View.requireFinite(transform.isFinite, "transform", transform)
             core?.writeTransform(self)
+            animatableDidChange(.transform, old: View.vector(oldValue))  // Animation: A1
         }
     }
 
@@ -80,6 +83,7 @@ open class View: Responder {
         didSet {
             View.requireFinite(alpha.isFinite, "alpha", alpha)
             core?.writeAlpha(self)
+            animatableDidChange(.alpha, old: View.vector(oldValue))  // Animation: A1
         }
     }
 
@@ -104,6 +108,11 @@ open class View: Responder {
     final var touchState = TouchState()
     /// Layout's per-view state (Layout/LayoutState.swift); nothing here reaches the C index.
     final var layoutState = LayoutState()
+
+    // MARK: - Animation (Animation/AnimationEngine.swift)
+
+    /// The view's running animations; nil for a view not animating (one reference per view).
+    final var animationState: ViewAnimationState?
 
     // MARK: Init
 
