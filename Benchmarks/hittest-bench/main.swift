@@ -9,6 +9,7 @@ let worker = Thread {
     let options = parse(Array(CommandLine.arguments.dropFirst()))
     let bench = Bench()
     bench.run(options)
+    bench.animationBenchmark(options)  // AnimationBench.swift
     bench.report(options)
     exit(bench.failures.isEmpty ? 0 : 1)
 }
