@@ -61,6 +61,7 @@ public enum HitTestCLI {
           explain SCENE X Y          the decision trail for one point, in UIKit's order
           import FILE -o SCENE       from recursiveDescription text or XCUITest/Appium XML
           stats SCENE                views, depth, fan-out, transforms, memory
+          replay SCENE SCRIPT        replay touches (and the scene's animations); print the log
 
         Run `hittest <command> --help` for a command's options.
         """
@@ -85,6 +86,7 @@ public enum HitTestCLI {
             case "import": try Import.run(args, output)
             case "stats": try Stats.run(args, output)
             case "demo": try Demo.run(args, output)
+            case "replay": try Replay.run(args, output)  // Replay.swift
             default: throw Failure(message: "unknown command '\(command)'\n\n\(usage)")
             }
             return 0
@@ -98,6 +100,7 @@ public enum HitTestCLI {
     }
 
     static let help: [String: String] = [
+        "replay": Replay.help,
         "query": """
             usage: hittest query SCENE POINTS [-o FILE]
 
@@ -109,7 +112,7 @@ public enum HitTestCLI {
             long runs print their progress on standard error.
             """,
         "render": """
-            usage: hittest render SCENE -o MAP.png [--scale S] [--cost]
+            usage: hittest render SCENE -o MAP.png [--scale S] [--cost] [--at T [--presentation]]
 
             Draws, for each pixel of the root's rectangle on the screen, the view a touch at its
             centre reaches (a colour per view, dark grey for nothing), with outlines where the
@@ -117,6 +120,9 @@ public enum HitTestCLI {
             UIKit's walk calls hitTest on for a touch there, on a heat scale given in the legend.
             --scale is pixels per point (default 1; a scene too large for 16.7 M pixels is
             drawn smaller, with a message; an explicit --scale that is too large is refused).
+            --at T runs the scene's "animations" on a simulated clock up to T seconds and draws
+            the model then (what touches reach: animating views without allowUserInteraction
+            are not hit); add --presentation to draw what is seen at T instead.
             """,
         "audit": """
             usage: hittest audit SCENE [--json] [--step PT] [--fail-on occluded,small,unreachable,dead]

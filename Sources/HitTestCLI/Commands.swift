@@ -196,18 +196,34 @@ extension HitTestCLI {
         static let outline: (UInt8, UInt8, UInt8) = (0, 0, 0)
 
         static func run(_ args: [String], _ output: Output) throws {
-            let a = try Arguments(args, valued: ["-o", "--scale"], flags: ["--cost"])
+            let a = try Arguments(args, valued: ["-o", "--scale", "--at"], flags: ["--cost", "--presentation"])
             try a.expect(1, "SCENE")
             guard let out = a.options["-o"] else { throw Failure(message: "-o MAP.png is required") }
             let explicit = try a.options["--scale"].map { s -> Double in
                 guard let v = Double(s), v > 0, v <= 16 else { throw Failure(message: "--scale takes a number in (0, 16]") }
                 return v
             }
-            let (_, window) = try loadScene(a.positional[0], output)
+            let (scene, window) = try loadScene(a.positional[0], output)
             let grid = try Grid(window, scale: explicit, output)
+            // Animation: --at T runs the scene's animations on a clock up to T (the model map
+            // then), --presentation draws what is seen at T instead.
+            var hits: [View?]?
+            if let at = a.options["--at"] {
+                guard let t = Double(at), t.isFinite else { throw Failure(message: "--at takes a finite time in seconds") }
+                let app = Application()
+                app.addWindow(window)
+                scene.installAnimations(in: window, on: app)
+                app.advanceTime(to: t)
+                if a.flags.contains("--presentation") {
+                    let handles = window.makeHitTestSnapshot(presentationAt: app.currentTime).hitTest(grid.rootPoints(window))
+                    hits = handles.map { window.view(forHitTestHandle: $0) }
+                }
+            } else if a.flags.contains("--presentation") {
+                throw Failure(message: "--presentation needs --at T")
+            }
             let image = a.flags.contains("--cost")
                 ? try costMap(window, grid, progress: Progress(output))
-                : hitMap(window, grid).image
+                : hitMap(window, grid, hits: hits).image
             try write(image.pngData(), to: out, output)
             output.err("wrote \(out == "-" ? "standard output" : out) (\(image.width)x\(image.height))")
         }
@@ -266,9 +282,9 @@ extension HitTestCLI {
             return (UInt8(r * 255), UInt8(g * 255), UInt8(b * 255))
         }
 
-        static func hitMap(_ window: View, _ grid: Grid) -> Map {
+        static func hitMap(_ window: View, _ grid: Grid, hits given: [View?]? = nil) -> Map {
             let (w, h) = (grid.width, grid.height)
-            let hits = window.hitTest(grid.rootPoints(window))
+            let hits = given ?? window.hitTest(grid.rootPoints(window))
             var colors: [ObjectIdentifier: (UInt8, UInt8, UInt8)] = [:]
             var counts: [ObjectIdentifier: (View, Int)] = [:]
             for hit in hits {

@@ -139,12 +139,12 @@ public enum Reference {
     // MARK: - Presentation (SEMANTICS A15; Animation/)
 
     /// The hit test over presentation values at `time` (`View.presentation(at:)`): the same
-    /// rules with the presented `center`, `bounds`, `transform` and `alpha`, A14 as of `time`,
-    /// and no handlers (the default region and search). What `hitTestPresentation` and
-    /// `makeHitTestSnapshot(presentationAt:)` must answer.
+    /// rules with the presented `center`, `bounds`, `transform` and `alpha`, without A14's
+    /// animation rule (what is seen) and without handlers (the default region and search).
+    /// What `hitTestPresentation` and `makeHitTestSnapshot(presentationAt:)` must answer.
     public static func presentationHitTest(_ view: View, _ point: Point, at time: Double) -> View? {
         let p = view.presentation(at: time)
-        if view.isHidden || !view.isUserInteractionEnabled || view.isInteractionBlockedByAnimation(at: time) || p.alpha < 0.01 {
+        if view.isHidden || !view.isUserInteractionEnabled || p.alpha < 0.01 {
             return nil
         }
         let i = view.hitTestInsets

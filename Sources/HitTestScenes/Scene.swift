@@ -550,6 +550,11 @@ public struct SceneFile: Sendable, Hashable, Codable {
     /// The window and everything in it.
     public var root: SceneNode
 
+    // MARK: - Animations (SceneAnimation.swift)
+
+    /// Animations the scene triggers on the application's clock (top-level "animations").
+    public var animations: [SceneAnimation] = []
+
     /// A scene with the given root.
     public init(root: SceneNode) {
         self.root = root
@@ -564,6 +569,7 @@ public struct SceneFile: Sendable, Hashable, Codable {
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { r.i = 3 }
         try r.expect("{", "a JSON object (a scene file starts with '{')")
         var format: SceneJSON?, version: SceneJSON?, root: SceneNode?
+        var animations: [SceneAnimation] = []
         let table = SceneAttributes.all
         if !r.take("}") {
             repeat {
@@ -573,6 +579,7 @@ public struct SceneFile: Sendable, Hashable, Codable {
                 case "format": format = try r.value()
                 case "version": version = try r.value()
                 case "root": root = try r.node(table)
+                case "animations": animations = try SceneAnimation.list(from: r.value())  // Animation
                 default: throw SceneError(path: [], message: "unknown top-level key \"\(key)\"")
                 }
             } while r.take(",")
@@ -583,6 +590,7 @@ public struct SceneFile: Sendable, Hashable, Codable {
         guard case .number(_, "1") = version else { throw SceneError(path: [], message: "\"version\" must be 1") }
         guard let root else { throw SceneError(path: [], message: "missing \"root\"") }
         self.root = root
+        self.animations = animations
         try validate()
     }
 
@@ -622,12 +630,15 @@ public struct SceneFile: Sendable, Hashable, Codable {
             seen[node.id] = index
             for child in node.children.reversed() { stack.append((child, index)) }
         }
+        for (i, a) in animations.enumerated() where seen[a.view] == nil {
+            throw SceneError(path: [], message: "animations[\(i)]: no node has the id \"\(a.view)\"")
+        }
     }
 
     /// Decodes the wrapper: format, version, root (generic decoders; see `SceneNode.init(from:)`).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: SceneKey.self)
-        for key in c.allKeys where !["format", "version", "root"].contains(key.stringValue) {
+        for key in c.allKeys where !["format", "version", "root", "animations"].contains(key.stringValue) {
             throw SceneError(path: [], message: "unknown top-level key \"\(key.stringValue)\"")
         }
         guard (try? c.decode(String.self, forKey: SceneKey("format"))) == "hittest-scene" else {
@@ -638,6 +649,7 @@ public struct SceneFile: Sendable, Hashable, Codable {
         }
         guard c.contains(SceneKey("root")) else { throw SceneError(path: [], message: "missing \"root\"") }
         root = try c.decode(SceneNode.self, forKey: SceneKey("root"))
+        animations = try c.decodeIfPresent([SceneAnimation].self, forKey: SceneKey("animations")) ?? []
     }
 
     /// Encodes the wrapper and the tree.
@@ -646,6 +658,7 @@ public struct SceneFile: Sendable, Hashable, Codable {
         try c.encode("hittest-scene", forKey: SceneKey("format"))
         try c.encode(1, forKey: SceneKey("version"))
         try c.encode(root, forKey: SceneKey("root"))
+        if !animations.isEmpty { try c.encode(animations, forKey: SceneKey("animations")) }
     }
 
     /// The JSON form: two-space indentation (capped at 16 levels, so any depth stays linear in

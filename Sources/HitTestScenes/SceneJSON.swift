@@ -466,6 +466,11 @@ struct SceneJSONWriter {
             indent(level); text("}")
             stack.removeLast()
         }
+        if !scene.animations.isEmpty {  // Animation: the top-level "animations" key
+            text(",")
+            indent(1); text("\"animations\": ")
+            value(SceneAnimation.json(scene.animations))
+        }
         text("\n}\n")
     }
 }

@@ -386,14 +386,6 @@ extension View {
         return sum
     }
 
-    /// Whether an animation keeps hit testing away from this view at `time` (SEMANTICS A14):
-    /// it has an animation, from a block without `.allowUserInteraction`, that has not ended
-    /// by then (what presentation hit tests at `time` use).
-    public func isInteractionBlockedByAnimation(at time: Double) -> Bool {
-        guard let state = animationState else { return false }
-        return state.animations.contains { !$0.group.allowsUserInteraction && time < $0.group.endTime }
-    }
-
     /// Whether this view is animating now from a block without `.allowUserInteraction`, which
     /// makes hit testing treat it as if `isUserInteractionEnabled` were false (SEMANTICS A14).
     /// `isUserInteractionEnabled` itself keeps its value.

@@ -4,9 +4,11 @@
 extension View {
     /// A frozen copy of this view's tree as shown at `time` on its application's clock: every
     /// animating view has its presentation `center`, `bounds`, `transform` and `alpha` at
-    /// `time`, and is hit-testable by A14 as of `time` (an animation that has ended by then no
-    /// longer blocks it). Hit-test handlers are not consulted (views with one are tested with
-    /// the default rules), so no answer is `needsHandler`. Queried like any snapshot, from any
+    /// `time`. It answers what the user sees under a finger: A14 (animating views give way to
+    /// what is behind) is not applied, so a sliding drawer is found where it is drawn even
+    /// though touch delivery would not give it the touch. [ours] Hit-test handlers are not
+    /// consulted (views with one are tested with the default rules), so no answer is
+    /// `needsHandler`. Queried like any snapshot, from any
     /// thread, while the views go on changing; answers are the views' `hitTestHandle`s.
     ///
     /// Animations that exist now are evaluated at `time`; earlier history is not kept, so a
@@ -20,7 +22,9 @@ extension View {
 
     /// What the user sees (SEMANTICS A15): the hit test from this view over presentation values
     /// at the current time of its application's clock (`point` in this view's presented bounds
-    /// space). A14 applies as in `hitTest`; hit-test handlers are not consulted.
+    /// space): the view drawn under the finger that would take it. The model flags apply
+    /// (hidden, `isUserInteractionEnabled`, alpha as presented); A14's animation rule does
+    /// not, as the user cannot see it [ours]; hit-test handlers are not consulted.
     public func hitTestPresentation(_ point: Point, with event: Event? = nil) -> View? {
         let core = ensureCore()
         let time = animationClockTime
@@ -37,7 +41,7 @@ extension View {
             rows.append(
                 CoreTree.PresentedRow(
                     node: v.node, center: p.center, bounds: p.bounds, transform: p.transform, alpha: p.alpha,
-                    flags: CoreTree.flags(of: v, interactionBlocked: v.isInteractionBlockedByAnimation(at: time), handlers: false)))
+                    flags: CoreTree.flags(of: v, interactionBlocked: false, handlers: false)))
         }
         return core.clone(preparedFor: self, overriding: rows, bulk: bulk)
     }
