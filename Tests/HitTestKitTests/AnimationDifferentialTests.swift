@@ -82,4 +82,23 @@ import Testing
         #expect(tree.all.allSatisfy { !$0.isAnimating && !$0.isInteractionBlockedByAnimation })
         DifferentialTests.checkMirror(tree, "seed \(seed) after removal")
     }
+
+    /// The random animations above do what the differential test needs: most trees get views
+    /// blocked by an animation (A14) and views animating with `.allowUserInteraction`.
+    @Test func theRandomAnimationsBlockAndAllow() {
+        var blocked = 0
+        var allowed = 0
+        for seed in 0..<150 {
+            let tree = RandomTree.make(seed: UInt64(seed) &+ 7_000, options: RandomTree.Options(maxViews: 80))
+            let app = Application()
+            app.addWindow(tree.root as! Window)
+            app.advanceTime(to: 0)
+            var rng = SeededGenerator(seed: UInt64(seed) &* 31 &+ 5)
+            Self.animateSome(tree, &rng)
+            if tree.all.contains(where: \.isInteractionBlockedByAnimation) { blocked += 1 }
+            if tree.all.contains(where: { $0.isAnimating && !$0.isInteractionBlockedByAnimation }) { allowed += 1 }
+            for v in tree.all { v.removeAllAnimations() }
+        }
+        #expect(blocked > 100 && allowed > 40, "blocked in \(blocked), allowed in \(allowed) of 150 trees")
+    }
 }
