@@ -152,6 +152,10 @@ import Testing
         #expect(s.box.presentation.alpha == 1)
         s.app.advanceTime(to: 2.5)
         #expect(s.box.presentation.alpha == 0.5)
+        // A negative delay counts as none. [ours]
+        View.animate(withDuration: 1, delay: -5, options: .curveLinear, animations: { s.back.alpha = 0 })
+        s.app.advanceTime(to: 3)
+        #expect(s.back.presentation.alpha == 0.5)
     }
 
     @Test func a6CompletionOnceAtTheEndBeforeTheStep() {
@@ -578,5 +582,30 @@ import Testing
         }
         #expect(s.window.hitTest(Point(x: 250, y: 450)) === before)
         #expect(s.window.mirrorMismatches().isEmpty)
+    }
+
+    @Test func aHundredThousandDeepChainAnimates() {
+        let app = Application()
+        let window = Window(frame: Rect(x: 0, y: 0, width: 1000, height: 1000))
+        app.addWindow(window)
+        app.advanceTime(to: 0)
+        var last: View = window
+        for i in 0..<100_000 {
+            let v = View(frame: Rect(x: i % 2 == 0 ? 0.5 : -0.5, y: 0, width: 999 - Double(i) * 0.001, height: 999))
+            last.addSubview(v)
+            last = v
+        }
+        let leaf = View(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        last.addSubview(leaf)
+        View.animate(withDuration: 1, delay: 0, options: [.curveLinear, .allowUserInteraction], animations: { leaf.center.x = 105 })
+        app.advanceTime(to: 0.5)
+        // The leaf is at 100…110 in the model and seen at 50…60.
+        let q = last.convert(Point(x: 55, y: 5), to: window)
+        let r = last.convert(Point(x: 105, y: 5), to: window)
+        #expect(window.hitTest(q) === last && window.hitTest(r) === leaf)
+        #expect(window.hitTestPresentation(q) === leaf && window.hitTestPresentation(r) === last)
+        #expect(window.makeHitTestSnapshot(presentationAt: 0.5).hitTest([q, r]) == [leaf.hitTestHandle, last.hitTestHandle])
+        #expect(window.makeHitTestSnapshot(presentationAt: 1).hitTest([q, r]) == [last.hitTestHandle, leaf.hitTestHandle])
+        #expect(window.mirrorMismatches().isEmpty)
     }
 }

@@ -182,10 +182,10 @@ extension View {
         if case .spring(let z, let v, _) = group.timing { group.timing = .spring(damping: z, velocity: v, duration: duration) }
     }
 
-    /// The delay of the open begin/commit block (`setAnimationDelay:`).
+    /// The delay of the open begin/commit block (`setAnimationDelay:`); negative counts as 0.
     public static func setAnimationDelay(_ delay: Double) {
         precondition(delay.isFinite, "View.setAnimationDelay: \(delay) is not finite")
-        legacyGroup()?.delay = delay
+        legacyGroup()?.delay = max(0, delay)
     }
 
     /// The curve of the open begin/commit block (`setAnimationCurve:`).
@@ -244,7 +244,8 @@ extension View {
     ) {
         precondition(duration.isFinite && delay.isFinite, "View.animate: duration \(duration) and delay \(delay) must be finite")
         let context = AnimationContext.current
-        let group = AnimationGroup(duration: duration, delay: delay, timing: timing)
+        // A negative delay counts as none. [ours]
+        let group = AnimationGroup(duration: duration, delay: max(0, delay), timing: timing)
         group.isKeyframes = keyframes
         group.completion = completion
         group.repeatCount = options.contains(.repeat) ? .infinity : 1
