@@ -105,8 +105,10 @@ final class AnimationGroup {
         return timing.fraction(x)
     }
 
+    /// How many of its animations are on views now.
+    var attachedCount = 0
     /// Whether any of its animations is still on a view.
-    var hasAttachedAnimations: Bool { animations.contains { $0.animation?.isAttached == true } }
+    var hasAttachedAnimations: Bool { attachedCount > 0 }
 
     /// Ends the group: its animations leave their views, the log notes it, the completion
     /// runs (true only when nothing was interrupted and `finished`). At most once.
@@ -116,15 +118,13 @@ final class AnimationGroup {
         if let deadline, let application { application.cancel(deadline) }
         deadline = nil
         let ok = finished && !interrupted
-        var noted: [ObjectIdentifier] = []
+        var noted = Set<ObjectIdentifier>()
         for weak in animations {
-            guard let animation = weak.animation, let view = animation.view else { continue }
-            if animation.isAttached { view.detachAnimations { $0 === animation } }
-            let id = ObjectIdentifier(view)
-            if !noted.contains(id) {
-                noted.append(id)
-                application?.recorder.note(.animation, about: view, detail: "complete \(ok)")
-            }
+            guard let animation = weak.animation, let view = animation.view,
+                noted.insert(ObjectIdentifier(view)).inserted
+            else { continue }
+            view.detachAnimations { $0.group === self }
+            application?.recorder.note(.animation, about: view, detail: "complete \(ok)")
         }
         animations = []
         let completion = self.completion
@@ -165,7 +165,8 @@ final class RunningAnimation {
     let property: AnimatedProperty?
     var from: AnimationVector
     var to: AnimationVector
-    /// Keyframes in the order added: (relative start, relative end, value). Empty: from → to.
+    /// Keyframes: (relative start, relative end, value), in the order added while recording,
+    /// sorted by start (stably) at commit. Empty: from → to.
     var keyframes: [(start: Double, end: Double, value: AnimationVector)] = []
     var isAttached = false
 
@@ -181,7 +182,7 @@ final class RunningAnimation {
     func value(at u: Double) -> AnimationVector {
         if keyframes.isEmpty { return from + (to - from) * u }
         var value = from
-        for frame in keyframes.sorted(by: { $0.start < $1.start }) {
+        for frame in keyframes {
             if u >= frame.end {
                 value = frame.value
             } else if u > frame.start {
@@ -333,6 +334,7 @@ extension View {
         animationState = state
         for animation in animations {
             animation.isAttached = true
+            animation.group.attachedCount += 1
             state.animations.append(animation)
         }
         if isInteractionBlockedByAnimation != wasBlocked { core?.writeFlags(self) }
@@ -347,6 +349,7 @@ extension View {
         state.animations.removeAll { a in
             guard predicate(a) else { return false }
             a.isAttached = false
+            a.group.attachedCount -= 1
             removed.append(a)
             return true
         }
@@ -360,7 +363,8 @@ extension View {
     func interruptAnimations(where predicate: (RunningAnimation) -> Bool) {
         let removed = detachAnimations(where: predicate)
         var groups: [AnimationGroup] = []
-        for a in removed where !groups.contains(where: { $0 === a.group }) { groups.append(a.group) }
+        var seen = Set<ObjectIdentifier>()
+        for a in removed where seen.insert(ObjectIdentifier(a.group)).inserted { groups.append(a.group) }
         for group in groups {
             group.interrupted = true
             if !group.hasAttachedAnimations { group.finish(finished: false) }

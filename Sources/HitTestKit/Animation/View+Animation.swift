@@ -281,9 +281,20 @@ extension View {
             }
         }
         var byView: [(View, [RunningAnimation])] = []
+        var slot: [ObjectIdentifier: Int] = [:]
         for record in records {
             guard let view = record.view else { continue }
-            if let i = byView.firstIndex(where: { $0.0 === view }) { byView[i].1.append(record) } else { byView.append((view, [record])) }
+            if record.keyframes.count > 1 {
+                record.keyframes = record.keyframes.enumerated()
+                    .sorted { $0.element.start != $1.element.start ? $0.element.start < $1.element.start : $0.offset < $1.offset }
+                    .map(\.element)
+            }
+            if let i = slot[ObjectIdentifier(view)] {
+                byView[i].1.append(record)
+            } else {
+                slot[ObjectIdentifier(view)] = byView.count
+                byView.append((view, [record]))
+            }
         }
         group.animations = records.map { WeakAnimation(animation: $0) }
         for (view, animations) in byView {
