@@ -608,4 +608,30 @@ import Testing
         #expect(window.makeHitTestSnapshot(presentationAt: 1).hitTest([q, r]) == [last.hitTestHandle, leaf.hitTestHandle])
         #expect(window.mirrorMismatches().isEmpty)
     }
+
+    /// The README's example, value for value.
+    @Test func theReadmeExample() {
+        let app = Application()
+        let window = Window(frame: Rect(x: 0, y: 0, width: 390, height: 844))
+        app.addWindow(window)
+        let content = View(frame: window.bounds)
+        let drawer = View(frame: Rect(x: -280, y: 0, width: 280, height: 844))
+        window.addSubview(content)
+        window.addSubview(drawer)
+        var slid: [Bool] = []
+        View.animate(withDuration: 0.4, delay: 0, options: .curveEaseOut, animations: {
+            drawer.frame = Rect(x: 0, y: 0, width: 280, height: 844)
+        }, completion: { slid.append($0) })
+        app.advanceTime(to: 0.1)
+        #expect(drawer.frame == Rect(x: 0, y: 0, width: 280, height: 844))
+        let shown = drawer.presentation.frame
+        #expect(abs(shown.minX - (-280 + 280 * Self.bisectBezier(0, 0, 0.58, 1, 0.25))) < 1e-9)
+        #expect(String(format: "%.2f", shown.minX) == "-174.12" && shown.width == 280)
+        #expect(drawer.isAnimating)
+        let p = Point(x: 100, y: 300)
+        #expect(window.hitTest(p) === content)
+        #expect(window.hitTestPresentation(p) === drawer)
+        app.advanceTime(to: 0.4)
+        #expect(slid == [true] && window.hitTest(p) === drawer)
+    }
 }
