@@ -5,7 +5,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Synchronization
 
 // The animation engine: open animation blocks (per thread), the animations they leave on
 // views, presentation values, and completions on the application's deadline queue.
@@ -237,9 +236,6 @@ final class AnimationContext {
     /// The blocks open now, innermost last.
     var stack: [OpenAnimationBlock] = []
 
-    /// Blocks open on any thread: a setter outside every block pays one relaxed load.
-    static let openBlocks = Atomic<Int>(0)
-
     /// This thread's context, created on first use.
     static var current: AnimationContext {
         if let raw = pthread_getspecific(contextKey) {
@@ -250,22 +246,20 @@ final class AnimationContext {
         return context
     }
 
-    /// This thread's context when blocks may be open somewhere, else nil (cheap).
+    /// This thread's context when a block is open on it, else nil: one `pthread_getspecific`
+    /// and a count, what a setter outside every block pays.
     @inline(__always) static var recording: AnimationContext? {
-        guard openBlocks.load(ordering: .relaxed) > 0, let raw = pthread_getspecific(contextKey) else { return nil }
+        guard let raw = pthread_getspecific(contextKey) else { return nil }
         let context = Unmanaged<AnimationContext>.fromOpaque(raw).takeUnretainedValue()
         return context.stack.isEmpty ? nil : context
     }
 
     func push(_ block: OpenAnimationBlock) {
         stack.append(block)
-        AnimationContext.openBlocks.add(1, ordering: .relaxed)
     }
 
     func pop() -> OpenAnimationBlock? {
-        guard let block = stack.popLast() else { return nil }
-        AnimationContext.openBlocks.subtract(1, ordering: .relaxed)
-        return block
+        stack.popLast()
     }
 
     /// A change of `property` of `view` (whose old model value was `old`) inside the innermost
