@@ -149,7 +149,8 @@ def parse_scene(text: Union[str, bytes]) -> Scene:
     if not isinstance(doc, dict):
         raise SceneError([], "a scene file is a JSON object")
     for k in doc:
-        if k not in ("format", "version", "root"):
+        # "animations" (scene animations on a clock) does not change the model at load time.
+        if k not in ("format", "version", "root", "animations"):
             raise SceneError([], f'unknown top-level key "{k}"')
     if doc.get("format") != "hittest-scene":
         raise SceneError([], '"format" must be "hittest-scene"')
