@@ -61,6 +61,7 @@ public enum HitTestCLI {
           explain SCENE X Y          the decision trail for one point, in UIKit's order
           import FILE -o SCENE       from recursiveDescription text or XCUITest/Appium XML
           stats SCENE                views, depth, fan-out, transforms, memory
+          replay SCENE SCRIPT        replay a touch script; print the delivery log
 
         Run `hittest <command> --help` for a command's options.
         """
@@ -85,6 +86,7 @@ public enum HitTestCLI {
             case "import": try Import.run(args, output)
             case "stats": try Stats.run(args, output)
             case "demo": try Demo.run(args, output)
+            case "replay": try Replay.run(args, output)  // Replay.swift
             default: throw Failure(message: "unknown command '\(command)'\n\n\(usage)")
             }
             return 0
@@ -98,6 +100,7 @@ public enum HitTestCLI {
     }
 
     static let help: [String: String] = [
+        "replay": Replay.help,
         "query": """
             usage: hittest query SCENE POINTS [-o FILE]
 
