@@ -32,7 +32,13 @@ public final class Application: Responder {
     /// Creates an application with no windows, at time 0.
     public override init() {
         super.init()
+        router.interceptor = gestureEngine
     }
+
+    // MARK: - Gesture recognizers (Gestures/GestureEngine.swift)
+
+    /// The arbitration between recognizers and views: the router's interceptor.
+    private(set) lazy var gestureEngine = GestureEngine(application: self)
 
     // MARK: - Windows
 
