@@ -26,14 +26,14 @@ extension GestureRecognizer {
     /// A vector in screen space expressed in `view`'s bounds space (nil: the window's).
     func vector(_ v: Point, in view: View?) -> Point {
         let base = centroidOnScreen()
-        let a = Touch.convert(base, window: lastWindow ?? activeTouches.first?.window, to: view)
-        let b = Touch.convert(Point(x: base.x + v.x, y: base.y + v.y), window: lastWindow ?? activeTouches.first?.window, to: view)
+        let a = Touch.convert(base, window: activeTouches.first?.window ?? lastWindow, to: view)
+        let b = Touch.convert(Point(x: base.x + v.x, y: base.y + v.y), window: activeTouches.first?.window ?? lastWindow, to: view)
         return Point(x: b.x - a.x, y: b.y - a.y)
     }
 
     /// A vector in `view`'s bounds space (nil: the window's) expressed in screen space.
     func screenVector(_ v: Point, from view: View?) -> Point {
-        guard let window = lastWindow ?? activeTouches.first?.window else { return v }
+        guard let window = activeTouches.first?.window ?? lastWindow else { return v }
         func toScreen(_ p: Point) -> Point {
             let inWindow = view.map { $0.convert(p, to: window) } ?? p
             return window.toSuperview(inWindow)

@@ -132,7 +132,7 @@ open class GestureRecognizer {
     /// The centroid of the recognizer's touches in `view`'s bounds space (nil: the window's).
     /// With no touch down, where they last were.
     public func location(in view: View?) -> Point {
-        Touch.convert(centroidOnScreen(), window: lastWindow, to: view)
+        Touch.convert(centroidOnScreen(), window: activeTouches.first?.window ?? lastWindow, to: view)
     }
 
     /// The location of the recognizer's touch at `index` (0 ..< `numberOfTouches`, in the order
