@@ -32,7 +32,13 @@ public final class Application: Responder {
     /// Creates an application with no windows, at time 0.
     public override init() {
         super.init()
+        router.interceptor = gestureEngine
     }
+
+    // MARK: - Gesture recognizers (Gestures/GestureEngine.swift)
+
+    /// The arbitration between recognizers and views: the router's interceptor.
+    private(set) lazy var gestureEngine = GestureEngine(application: self)
 
     // MARK: - Windows
 
@@ -110,7 +116,8 @@ public final class Application: Responder {
         enqueue(.touches(changes))
     }
 
-    /// Replays a script step by step and returns what it delivered (the log entries it added).
+    /// Replays a script entry by entry (input steps and clock advances) and returns what it
+    /// delivered (the log entries it added).
     ///
     /// A script that starts before `currentTime` on an idle application (no touch down, no
     /// deadline pending) starts a new timeline: the clock restarts at the script's first
@@ -120,13 +127,18 @@ public final class Application: Responder {
     public func replay(_ script: TouchScript) -> ArraySlice<TouchDelivery> {
         let start = recorder.entries.count
         if !processing, clockStarted, tracker.isIdle, deadlines.isEmpty,
-            let first = script.steps.lazy.compactMap({ $0.map(\.timestamp).min() }).first, first < currentTime
+            let first = script.entries.lazy.compactMap(\.time).first, first < currentTime
         {
             clockStarted = false
             currentTime = 0
             tracker.forgetTaps()
         }
-        for step in script.steps { injectTouches(step) }
+        for entry in script.entries {
+            switch entry {
+            case .touches(let step): injectTouches(step)
+            case .advanceTime(let time): advanceTime(to: time)
+            }
+        }
         return recorder.entries[start...]
     }
 

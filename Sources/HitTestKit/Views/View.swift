@@ -105,6 +105,16 @@ open class View: Responder {
     /// Layout's per-view state (Layout/LayoutState.swift); nothing here reaches the C index.
     final var layoutState = LayoutState()
 
+    // MARK: - Gesture recognizers (Gestures/)
+
+    /// The recognizers attached to the view, in the order added (`gestureRecognizers`).
+    final var attachedRecognizers: [GestureRecognizer] = []
+
+    /// Whether `gestureRecognizer` may begin (leave `.possible`) on a touch in this view or for
+    /// a recognizer attached to it (SEMANTICS G10). The default returns true; `Control`
+    /// overrides it so that an ancestor's single tap does not take its touches (C5).
+    open func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool { true }
+
     // MARK: Init
 
     /// Creates a view with the given frame: bounds `(0, 0, width, height)`, centre in the
