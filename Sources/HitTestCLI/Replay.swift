@@ -21,7 +21,7 @@ extension HitTestCLI {
             stationary, ended, cancelled; screen coordinates, as in every command); lines with
             the same time are one input step. Time is simulated: a deceleration or a held
             touch runs when the script's time passes it; --until T then advances the clock to
-            T seconds (default: the script's last time plus 2 s, so motion after the last lift
+            T seconds (default: the script's last time plus 5 s, so motion after the last lift
             finishes). --only prints the entries of the named kinds (comma-separated:
             delivered, forwarded, dropped, ignored, held, recognizer, action, controlEvent,
             scrolled, animation).
@@ -47,8 +47,8 @@ extension HitTestCLI {
                 }
                 kinds = set
             }
-            let last = script.steps.last?.map(\.timestamp).max() ?? 0
-            var until = last + 2
+            let last = script.entries.compactMap(\.time).max() ?? 0
+            var until = last + 5
             if let u = a.options["--until"] {
                 guard let t = Double(u), t.isFinite else { throw Failure(message: "--until: '\(u)' is not a finite number") }
                 until = t

@@ -204,6 +204,20 @@ open class Control: View {
         return rect.contains(touch.location(in: self))
     }
 
+    // MARK: - Recognizers (C5)
+
+    /// A single-finger single-tap recognizer that is not attached to this control cannot begin
+    /// on a touch in it, so the control's own action runs (C5; [ours] for the mechanism). One
+    /// attached to the control itself may begin, and then cancels the control's touch (G6).
+    open override func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool {
+        if let tap = gestureRecognizer as? TapGestureRecognizer, tap.view !== self,
+            tap.numberOfTapsRequired == 1, tap.numberOfTouchesRequired == 1
+        {
+            return false
+        }
+        return super.gestureRecognizerShouldBegin(gestureRecognizer)
+    }
+
     // MARK: - Touches
 
     private func tracked(in touches: Set<Touch>) -> Touch? {

@@ -118,7 +118,9 @@ open class ScrollView: View {
 
     /// Whether touches on the content are held for 150 ms before the content gets them
     /// (`delaysContentTouches`, default true; S2).
-    public var delaysContentTouches = true
+    public var delaysContentTouches = true {
+        didSet { delayRecognizer.delaysTouchesBegan = delaysContentTouches }
+    }
 
     /// Whether a drag may take a touch the content has begun (`canCancelContentTouches`,
     /// default true; S4).
@@ -129,7 +131,14 @@ open class ScrollView: View {
 
     /// Whether a finger is on the view's content (`isTracking`): from touch down to lift,
     /// dragging or not.
-    public var isTracking: Bool { trackingTouches > 0 || isDragging }
+    public var isTracking: Bool { delayRecognizer.numberOfTouches > 0 || isDragging }
+
+    /// The pan that drags the content (`panGestureRecognizer`): a `PanGestureRecognizer`
+    /// attached to this view, enabled while `isScrollEnabled`. Its actions may be added to.
+    public private(set) lazy var panGestureRecognizer: PanGestureRecognizer = ScrollViewPanGestureRecognizer(scrollView: self)
+
+    /// The content-touch delay and the catch of a moving view (S2, S3, S7c).
+    private(set) lazy var delayRecognizer = ScrollViewDelayGestureRecognizer(scrollView: self)
 
     /// Whether the user is dragging the content (`isDragging`): from the pan's start to the
     /// lift.
@@ -139,15 +148,13 @@ open class ScrollView: View {
     /// snap back after an overscroll or to a page.
     public private(set) var isDecelerating = false
 
-    /// The number of fingers down on the view (kept by the touch-delay recognizer).
-    var trackingTouches = 0
     /// The touch that caused the current change, for the log.
     var currentTouch: Int?
 
     /// Creates a scroll view with the given frame, offset zero.
     public override init(frame: Rect) {
         super.init(frame: frame)
-        installRecognizers()
+        installScrollRecognizers()
     }
 
     // MARK: - Touch filtering (S2, S4)
@@ -170,7 +177,7 @@ open class ScrollView: View {
     /// The smallest offset: `-inset.left`, `-inset.top`.
     var minimumOffset: Point {
         let inset = adjustedContentInset
-        return Point(x: -inset.left, y: -inset.top)
+        return Point(x: 0 - inset.left, y: 0 - inset.top)  // 0 − 0 is +0, never −0
     }
 
     /// The largest offset: content size + insets − bounds size, and never below the smallest
@@ -228,53 +235,41 @@ open class ScrollView: View {
 
     /// The offset when the drag began.
     private var dragStartOffset: Point = .zero
-    /// The touches' centroid when the drag began, in window coordinates.
-    private var dragStartCentroid: Point = .zero
+    /// The pan's translation (in this view's space) when the drag began.
+    private var dragStartTranslation: Point = .zero
 
-    /// The drag begins with the fingers' centroid at `centroid` (window coordinates): stops
+    /// The drag begins with the pan's translation at `translation` (this view's space): stops
     /// any motion, tells the delegate (S8). The content follows the finger from here on, so it
     /// does not jump by the pan's 10 pt threshold. [ours]
-    func beginDragging(centroid: Point, touch: Int?) {
+    func beginDragging(translation: Point, touch: Int?) {
         stopMotion()
-        currentTouch = touch
         isDragging = true
         dragStartOffset = contentOffset
-        dragStartCentroid = centroid
+        dragStartTranslation = translation
         delegate?.scrollViewWillBeginDragging(self)
     }
 
-    /// The fingers' centroid moved to `centroid` (window coordinates): the offset is the offset
-    /// at the drag's start minus the translation, in this view's space (S5), clamped or bounced
-    /// (S6).
-    func drag(to centroid: Point, touch: Int?) {
+    /// The pan's translation is now `translation` (this view's space, measured now, so the
+    /// bounds origin cancels out): the offset is the offset at the drag's start minus the
+    /// translation since then (S5), clamped or bounced (S6).
+    func drag(translation: Point, touch: Int?) {
         guard isDragging else { return }
         currentTouch = touch
-        // Both ends converted now: the bounds origin cancels out of the difference.
-        let a = convert(dragStartCentroid, from: nil)
-        let b = convert(centroid, from: nil)
-        let raw = Point(x: dragStartOffset.x - (b.x - a.x), y: dragStartOffset.y - (b.y - a.y))
+        defer { currentTouch = nil }
+        let raw = Point(
+            x: dragStartOffset.x - (translation.x - dragStartTranslation.x),
+            y: dragStartOffset.y - (translation.y - dragStartTranslation.y))
         contentOffset = dragOffset(raw, start: dragStartOffset)
-        currentTouch = nil
     }
 
-    /// Re-bases the drag when the fingers' centroid jumps (a finger added or lifted): the
-    /// content stays where it is.
-    func rebaseDrag(centroid: Point) {
-        guard isDragging else { return }
-        dragStartOffset = contentOffset
-        dragStartCentroid = centroid
-    }
-
-    /// The fingers lifted with `velocity` (points per second, window coordinates, at window
-    /// point `centroid`): the drag ends, and the view decelerates (S7), snaps back from an
-    /// overscroll or moves to a page. Tells the delegate (S8).
-    func endDragging(velocity: Point, centroid: Point, touch: Int?) {
+    /// The fingers lifted with `velocity` (the fingers' velocity in points per second, this
+    /// view's space; the content's offset moves the other way): the drag ends, and the view
+    /// decelerates (S7), snaps back from an overscroll or moves to a page. Tells the delegate
+    /// (S8).
+    func endDragging(velocity: Point, touch: Int?) {
         guard isDragging else { return }
         isDragging = false
-        // The velocity in this view's space: the image of the vector.
-        let a = convert(centroid, from: nil)
-        let b = convert(Point(x: centroid.x + velocity.x, y: centroid.y + velocity.y), from: nil)
-        var v = Point(x: b.x - a.x, y: b.y - a.y)
+        var v = Point(x: 0 - velocity.x, y: 0 - velocity.y)
         if !scrollsHorizontally { v.x = 0 }
         if !scrollsVertically { v.y = 0 }
         let willDecelerate: Bool
@@ -294,7 +289,6 @@ open class ScrollView: View {
             delegate?.scrollViewDidEndDragging(self, willDecelerate: willDecelerate)
             if willDecelerate { startDeceleration(velocity: v) }
         }
-        _ = touch
     }
 
     /// The drag was cancelled (the pan cancelled): it ends where it is, snapping back into the
@@ -477,9 +471,16 @@ open class ScrollView: View {
     /// Whether a deceleration or an animation is running.
     var isMoving: Bool { motion != nil }
 
-    // MARK: - Recognizers (installed once the gesture system is merged)
+    // MARK: - Recognizers (ScrollView+Recognizers.swift)
 
-    func installRecognizers() {}
+    private func scrollEnabledDidChange() {
+        panGestureRecognizer.isEnabled = isScrollEnabled
+    }
 
-    func scrollEnabledDidChange() {}
+    /// The pan begins only where the content may lose its touch (S4); other recognizers as
+    /// `View`'s.
+    open override func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool {
+        if gestureRecognizer === panGestureRecognizer { return panMayBegin() }
+        return super.gestureRecognizerShouldBegin(gestureRecognizer)
+    }
 }
