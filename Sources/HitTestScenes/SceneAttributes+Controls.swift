@@ -183,6 +183,7 @@ extension SceneAttributes {
             .decelerationRate,
             .kindFlag("delaysContentTouches", ScrollView.self, kinds: [.scrollView], default: true, \.delaysContentTouches),
             .kindFlag("canCancelContentTouches", ScrollView.self, kinds: [.scrollView], default: true, \.canCancelContentTouches),
+            .recognizers,
         ]
     }
 }
@@ -192,4 +193,200 @@ extension Size: SceneNumbers {
     public var sceneNumbers: [Double] { [width, height] }
     /// From `[width, height]`.
     public init(sceneNumbers v: [Double]) { self.init(width: v[0], height: v[1]) }
+}
+
+// MARK: - Gesture recognizers
+
+/// The `"recognizers"` key: the view's gesture recognizers, each an object with `"type"`
+/// (`tap`, `longPress`, `pan`, `swipe`, `pinch`, `rotation`) and, optionally, UIKit's property
+/// names: `name`, `enabled`, `cancelsTouchesInView`, `delaysTouchesBegan`, `delaysTouchesEnded`
+/// for every type, and per type `numberOfTapsRequired`, `numberOfTouchesRequired`,
+/// `allowableMovement`, `maximumTapInterval` (tap); `minimumPressDuration`, `allowableMovement`,
+/// `numberOfTapsRequired`, `numberOfTouchesRequired` (longPress); `minimumNumberOfTouches`,
+/// `maximumNumberOfTouches`, `hysteresis` (pan); `direction` (an array of `right`, `left`,
+/// `up`, `down`), `numberOfTouchesRequired`, `minimumDistance`, `maximumDuration` (swipe);
+/// `scaleThreshold` (pinch); `rotationThreshold` (rotation). Absent values are the defaults.
+/// A scroll view's own pan and content-touch delay are not listed (the scroll view makes them).
+enum SceneRecognizers {
+    /// The keys every type takes.
+    static var common: [(String, ReferenceWritableKeyPath<GestureRecognizer, Bool>)] {
+        [
+            ("enabled", \.isEnabled), ("cancelsTouchesInView", \.cancelsTouchesInView),
+            ("delaysTouchesBegan", \.delaysTouchesBegan), ("delaysTouchesEnded", \.delaysTouchesEnded),
+        ]
+    }
+
+    /// The type-specific keys: integers and numbers (non-negative, finite).
+    static let specific: [String: [(String, isInteger: Bool)]] = [
+        "tap": [("numberOfTapsRequired", true), ("numberOfTouchesRequired", true), ("allowableMovement", false), ("maximumTapInterval", false)],
+        "longPress": [("minimumPressDuration", false), ("allowableMovement", false), ("numberOfTapsRequired", true), ("numberOfTouchesRequired", true)],
+        "pan": [("minimumNumberOfTouches", true), ("maximumNumberOfTouches", true), ("hysteresis", false)],
+        "swipe": [("direction", false), ("numberOfTouchesRequired", true), ("minimumDistance", false), ("maximumDuration", false)],
+        "pinch": [("scaleThreshold", false)],
+        "rotation": [("rotationThreshold", false)],
+    ]
+
+    static let directions: [(String, SwipeGestureRecognizer.Direction)] = [("right", .right), ("left", .left), ("up", .up), ("down", .down)]
+
+    /// Checks one recognizer object; a message when it is wrong.
+    static func problem(_ v: SceneJSON) -> String? {
+        guard case .object(let members) = v else { return "each recognizer must be an object, found \(v.brief)" }
+        guard case .string(let type)? = members["type"], let keys = specific[type] else {
+            return "a recognizer's \"type\" must be one of \(specific.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", "))"
+        }
+        for (key, value) in members where key != "type" {
+            if key == "name" {
+                guard case .string = value else { return "recognizer \"name\" must be a string" }
+                continue
+            }
+            if common.contains(where: { $0.0 == key }) {
+                guard case .bool = value else { return "recognizer \"\(key)\" must be true or false" }
+                continue
+            }
+            guard let spec = keys.first(where: { $0.0 == key }) else { return "unknown key \"\(key)\" for a \(type) recognizer" }
+            if key == "direction" {
+                guard case .array(let items) = value, !items.isEmpty,
+                    items.allSatisfy({ if case .string(let s) = $0 { directions.contains { $0.0 == s } } else { false } })
+                else { return "swipe \"direction\" must be an array of \"right\", \"left\", \"up\", \"down\"" }
+                continue
+            }
+            guard case .number(let x, let text) = value, x.isFinite, x >= 0, x <= SceneLimits.coordinate else {
+                return "recognizer \"\(key)\" must be a non-negative number"
+            }
+            if spec.isInteger && (Int(text) == nil || x > 1_000_000) { return "recognizer \"\(key)\" must be an integer" }
+        }
+        return nil
+    }
+
+    static func number(_ members: [String: SceneJSON], _ key: String) -> Double? {
+        if case .number(let x, _)? = members[key] { return x }
+        return nil
+    }
+
+    /// A recognizer from a checked object.
+    static func make(_ v: SceneJSON) -> GestureRecognizer? {
+        guard case .object(let m) = v, case .string(let type)? = m["type"] else { return nil }
+        let int = { (k: String) in number(m, k).map { Int($0) } }
+        let g: GestureRecognizer
+        switch type {
+        case "tap":
+            let t = TapGestureRecognizer()
+            if let x = int("numberOfTapsRequired") { t.numberOfTapsRequired = x }
+            if let x = int("numberOfTouchesRequired") { t.numberOfTouchesRequired = x }
+            if let x = number(m, "allowableMovement") { t.allowableMovement = x }
+            if let x = number(m, "maximumTapInterval") { t.maximumTapInterval = x }
+            g = t
+        case "longPress":
+            let t = LongPressGestureRecognizer()
+            if let x = number(m, "minimumPressDuration") { t.minimumPressDuration = x }
+            if let x = number(m, "allowableMovement") { t.allowableMovement = x }
+            if let x = int("numberOfTapsRequired") { t.numberOfTapsRequired = x }
+            if let x = int("numberOfTouchesRequired") { t.numberOfTouchesRequired = x }
+            g = t
+        case "pan":
+            let t = PanGestureRecognizer()
+            if let x = int("minimumNumberOfTouches") { t.minimumNumberOfTouches = x }
+            if let x = int("maximumNumberOfTouches") { t.maximumNumberOfTouches = x }
+            if let x = number(m, "hysteresis") { t.hysteresis = x }
+            g = t
+        case "swipe":
+            let t = SwipeGestureRecognizer()
+            if case .array(let items)? = m["direction"] {
+                var d: SwipeGestureRecognizer.Direction = []
+                for case .string(let s) in items { if let e = directions.first(where: { $0.0 == s }) { d.insert(e.1) } }
+                t.direction = d
+            }
+            if let x = int("numberOfTouchesRequired") { t.numberOfTouchesRequired = x }
+            if let x = number(m, "minimumDistance") { t.minimumDistance = x }
+            if let x = number(m, "maximumDuration") { t.maximumDuration = x }
+            g = t
+        case "pinch":
+            let t = PinchGestureRecognizer()
+            if let x = number(m, "scaleThreshold") { t.scaleThreshold = x }
+            g = t
+        case "rotation":
+            let t = RotationGestureRecognizer()
+            if let x = number(m, "rotationThreshold") { t.rotationThreshold = x }
+            g = t
+        default:
+            return nil
+        }
+        if case .string(let name)? = m["name"] { g.name = name }
+        for (key, path) in common { if case .bool(let b)? = m[key] { g[keyPath: path] = b } }
+        return g
+    }
+
+    /// The object of a recognizer of one of the six types (exactly), non-default values only.
+    static func capture(_ g: GestureRecognizer) -> SceneJSON? {
+        var m: [String: SceneJSON] = [:]
+        func int(_ k: String, _ x: Int, _ d: Int) { if x != d { m[k] = .number(Double(x), text: String(x)) } }
+        func num(_ k: String, _ x: Double, _ d: Double) { if x != d { m[k] = .number(x, text: SceneJSON.format(x)) } }
+        switch g {
+        case let t as TapGestureRecognizer where type(of: g) == TapGestureRecognizer.self:
+            m["type"] = .string("tap")
+            int("numberOfTapsRequired", t.numberOfTapsRequired, 1)
+            int("numberOfTouchesRequired", t.numberOfTouchesRequired, 1)
+            num("allowableMovement", t.allowableMovement, TapGestureRecognizer.defaultAllowableMovement)
+            num("maximumTapInterval", t.maximumTapInterval, TapGestureRecognizer.defaultMaximumTapInterval)
+        case let t as LongPressGestureRecognizer where type(of: g) == LongPressGestureRecognizer.self:
+            m["type"] = .string("longPress")
+            num("minimumPressDuration", t.minimumPressDuration, 0.5)
+            num("allowableMovement", t.allowableMovement, 10)
+            int("numberOfTapsRequired", t.numberOfTapsRequired, 0)
+            int("numberOfTouchesRequired", t.numberOfTouchesRequired, 1)
+        case let t as PanGestureRecognizer where type(of: g) == PanGestureRecognizer.self:
+            m["type"] = .string("pan")
+            int("minimumNumberOfTouches", t.minimumNumberOfTouches, 1)
+            if t.maximumNumberOfTouches != Int.max { int("maximumNumberOfTouches", t.maximumNumberOfTouches, Int.max) }
+            num("hysteresis", t.hysteresis, PanGestureRecognizer.defaultHysteresis)
+        case let t as SwipeGestureRecognizer where type(of: g) == SwipeGestureRecognizer.self:
+            m["type"] = .string("swipe")
+            if t.direction != .right {
+                m["direction"] = .array(directions.filter { t.direction.contains($0.1) }.map { .string($0.0) })
+            }
+            int("numberOfTouchesRequired", t.numberOfTouchesRequired, 1)
+            num("minimumDistance", t.minimumDistance, 50)
+            num("maximumDuration", t.maximumDuration, 0.5)
+        case let t as PinchGestureRecognizer where type(of: g) == PinchGestureRecognizer.self:
+            m["type"] = .string("pinch")
+            num("scaleThreshold", t.scaleThreshold, PinchGestureRecognizer.defaultScaleThreshold)
+        case let t as RotationGestureRecognizer where type(of: g) == RotationGestureRecognizer.self:
+            m["type"] = .string("rotation")
+            num("rotationThreshold", t.rotationThreshold, RotationGestureRecognizer.defaultRotationThreshold)
+        default:
+            return nil
+        }
+        if let name = g.name { m["name"] = .string(name) }
+        let defaults = [true, true, false, true]
+        for ((key, path), d) in zip(common, defaults) where g[keyPath: path] != d { m[key] = .bool(g[keyPath: path]) }
+        return .object(m)
+    }
+}
+
+extension SceneAttribute {
+    /// The view's gesture recognizers (`SceneRecognizers`).
+    static var recognizers: SceneAttribute {
+        SceneAttribute(
+            key: "recognizers",
+            read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in
+                guard case .array(let items) = v else {
+                    throw SceneError(path: [], message: "\"recognizers\" must be an array of objects, found \(v.brief)")
+                }
+                for item in items {
+                    if let p = SceneRecognizers.problem(item) { throw SceneError(path: [], message: "\"recognizers\": \(p)") }
+                }
+                n.attributes["recognizers"] = items.isEmpty ? nil : v
+            },
+            write: { $0.attributes["recognizers"] },
+            apply: { n, v in
+                guard case .array(let items)? = n.attributes["recognizers"] else { return }
+                for item in items { if let g = SceneRecognizers.make(item) { v.addGestureRecognizer(g) } }
+            },
+            capture: { v, n in
+                let items = (v.gestureRecognizers ?? []).compactMap(SceneRecognizers.capture)
+                n.attributes["recognizers"] = items.isEmpty ? nil : .array(items)
+            },
+            same: { $0.attributes["recognizers"] == $1.attributes["recognizers"] },
+            check: { _ in nil })
+    }
 }

@@ -7,6 +7,10 @@ final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
         self.scrollView = scrollView
         super.init()
         name = "pan"
+        // A pan still possible at a lift fails there, before the view gets the lift, so holding
+        // ended phases adds nothing; and a pan reset after a lift must not hold another
+        // recognizer's held lift. [ours]
+        delaysTouchesEnded = false
         addAction { [unowned scrollView] g in
             guard let pan = g as? ScrollViewPanGestureRecognizer else { return }
             scrollView.handlePan(pan)
@@ -30,6 +34,7 @@ final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
         super.init()
         name = "contentTouchDelay"
         delaysTouchesBegan = scrollView.delaysContentTouches
+        delaysTouchesEnded = false  // it decides at the lift itself (see the pan's note)
     }
 
     override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
