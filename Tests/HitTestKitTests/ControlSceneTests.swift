@@ -218,6 +218,24 @@ import Testing
     }
 }
 
+extension ControlSceneTests {
+    /// The README's replay example (`Examples/replay`): the scene file and the script give the
+    /// log committed beside them, line for line.
+    @Test func readmeReplayExamplePrintsItsCommittedLog() throws {
+        let dir = Self.fixtures.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples/replay")
+        let expected = try String(contentsOf: dir.appendingPathComponent("expected-log.txt"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        let out = OutputBox()
+        let status = HitTestCLI.run(
+            ["replay", dir.appendingPathComponent("table.json").path, dir.appendingPathComponent("drag-then-tap.csv").path],
+            output: out.output)
+        #expect(status == 0)
+        #expect(out.lines == expected)
+        #expect(expected.contains("0.15 touch 1 scrolled table: contentOffset (0.0, 120.0)"))
+        #expect(expected.contains("2.05 touch 3 controlEvent button-7: touchUpInside|primaryActionTriggered"))
+    }
+}
+
 /// Collects what a CLI run prints.
 final class OutputBox: @unchecked Sendable {
     private let lock = NSLock()

@@ -395,6 +395,24 @@ final class ScrollRig {
         #expect(rig.delegate.folded == ["willBeginDragging", "didScroll×2", "didEndDragging(true)", "didScroll×228", "didEndDecelerating"])
     }
 
+    @Test func s7bOneDidScrollPerTickThatMovesTheOffsetAtExactSixtieths() {
+        let rig = ScrollRig(cellCount: 12)                  // maximum offset 120: the flick hits the edge
+        rig.step(1, .began, 100, 400, 0)
+        rig.step(1, .moved, 100, 390, 0.01)
+        rig.step(1, .ended, 100, 380, 0.02)                 // 1000 pt/s
+        rig.delegate.calls.removeAll()
+        let before = rig.scrolled.count
+        rig.app.advanceTime(to: 0.02 + 0.5 * ScrollView.tickInterval)   // between the lift and the first tick
+        #expect(rig.scrolled.count == before)
+        rig.app.advanceTime(to: 5)
+        let ticks = rig.scrolled.dropFirst(before)
+        #expect(ticks.map(\.time) == (1...ticks.count).map { 0.02 + Double($0) * ScrollView.tickInterval })
+        #expect(rig.delegate.calls == Array(repeating: "didScroll", count: ticks.count) + ["didEndDecelerating"])
+        // Every tick moved the offset; the last one reached the edge and stopped the motion.
+        #expect(zip(ticks.dropFirst(), ticks).allSatisfy { $0.offset > $1.offset })
+        #expect(ticks.last?.offset == 120)
+    }
+
     @Test func s7FastRateStopsSoonerAndALiftAfterARestDoesNotDecelerate() {
         let rig = ScrollRig()
         rig.scroll.decelerationRate = .fast

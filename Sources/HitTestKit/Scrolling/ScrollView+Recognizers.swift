@@ -1,18 +1,17 @@
 /// The scroll view's pan: it drags the content (S5) and, through the scroll view's
 /// `gestureRecognizerShouldBegin`, gives way to content that keeps its touches (S4).
 final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
-    unowned let scrollView: ScrollView
-    /// The pan's translation when it began: the drag follows the finger from there.
+    /// Created by (and attached to) its scroll view, which owns it.
     init(scrollView: ScrollView) {
-        self.scrollView = scrollView
         super.init()
         name = "pan"
         // A pan still possible at a lift fails there, before the view gets the lift, so holding
         // ended phases adds nothing; and a pan reset after a lift must not hold another
         // recognizer's held lift. [ours]
         delaysTouchesEnded = false
-        addAction { [unowned scrollView] g in
-            guard let pan = g as? ScrollViewPanGestureRecognizer else { return }
+        // Weak: a recognizer kept after its scroll view is gone does nothing.
+        addAction { [weak scrollView] g in
+            guard let scrollView, let pan = g as? ScrollViewPanGestureRecognizer else { return }
             scrollView.handlePan(pan)
         }
     }
@@ -27,10 +26,11 @@ final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
 /// are cancelled in their views, G6) and so makes the content's other recognizers fail (G9),
 /// but never the pan, so the finger can drag on.
 final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
-    unowned let scrollView: ScrollView
+    /// The scroll view that owns it (weak: it may outlive a scroll view a user let go of).
+    private weak var owner: ScrollView?
 
     init(scrollView: ScrollView) {
-        self.scrollView = scrollView
+        owner = scrollView
         super.init()
         name = "contentTouchDelay"
         delaysTouchesBegan = scrollView.delaysContentTouches
@@ -38,6 +38,7 @@ final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
     }
 
     override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
+        guard let scrollView = owner else { return }
         if scrollView.isMoving {
             // S7c: a touch stops the motion and does not reach the content.
             scrollView.stopMotion()
@@ -78,7 +79,7 @@ final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
 
     /// `touchesShouldBegin(_:with:in:)` per content view; a refused touch is kept from its view.
     private func askShouldBegin(_ touches: Set<Touch>, event: Event) {
-        guard let router = engine?.application?.router else { return }
+        guard let scrollView = owner, let router = engine?.application?.router else { return }
         var byView: [(View, Set<Touch>)] = []
         for touch in touches.sorted(by: { $0.identifier < $1.identifier }) {
             guard touch.isDelivered, !touch.route.viewHasBegun, let view = touch.view else { continue }
@@ -95,7 +96,7 @@ final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
 
     /// Recognizing (S7c) never makes the pan fail.
     override func canPrevent(_ other: GestureRecognizer) -> Bool {
-        other !== scrollView.panGestureRecognizer
+        other !== owner?.panGestureRecognizer
     }
 
     /// Nothing makes it fail but its own rules: the pan beginning while it holds a began
