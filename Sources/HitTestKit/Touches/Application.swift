@@ -35,6 +35,12 @@ public final class Application: Responder {
         router.interceptor = gestureEngine
     }
 
+    deinit {
+        // Windows and the engine refer to the application unowned(unsafe).
+        for window in storedWindows where window.application === self { window.application = nil }
+        gestureEngine.detach()
+    }
+
     // MARK: - Gesture recognizers (Gestures/GestureEngine.swift)
 
     /// The arbitration between recognizers and views: the router's interceptor.
@@ -83,7 +89,7 @@ public final class Application: Responder {
     /// Routes the touches of `event` to their windows, front to back (`sendEvent:`); each
     /// window's `sendEvent(_:)` hands them to the router.
     public func sendEvent(_ event: Event) {
-        for window in storedWindows.reversed() where event.touches(for: window) != nil {
+        for window in storedWindows.reversed() where event.touches.contains(where: { $0.window === window }) {
             window.sendEvent(event)
         }
     }

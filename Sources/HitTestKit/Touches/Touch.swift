@@ -24,8 +24,8 @@ public final class Touch: Hashable {
     public internal(set) var tapCount: Int
     /// The view the touch was delivered to, fixed when it began (nil when it hit nothing).
     public internal(set) var view: View?
-    /// The window the touch began in.
-    public internal(set) weak var window: Window?
+    /// The window the touch began in (held strongly, as `UITouch` holds it).
+    public internal(set) var window: Window?
     /// The location in screen coordinates.
     var screenLocation: Point
     var previousScreenLocation: Point
@@ -79,7 +79,9 @@ public final class Event {
     let touches: Set<Touch>
     /// The application whose pipeline made the event: `Window.sendEvent(_:)` hands the event
     /// back to its router, and the responder chain logs to its delivery log.
-    weak var application: Application?
+    /// Held strongly: an event a handler keeps keeps its application (a weak reference here
+    /// would put every application retain on the runtime's slow path).
+    let application: Application?
 
     init(timestamp: Double, touches: Set<Touch>, application: Application?) {
         self.timestamp = timestamp

@@ -102,8 +102,10 @@ final class TouchRouter {
     /// touches' pending phases, then the phase it has in this step unless it is held.
     func deliver(_ event: Event, in window: Window) {
         var items: [(touch: Touch, phases: [Touch.Phase])] = []
-        let mine = event.touches.filter { $0.window === window && $0.view != nil }
-        for touch in mine.sorted(by: { $0.identifier < $1.identifier }) {
+        var mine: [Touch] = []
+        for touch in event.touches where touch.window === window && touch.view != nil { mine.append(touch) }
+        if mine.count > 1 { mine.sort { $0.identifier < $1.identifier } }
+        for touch in mine {
             var phases = touch.route.pending
             touch.route.pending.removeAll()
             if touch.isDelivered, touch.phase != .stationary, !touch.route.viewHasFinished {
@@ -212,6 +214,15 @@ final class TouchRouter {
     /// and phase, `began`, `moved`, `ended`, `cancelled`. Marks what each view has begun and
     /// finished.
     private func plan(_ items: [(touch: Touch, phases: [Touch.Phase])]) -> [Delivery] {
+        if items.count == 1, items[0].phases.count == 1 {
+            // One phase of one touch (most steps): one call, no grouping.
+            let touch = items[0].touch
+            let phase = items[0].phases[0]
+            guard phase != .stationary, let view = touch.view, !touch.route.viewHasFinished else { return [] }
+            if phase == .began { touch.route.viewHasBegun = true }
+            if phase == .ended || phase == .cancelled { touch.route.viewHasFinished = true }
+            return [Delivery(view: view, phase: phase, touches: [touch])]
+        }
         var out: [Delivery] = []
         let rounds = items.reduce(0) { max($0, $1.phases.count) }
         for round in 0..<rounds {

@@ -83,6 +83,11 @@ final class TouchTracker {
     /// Marks the touches down that did not change as stationary.
     func markStationary(except changed: [Touch]) {
         guard !active.isEmpty else { return }
+        if active.count <= 8 {
+            // A few fingers: a scan beats building a set.
+            for touch in active where !changed.contains(where: { $0 === touch }) { touch.phase = .stationary }
+            return
+        }
         let changedIDs = Set(changed.map { ObjectIdentifier($0) })
         for touch in active where !changedIDs.contains(ObjectIdentifier(touch)) {
             touch.phase = .stationary
