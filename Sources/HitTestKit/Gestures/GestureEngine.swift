@@ -29,12 +29,12 @@ final class GestureEngine: TouchInterceptor {
     }
 
     /// Recognizers with touches, a gesture in progress or a state to reset.
-    private var active: [GestureRecognizer] = []
+    @exclusivity(unchecked) private var active: [GestureRecognizer] = []
     /// Recognizers waiting for another's failure (G12).
-    private var waiting: [GestureRecognizer] = []
-    private var work: [Work] = []
-    private var draining = false
-    private var stamp = 0
+    @exclusivity(unchecked) private var waiting: [GestureRecognizer] = []
+    @exclusivity(unchecked) private var work: [Work] = []
+    @exclusivity(unchecked) private var draining = false
+    @exclusivity(unchecked) private var stamp = 0
 
     init(application: Application) {
         self.application = application
@@ -106,7 +106,11 @@ final class GestureEngine: TouchInterceptor {
             if let watchers = touch.route.watchers {
                 var set: Set<Touch>?
                 for g in unsafeDowncast(watchers, to: Watchers.self).recognizers where g.isLive && !g.storedState.isFinished {
-                    if set == nil { set = [touch] }
+                    if set == nil {
+                        var one = Set<Touch>(minimumCapacity: 1)
+                        one.insert(touch)
+                        set = one
+                    }
                     GestureEngine.send(touch.phase, set!, event, to: g)
                 }
             }
@@ -170,19 +174,24 @@ final class GestureEngine: TouchInterceptor {
 
     func settle(router: TouchRouter) {
         guard !active.isEmpty else { return }
-        var kept: [GestureRecognizer] = []
-        kept.reserveCapacity(active.count)
-        for g in active {
+        // Compacts in place. A `reset()` may append (a custom one that sets a state): appended
+        // entries are visited too, and `kept` never passes `i`.
+        var kept = 0
+        var i = 0
+        while i < active.count {
+            let g = active[i]
+            i += 1
             if g.activeTouches.isEmpty, g.storedState.isFinished {
                 resetRecognizer(g)
             }
             if g.storedState == .possible, g.activeTouches.isEmpty, !g.isInSequence, g.pendingState == nil {
                 g.isActive = false
             } else {
-                kept.append(g)
+                active[kept] = g
+                kept += 1
             }
         }
-        active = kept
+        active.removeLast(active.count - kept)
     }
 
     // MARK: - Holding (G7, G8)
@@ -211,8 +220,15 @@ final class GestureEngine: TouchInterceptor {
 
     /// Queues a state change of `g` and, unless one is being processed, processes the queue.
     func request(_ g: GestureRecognizer, _ state: GestureRecognizer.State) {
-        work.append(.set(g, state))
-        drain()
+        if draining {
+            work.append(.set(g, state))
+            return
+        }
+        // Nothing queued: process it now, then whatever it queued.
+        draining = true
+        process(g, to: state)
+        draining = false
+        if !work.isEmpty { drain() }
     }
 
     private func drain() {

@@ -159,7 +159,7 @@ open class GestureRecognizer {
     }
 
     /// `debugName`, kept until the name, the view or its list of recognizers changes.
-    var cachedDebugName: String?
+    @exclusivity(unchecked) var cachedDebugName: String?
 
     private func computeDebugName() -> String {
         if let name { return name }
@@ -225,26 +225,26 @@ open class GestureRecognizer {
 
     // MARK: - Internal state (the arbitration's)
 
-    var storedState: State = .possible
-    var actions: [(GestureRecognizer) -> Void] = []
+    @exclusivity(unchecked) var storedState: State = .possible
+    @exclusivity(unchecked) var actions: [(GestureRecognizer) -> Void] = []
     /// The application's arbitration engine; set when the recognizer first receives a touch.
     /// Strong: the engine outlives its application only as an empty shell (`detach()`).
-    var engine: GestureEngine?
+    @exclusivity(unchecked) var engine: GestureEngine?
     /// Touches received and not yet ended or cancelled, in the order they began.
-    var activeTouches: [Touch] = []
+    @exclusivity(unchecked) var activeTouches: [Touch] = []
     /// Every touch received since the last reset (for G6, G9, G10).
-    var sequenceTouches: [Touch] = []
+    @exclusivity(unchecked) var sequenceTouches: [Touch] = []
     /// The state requested while waiting for another recognizer's failure (G12).
-    var pendingState: State?
-    var failureRequirements: [WeakRecognizer] = []
-    var deadlines: [DeadlineToken] = []
+    @exclusivity(unchecked) var pendingState: State?
+    @exclusivity(unchecked) var failureRequirements: [WeakRecognizer] = []
+    @exclusivity(unchecked) var deadlines: [DeadlineToken] = []
     /// In the engine's list of recognizers with something going on.
-    var isActive = false
+    @exclusivity(unchecked) var isActive = false
     /// Scratch for the engine: the step stamp and the touches of this step's phase.
-    var stepMark = 0
-    var stepTouches: [Touch] = []
+    @exclusivity(unchecked) var stepMark = 0
+    @exclusivity(unchecked) var stepTouches: [Touch] = []
     /// Where the touches last were (screen), for `location(in:)` after a lift.
-    var lastCentroid = Point(x: 0, y: 0)
+    @exclusivity(unchecked) var lastCentroid = Point(x: 0, y: 0)
 
     /// The window of the touches: the first touch's, else the view's.
     var touchWindow: Window? { activeTouches.first?.window ?? view?.window }

@@ -17,12 +17,12 @@ public final class Application: Responder {
     }
 
     private var storedWindows: [Window] = []
-    private var queue: [Input] = []
-    private var queueHead = 0
-    private var processing = false
-    private var deadlines = DeadlineQueue()
+    @exclusivity(unchecked) private var queue: [Input] = []
+    @exclusivity(unchecked) private var queueHead = 0
+    @exclusivity(unchecked) private var processing = false
+    @exclusivity(unchecked) private var deadlines = DeadlineQueue()
     /// False until the first input step or time advance: the first may be at any time.
-    private var clockStarted = false
+    @exclusivity(unchecked) private var clockStarted = false
 
     let recorder = DeliveryRecorder()
     let forwarder = ChainForwarder()
@@ -220,7 +220,8 @@ public final class Application: Responder {
     }
 
     private func process(_ changes: [TouchChange]) {
-        guard let time = changes.map(\.timestamp).max() else { return }
+        guard var time = changes.first?.timestamp else { return }
+        for change in changes where change.timestamp > time { time = change.timestamp }
         if clockStarted, let late = changes.first(where: { $0.timestamp < currentTime }) {
             refusedStepCount += 1
             let reason = "timestamp \(late.timestamp) is earlier than the current time \(currentTime)"
@@ -236,7 +237,10 @@ public final class Application: Responder {
         let step = tracker.apply(changes, at: time)
         router.watchNewTouches(step.began)
         tracker.markStationary(except: step.changed)
-        let event = Event(timestamp: time, touches: Set(tracker.active).union(step.changed), application: self)
+        var all = Set<Touch>(minimumCapacity: tracker.active.count + step.changed.count)
+        for touch in tracker.active { all.insert(touch) }
+        for touch in step.changed { all.insert(touch) }
+        let event = Event(timestamp: time, touches: all, application: self)
         router.stepWillDeliver(step.changed, event: event)
         for touch in step.changed where !touch.isDelivered && (touch.phase != .began || touch.route.isWatched) {
             if let view = touch.view {

@@ -75,7 +75,7 @@ final class TouchRouter {
     /// The gesture seam; nil until recognizers exist.
     var interceptor: TouchInterceptor?
     /// Touches with `route.pending` phases, in the order they got them.
-    private var queued: [Touch] = []
+    @exclusivity(unchecked) private var queued: [Touch] = []
 
     init(application: Application) {
         self.application = application
@@ -94,6 +94,14 @@ final class TouchRouter {
     /// Shows the interceptor the step's changed, watched touches before any view (G3).
     func stepWillDeliver(_ changed: [Touch], event: Event) {
         guard let interceptor else { return }
+        if changed.count == 1 {
+            // One touch (most steps): no list to build.
+            let touch = changed[0]
+            if touch.route.isWatched && touch.phase != .stationary {
+                interceptor.touchesWillBeDelivered(changed, event: event, router: self)
+            }
+            return
+        }
         let watched = changed.filter { $0.route.isWatched && $0.phase != .stationary }
         if !watched.isEmpty { interceptor.touchesWillBeDelivered(watched, event: event, router: self) }
     }

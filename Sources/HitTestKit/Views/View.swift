@@ -16,18 +16,18 @@ open class View: Responder {
     /// The node handle in `core`.
     var node: Int32 = -1
 
-    var storedSubviews: [View] = []
+    @exclusivity(unchecked) var storedSubviews: [View] = []
     // The back references are `unowned(unsafe)`, not `weak`: a weak reference gives its target
     // a side table, and every retain and release of a view, window or controller then takes
     // the runtime's slow path (measured as the replay's bottleneck). Each is cleared when its
     // target dies (`deinit` here and in `ViewController`) or detaches, so none dangles.
     /// The superview; cleared by its `deinit` and by `removeFromSuperview()`.
-    unowned(unsafe) var storedSuperview: View?
+    @exclusivity(unchecked) unowned(unsafe) var storedSuperview: View?
     /// The window; cleared for the subtree when it leaves the window or the window dies.
-    unowned(unsafe) var storedWindow: Window?
+    @exclusivity(unchecked) unowned(unsafe) var storedWindow: Window?
     /// Set by `ViewController` on its root view, for the responder chain; cleared when the
     /// controller lets go of the view or dies.
-    unowned(unsafe) var owningController: ViewController?
+    @exclusivity(unchecked) unowned(unsafe) var owningController: ViewController?
 
     // MARK: Geometry
 
@@ -115,7 +115,7 @@ open class View: Responder {
     // MARK: - Gesture recognizers (Gestures/)
 
     /// The recognizers attached to the view, in the order added (`gestureRecognizers`).
-    final var attachedRecognizers: [GestureRecognizer] = []
+    @exclusivity(unchecked) final var attachedRecognizers: [GestureRecognizer] = []
 
     /// Whether `gestureRecognizer` may begin (leave `.possible`) on a touch in this view or for
     /// a recognizer attached to it (SEMANTICS G10). The default returns true; `Control`
