@@ -9,6 +9,7 @@ let worker = Thread {
     let options = parse(Array(CommandLine.arguments.dropFirst()))
     let bench = Bench()
     bench.run(options)
+    bench.gestureReplayBenchmark(options)
     bench.report(options)
     exit(bench.failures.isEmpty ? 0 : 1)
 }

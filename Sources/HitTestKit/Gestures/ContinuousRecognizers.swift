@@ -61,7 +61,29 @@ open class PanGestureRecognizer: GestureRecognizer {
         return down.prefix(maximumNumberOfTouches)
     }
 
-    private func centroid() -> Point? { GestureRecognizer.centroid(counted()) }
+    /// The number of fingers counted (down, at most `maximumNumberOfTouches`).
+    private func countedCount() -> Int {
+        var n = 0
+        for t in activeTouches where t.phase != .ended && t.phase != .cancelled {
+            n += 1
+            if n == maximumNumberOfTouches { break }
+        }
+        return n
+    }
+
+    /// The centroid of the counted fingers, without building a list.
+    private func centroid() -> Point? {
+        var x = 0.0
+        var y = 0.0
+        var n = 0
+        for t in activeTouches where t.phase != .ended && t.phase != .cancelled {
+            x += t.screenLocation.x
+            y += t.screenLocation.y
+            n += 1
+            if n == maximumNumberOfTouches { break }
+        }
+        return n == 0 ? nil : Point(x: x / Double(n), y: y / Double(n))
+    }
 
     private func currentTranslation() -> Point {
         guard let origin, let c = centroid() else { return translationOnScreen }
@@ -89,7 +111,7 @@ open class PanGestureRecognizer: GestureRecognizer {
         translationOnScreen = Point(x: c.x - origin.x, y: c.y - origin.y)
         switch state {
         case .possible:
-            if counted().count >= minimumNumberOfTouches,
+            if countedCount() >= minimumNumberOfTouches,
                 GestureRecognizer.distance(c, origin) >= hysteresis
             {
                 state = .began

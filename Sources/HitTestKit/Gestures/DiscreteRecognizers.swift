@@ -1,5 +1,14 @@
 /// Screen-space helpers shared by the recognizers.
 extension GestureRecognizer {
+    /// Appends where `touches` are now, in identifier order.
+    static func appendStarts(_ touches: Set<Touch>, to starts: inout [(touch: Touch, point: Point)]) {
+        if touches.count == 1, let t = touches.first {
+            starts.append((t, t.screenLocation))
+            return
+        }
+        for t in touches.sorted(by: { $0.identifier < $1.identifier }) { starts.append((t, t.screenLocation)) }
+    }
+
     static func distance(_ a: Point, _ b: Point) -> Double {
         let dx = a.x - b.x
         let dy = a.y - b.y
@@ -26,14 +35,14 @@ extension GestureRecognizer {
     /// A vector in screen space expressed in `view`'s bounds space (nil: the window's).
     func vector(_ v: Point, in view: View?) -> Point {
         let base = centroidOnScreen()
-        let a = Touch.convert(base, window: activeTouches.first?.window ?? lastWindow, to: view)
-        let b = Touch.convert(Point(x: base.x + v.x, y: base.y + v.y), window: activeTouches.first?.window ?? lastWindow, to: view)
+        let a = Touch.convert(base, window: touchWindow, to: view)
+        let b = Touch.convert(Point(x: base.x + v.x, y: base.y + v.y), window: touchWindow, to: view)
         return Point(x: b.x - a.x, y: b.y - a.y)
     }
 
     /// A vector in `view`'s bounds space (nil: the window's) expressed in screen space.
     func screenVector(_ v: Point, from view: View?) -> Point {
-        guard let window = activeTouches.first?.window ?? lastWindow else { return v }
+        guard let window = touchWindow else { return v }
         func toScreen(_ p: Point) -> Point {
             let inWindow = view.map { $0.convert(p, to: window) } ?? p
             return window.toSuperview(inWindow)
@@ -78,7 +87,7 @@ open class TapGestureRecognizer: GestureRecognizer {
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         guard state == .possible, tapsDone < numberOfTapsRequired else { return }
         cancelScheduledDeadlines()
-        for t in touches.sorted(by: { $0.identifier < $1.identifier }) { starts.append((t, t.screenLocation)) }
+        GestureRecognizer.appendStarts(touches, to: &starts)
         fingersDown += touches.count
         fingersThisTap = max(fingersThisTap, fingersDown)
         if fingersDown > numberOfTouchesRequired { state = .failed }
@@ -171,7 +180,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         guard state == .possible else { return }
         cancelScheduledDeadlines()
-        for t in touches.sorted(by: { $0.identifier < $1.identifier }) { starts.append((t, t.screenLocation)) }
+        GestureRecognizer.appendStarts(touches, to: &starts)
         fingersDown += touches.count
         if fingersDown > numberOfTouchesRequired {
             state = .failed
@@ -277,7 +286,7 @@ open class SwipeGestureRecognizer: GestureRecognizer {
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         guard state == .possible else { return }
         if starts.isEmpty { startTime = event.timestamp }
-        for t in touches.sorted(by: { $0.identifier < $1.identifier }) { starts.append((t, t.screenLocation)) }
+        GestureRecognizer.appendStarts(touches, to: &starts)
         fingersDown += touches.count
         fingersMax = max(fingersMax, fingersDown)
         if fingersDown > numberOfTouchesRequired { state = .failed }

@@ -14,7 +14,8 @@
 ///   recognize.
 /// - `settle` resets the recognizers whose touches have all ended (G5).
 final class GestureEngine: TouchInterceptor {
-    weak var application: Application?
+    /// `unowned(unsafe)` for speed; the application clears it when it dies (`detach()`).
+    unowned(unsafe) var application: Application?
 
     /// The touch's recognizers, fixed when it began (G2): the hit view's first.
     final class Watchers {
@@ -28,18 +29,38 @@ final class GestureEngine: TouchInterceptor {
     }
 
     /// Recognizers with touches, a gesture in progress or a state to reset.
-    private var active: [GestureRecognizer] = []
+    @exclusivity(unchecked) private var active: [GestureRecognizer] = []
     /// Recognizers waiting for another's failure (G12).
-    private var waiting: [GestureRecognizer] = []
-    private var work: [Work] = []
-    private var draining = false
-    private var stamp = 0
+    @exclusivity(unchecked) private var waiting: [GestureRecognizer] = []
+    @exclusivity(unchecked) private var work: [Work] = []
+    @exclusivity(unchecked) private var draining = false
+    @exclusivity(unchecked) private var stamp = 0
 
     init(application: Application) {
         self.application = application
     }
 
     private var router: TouchRouter? { application?.router }
+
+    /// The application is going: forget it, and end every gesture in progress silently (the
+    /// recognizers go back to `.possible`, their `reset()` runs, they let go of their touches
+    /// and of this engine). [ours]
+    func detach() {
+        application = nil
+        for g in active {
+            g.isActive = false
+            g.activeTouches.removeAll()
+            g.sequenceTouches.removeAll()
+            g.deadlines.removeAll()
+            g.pendingState = nil
+            g.engine = nil
+            g.storedState = .possible
+            g.reset()
+        }
+        active.removeAll()
+        waiting.removeAll()
+        work.removeAll()
+    }
 
     // MARK: - TouchInterceptor
 
@@ -67,8 +88,41 @@ final class GestureEngine: TouchInterceptor {
         return Watchers(list)
     }
 
+    private static let phaseOrder: [Touch.Phase] = [.began, .moved, .ended, .cancelled]
+
+    private static func send(_ phase: Touch.Phase, _ set: Set<Touch>, _ event: Event, to g: GestureRecognizer) {
+        switch phase {
+        case .began: g.touchesBegan(set, with: event)
+        case .moved: g.touchesMoved(set, with: event)
+        case .ended: g.touchesEnded(set, with: event)
+        case .cancelled, .stationary: g.touchesCancelled(set, with: event)
+        }
+    }
+
     func touchesWillBeDelivered(_ touches: [Touch], event: Event, router: TouchRouter) {
-        for phase in [Touch.Phase.began, .moved, .ended, .cancelled] {
+        if touches.count == 1 {
+            // One touch (most steps): its recognizers in order, one set for all.
+            let touch = touches[0]
+            if let watchers = touch.route.watchers {
+                var set: Set<Touch>?
+                for g in unsafeDowncast(watchers, to: Watchers.self).recognizers where g.isLive && !g.storedState.isFinished {
+                    if set == nil {
+                        var one = Set<Touch>(minimumCapacity: 1)
+                        one.insert(touch)
+                        set = one
+                    }
+                    GestureEngine.send(touch.phase, set!, event, to: g)
+                }
+            }
+        } else {
+            deliverGrouped(touches, event: event)
+        }
+        afterDelivery(touches, router: router)
+    }
+
+    /// Several touches: per phase, each recognizer once with its touches of that phase.
+    private func deliverGrouped(_ touches: [Touch], event: Event) {
+        for phase in GestureEngine.phaseOrder {
             stamp += 1
             var order: [GestureRecognizer] = []
             for touch in touches where touch.phase == phase {
@@ -86,14 +140,12 @@ final class GestureEngine: TouchInterceptor {
                 let set = Set(g.stepTouches)
                 g.stepTouches.removeAll(keepingCapacity: true)
                 guard g.isLive, !g.storedState.isFinished else { continue }
-                switch phase {
-                case .began: g.touchesBegan(set, with: event)
-                case .moved: g.touchesMoved(set, with: event)
-                case .ended: g.touchesEnded(set, with: event)
-                case .cancelled, .stationary: g.touchesCancelled(set, with: event)
-                }
+                GestureEngine.send(phase, set, event, to: g)
             }
         }
+    }
+
+    private func afterDelivery(_ touches: [Touch], router: TouchRouter) {
         // Touches that ended or were cancelled leave their recognizers; where they were is kept.
         for touch in touches {
             guard let watchers = touch.route.watchers else { continue }
@@ -122,19 +174,24 @@ final class GestureEngine: TouchInterceptor {
 
     func settle(router: TouchRouter) {
         guard !active.isEmpty else { return }
-        var kept: [GestureRecognizer] = []
-        kept.reserveCapacity(active.count)
-        for g in active {
+        // Compacts in place. A `reset()` may append (a custom one that sets a state): appended
+        // entries are visited too, and `kept` never passes `i`.
+        var kept = 0
+        var i = 0
+        while i < active.count {
+            let g = active[i]
+            i += 1
             if g.activeTouches.isEmpty, g.storedState.isFinished {
                 resetRecognizer(g)
             }
             if g.storedState == .possible, g.activeTouches.isEmpty, !g.isInSequence, g.pendingState == nil {
                 g.isActive = false
             } else {
-                kept.append(g)
+                active[kept] = g
+                kept += 1
             }
         }
-        active = kept
+        active.removeLast(active.count - kept)
     }
 
     // MARK: - Holding (G7, G8)
@@ -163,8 +220,15 @@ final class GestureEngine: TouchInterceptor {
 
     /// Queues a state change of `g` and, unless one is being processed, processes the queue.
     func request(_ g: GestureRecognizer, _ state: GestureRecognizer.State) {
-        work.append(.set(g, state))
-        drain()
+        if draining {
+            work.append(.set(g, state))
+            return
+        }
+        // Nothing queued: process it now, then whatever it queued.
+        draining = true
+        process(g, to: state)
+        draining = false
+        if !work.isEmpty { drain() }
     }
 
     private func drain() {
@@ -275,6 +339,10 @@ final class GestureEngine: TouchInterceptor {
     /// Every other recognizer that shares a touch with `g` in its current gesture, once each,
     /// in the order of the touches' recognizer lists.
     private func others(of g: GestureRecognizer) -> [GestureRecognizer] {
+        if g.sequenceTouches.count == 1, let watchers = g.sequenceTouches[0].route.watchers {
+            let list = unsafeDowncast(watchers, to: Watchers.self).recognizers
+            if list.count == 1 { return [] }
+        }
         stamp += 1
         g.stepMark = stamp
         var out: [GestureRecognizer] = []
@@ -343,6 +411,10 @@ final class GestureEngine: TouchInterceptor {
         if let d = g.delegate, !d.gestureRecognizerShouldBegin(g) { return false }
         guard let view = g.view else { return false }
         if !view.gestureRecognizerShouldBegin(g) { return false }
+        if g.sequenceTouches.count == 1 {
+            guard let v = g.sequenceTouches[0].view, v !== view else { return true }
+            return v.gestureRecognizerShouldBegin(g)
+        }
         var asked: [View] = [view]
         for touch in g.sequenceTouches {
             guard let v = touch.view, !asked.contains(where: { $0 === v }) else { continue }

@@ -91,7 +91,11 @@ open class GestureRecognizer {
     }
 
     /// The view the recognizer is attached to (`addGestureRecognizer(_:)`), or nil.
-    public internal(set) weak var view: View?
+    /// (`unowned(unsafe)`, not `weak`, for speed: cleared when it is removed and when the view
+    /// dies, so it never dangles.)
+    public internal(set) unowned(unsafe) var view: View? {
+        didSet { cachedDebugName = nil }
+    }
 
     /// A disabled recognizer receives no touches; disabling one that has begun cancels it
     /// (and one that is possible in the middle of a gesture fails it) (G11). Default true.
@@ -116,7 +120,7 @@ open class GestureRecognizer {
 
     /// A name for the delivery log; nil: the type's short name and the index in its view's
     /// recognizers (`Tap#0`).
-    public var name: String?
+    public var name: String? { didSet { cachedDebugName = nil } }
 
     /// Makes this recognizer wait for `other` to fail before it recognizes (G12): while `other`
     /// is possible and tracking touches, recognizing leaves this one `.possible`; it recognizes
@@ -132,7 +136,7 @@ open class GestureRecognizer {
     /// The centroid of the recognizer's touches in `view`'s bounds space (nil: the window's).
     /// With no touch down, where they last were.
     public func location(in view: View?) -> Point {
-        Touch.convert(centroidOnScreen(), window: activeTouches.first?.window ?? lastWindow, to: view)
+        Touch.convert(centroidOnScreen(), window: touchWindow, to: view)
     }
 
     /// The location of the recognizer's touch at `index` (0 ..< `numberOfTouches`, in the order
@@ -148,6 +152,16 @@ open class GestureRecognizer {
     /// The name the delivery log uses: `name`, else the type's name without
     /// `GestureRecognizer` and the index in its view's recognizers (`Tap#0`, `Pan#1`).
     open var debugName: String {
+        if let cachedDebugName { return cachedDebugName }
+        let computed = computeDebugName()
+        cachedDebugName = computed
+        return computed
+    }
+
+    /// `debugName`, kept until the name, the view or its list of recognizers changes.
+    @exclusivity(unchecked) var cachedDebugName: String?
+
+    private func computeDebugName() -> String {
         if let name { return name }
         var type = String(describing: Swift.type(of: self))
         if type.hasSuffix("GestureRecognizer"), type.count > "GestureRecognizer".count {
@@ -195,10 +209,9 @@ open class GestureRecognizer {
     /// recognizers use it for timeouts. Does nothing for a recognizer without an application.
     public func schedule(at time: Double, _ body: @escaping (GestureRecognizer) -> Void) {
         guard let application = engine?.application else { return }
-        let token = application.schedule(at: time) { [weak self] in
-            guard let self else { return }
-            body(self)
-        }
+        // The recognizer is kept until the deadline runs or is cancelled (at the latest by
+        // its reset, or when the application goes).
+        let token = application.schedule(at: time) { body(self) }
         deadlines.append(token)
     }
 
@@ -212,26 +225,29 @@ open class GestureRecognizer {
 
     // MARK: - Internal state (the arbitration's)
 
-    var storedState: State = .possible
-    var actions: [(GestureRecognizer) -> Void] = []
+    @exclusivity(unchecked) var storedState: State = .possible
+    @exclusivity(unchecked) var actions: [(GestureRecognizer) -> Void] = []
     /// The application's arbitration engine; set when the recognizer first receives a touch.
-    weak var engine: GestureEngine?
+    /// Strong: the engine outlives its application only as an empty shell (`detach()`).
+    @exclusivity(unchecked) var engine: GestureEngine?
     /// Touches received and not yet ended or cancelled, in the order they began.
-    var activeTouches: [Touch] = []
+    @exclusivity(unchecked) var activeTouches: [Touch] = []
     /// Every touch received since the last reset (for G6, G9, G10).
-    var sequenceTouches: [Touch] = []
+    @exclusivity(unchecked) var sequenceTouches: [Touch] = []
     /// The state requested while waiting for another recognizer's failure (G12).
-    var pendingState: State?
-    var failureRequirements: [WeakRecognizer] = []
-    var deadlines: [DeadlineToken] = []
+    @exclusivity(unchecked) var pendingState: State?
+    @exclusivity(unchecked) var failureRequirements: [WeakRecognizer] = []
+    @exclusivity(unchecked) var deadlines: [DeadlineToken] = []
     /// In the engine's list of recognizers with something going on.
-    var isActive = false
+    @exclusivity(unchecked) var isActive = false
     /// Scratch for the engine: the step stamp and the touches of this step's phase.
-    var stepMark = 0
-    var stepTouches: [Touch] = []
-    /// Where the touches last were (screen) and their window, for `location(in:)` after a lift.
-    var lastCentroid = Point(x: 0, y: 0)
-    weak var lastWindow: Window?
+    @exclusivity(unchecked) var stepMark = 0
+    @exclusivity(unchecked) var stepTouches: [Touch] = []
+    /// Where the touches last were (screen), for `location(in:)` after a lift.
+    @exclusivity(unchecked) var lastCentroid = Point(x: 0, y: 0)
+
+    /// The window of the touches: the first touch's, else the view's.
+    var touchWindow: Window? { activeTouches.first?.window ?? view?.window }
 
     /// Attached to a view and enabled.
     var isLive: Bool { isEnabled && view != nil }
@@ -252,9 +268,8 @@ open class GestureRecognizer {
 
     /// Remembers where the touches are, for `location(in:)` once they have lifted.
     func noteLocation() {
-        guard let first = activeTouches.first else { return }
+        guard !activeTouches.isEmpty else { return }
         lastCentroid = centroidOnScreen()
-        lastWindow = first.window
     }
 
     /// Disabled or removed: cancel a gesture that began, fail one in progress (G11).
@@ -343,6 +358,11 @@ extension View {
         g.view = self
     }
 
+    /// The recognizers' default names hold their index: renumber after a change.
+    private func recognizersChanged() {
+        for g in attachedRecognizers { g.cachedDebugName = nil }
+    }
+
     /// Detaches `g`: a gesture it has begun is cancelled, one in progress fails (G11); it
     /// receives nothing more.
     public func removeGestureRecognizer(_ g: GestureRecognizer) {
@@ -350,5 +370,6 @@ extension View {
         g.abandon()
         attachedRecognizers.remove(at: i)
         g.view = nil
+        recognizersChanged()
     }
 }

@@ -17,12 +17,12 @@ public final class Application: Responder {
     }
 
     private var storedWindows: [Window] = []
-    private var queue: [Input] = []
-    private var queueHead = 0
-    private var processing = false
-    private var deadlines = DeadlineQueue()
+    @exclusivity(unchecked) private var queue: [Input] = []
+    @exclusivity(unchecked) private var queueHead = 0
+    @exclusivity(unchecked) private var processing = false
+    @exclusivity(unchecked) private var deadlines = DeadlineQueue()
     /// False until the first input step or time advance: the first may be at any time.
-    private var clockStarted = false
+    @exclusivity(unchecked) private var clockStarted = false
 
     let recorder = DeliveryRecorder()
     let forwarder = ChainForwarder()
@@ -33,6 +33,12 @@ public final class Application: Responder {
     public override init() {
         super.init()
         router.interceptor = gestureEngine
+    }
+
+    deinit {
+        // Windows and the engine refer to the application unowned(unsafe).
+        for window in storedWindows where window.application === self { window.application = nil }
+        gestureEngine.detach()
     }
 
     // MARK: - Gesture recognizers (Gestures/GestureEngine.swift)
@@ -83,7 +89,7 @@ public final class Application: Responder {
     /// Routes the touches of `event` to their windows, front to back (`sendEvent:`); each
     /// window's `sendEvent(_:)` hands them to the router.
     public func sendEvent(_ event: Event) {
-        for window in storedWindows.reversed() where event.touches(for: window) != nil {
+        for window in storedWindows.reversed() where event.touches.contains(where: { $0.window === window }) {
             window.sendEvent(event)
         }
     }
@@ -214,7 +220,8 @@ public final class Application: Responder {
     }
 
     private func process(_ changes: [TouchChange]) {
-        guard let time = changes.map(\.timestamp).max() else { return }
+        guard var time = changes.first?.timestamp else { return }
+        for change in changes where change.timestamp > time { time = change.timestamp }
         if clockStarted, let late = changes.first(where: { $0.timestamp < currentTime }) {
             refusedStepCount += 1
             let reason = "timestamp \(late.timestamp) is earlier than the current time \(currentTime)"
@@ -230,7 +237,10 @@ public final class Application: Responder {
         let step = tracker.apply(changes, at: time)
         router.watchNewTouches(step.began)
         tracker.markStationary(except: step.changed)
-        let event = Event(timestamp: time, touches: Set(tracker.active).union(step.changed), application: self)
+        var all = Set<Touch>(minimumCapacity: tracker.active.count + step.changed.count)
+        for touch in tracker.active { all.insert(touch) }
+        for touch in step.changed { all.insert(touch) }
+        let event = Event(timestamp: time, touches: all, application: self)
         router.stepWillDeliver(step.changed, event: event)
         for touch in step.changed where !touch.isDelivered && (touch.phase != .began || touch.route.isWatched) {
             if let view = touch.view {
