@@ -10,6 +10,7 @@ let worker = Thread {
     let bench = Bench()
     bench.run(options)
     bench.animationBenchmark(options)  // AnimationBench.swift
+    bench.gestureReplayBenchmark(options)
     bench.report(options)
     exit(bench.failures.isEmpty ? 0 : 1)
 }

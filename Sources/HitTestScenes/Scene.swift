@@ -198,7 +198,7 @@ public enum SceneAttributes {
             .flag("allowsSubviewHitsOutsideBounds", \.allowsSubviewHitsOutsideBounds, \View.allowsSubviewHitsOutsideBounds, default: false),
             .integer("hitTestPriority", \.hitTestPriority, \View.hitTestPriority),
             .fileFlag("gestureRecognizers", \.hasGestureRecognizers),
-        ]
+        ] + controlAndScrollKeys  // MARK: controls and scroll views (SceneAttributes+Controls.swift)
     }
 
     /// A node from its members (not `children`), strictly: the id first, then unknown keys,
@@ -679,7 +679,7 @@ public struct SceneFile: Sendable, Hashable, Codable {
         var stack: [(SceneNode, View)] = [(root, window)]
         while let (node, view) = stack.popLast() {
             for child in node.children {
-                let v = View()
+                let v = SceneFile.makeView(for: child)  // controls, scroll views: their `kind`
                 SceneFile.apply(child, to: v, table)
                 view.addSubview(v)
                 stack.append((child, v))

@@ -88,6 +88,8 @@ enum RecursiveDescriptionReader {
             if let offset = fields["contentOffset"].flatMap(parsePair) {
                 node.bounds = Rect(origin: offset, size: node.frame.size)
             }
+            // MARK: controls, buttons, scroll views (SceneImporter+Kinds.swift)
+            SceneKindRules.apply(to: &node, className: className, fields: fields)
             entries.append(Entry(depth: depth, line: number, node: node))
         }
         guard let first = entries.first else {

@@ -17,12 +17,12 @@ public final class Application: Responder {
     }
 
     private var storedWindows: [Window] = []
-    private var queue: [Input] = []
-    private var queueHead = 0
-    private var processing = false
-    private var deadlines = DeadlineQueue()
+    @exclusivity(unchecked) private var queue: [Input] = []
+    @exclusivity(unchecked) private var queueHead = 0
+    @exclusivity(unchecked) private var processing = false
+    @exclusivity(unchecked) private var deadlines = DeadlineQueue()
     /// False until the first input step or time advance: the first may be at any time.
-    private var clockStarted = false
+    @exclusivity(unchecked) private var clockStarted = false
 
     let recorder = DeliveryRecorder()
     let forwarder = ChainForwarder()
@@ -32,7 +32,19 @@ public final class Application: Responder {
     /// Creates an application with no windows, at time 0.
     public override init() {
         super.init()
+        router.interceptor = gestureEngine
     }
+
+    deinit {
+        // Windows and the engine refer to the application unowned(unsafe).
+        for window in storedWindows where window.application === self { window.application = nil }
+        gestureEngine.detach()
+    }
+
+    // MARK: - Gesture recognizers (Gestures/GestureEngine.swift)
+
+    /// The arbitration between recognizers and views: the router's interceptor.
+    private(set) lazy var gestureEngine = GestureEngine(application: self)
 
     // MARK: - Windows
 
@@ -77,7 +89,7 @@ public final class Application: Responder {
     /// Routes the touches of `event` to their windows, front to back (`sendEvent:`); each
     /// window's `sendEvent(_:)` hands them to the router.
     public func sendEvent(_ event: Event) {
-        for window in storedWindows.reversed() where event.touches(for: window) != nil {
+        for window in storedWindows.reversed() where event.touches.contains(where: { $0.window === window }) {
             window.sendEvent(event)
         }
     }
@@ -110,7 +122,8 @@ public final class Application: Responder {
         enqueue(.touches(changes))
     }
 
-    /// Replays a script step by step and returns what it delivered (the log entries it added).
+    /// Replays a script entry by entry (input steps and clock advances) and returns what it
+    /// delivered (the log entries it added).
     ///
     /// A script that starts before `currentTime` on an idle application (no touch down, no
     /// deadline pending) starts a new timeline: the clock restarts at the script's first
@@ -120,13 +133,18 @@ public final class Application: Responder {
     public func replay(_ script: TouchScript) -> ArraySlice<TouchDelivery> {
         let start = recorder.entries.count
         if !processing, clockStarted, tracker.isIdle, deadlines.isEmpty,
-            let first = script.steps.lazy.compactMap({ $0.map(\.timestamp).min() }).first, first < currentTime
+            let first = script.entries.lazy.compactMap(\.time).first, first < currentTime
         {
             clockStarted = false
             currentTime = 0
             tracker.forgetTaps()
         }
-        for step in script.steps { injectTouches(step) }
+        for entry in script.entries {
+            switch entry {
+            case .touches(let step): injectTouches(step)
+            case .advanceTime(let time): advanceTime(to: time)
+            }
+        }
         return recorder.entries[start...]
     }
 
@@ -202,7 +220,8 @@ public final class Application: Responder {
     }
 
     private func process(_ changes: [TouchChange]) {
-        guard let time = changes.map(\.timestamp).max() else { return }
+        guard var time = changes.first?.timestamp else { return }
+        for change in changes where change.timestamp > time { time = change.timestamp }
         if clockStarted, let late = changes.first(where: { $0.timestamp < currentTime }) {
             refusedStepCount += 1
             let reason = "timestamp \(late.timestamp) is earlier than the current time \(currentTime)"
@@ -218,7 +237,10 @@ public final class Application: Responder {
         let step = tracker.apply(changes, at: time)
         router.watchNewTouches(step.began)
         tracker.markStationary(except: step.changed)
-        let event = Event(timestamp: time, touches: Set(tracker.active).union(step.changed), application: self)
+        var all = Set<Touch>(minimumCapacity: tracker.active.count + step.changed.count)
+        for touch in tracker.active { all.insert(touch) }
+        for touch in step.changed { all.insert(touch) }
+        let event = Event(timestamp: time, touches: all, application: self)
         router.stepWillDeliver(step.changed, event: event)
         for touch in step.changed where !touch.isDelivered && (touch.phase != .began || touch.route.isWatched) {
             if let view = touch.view {

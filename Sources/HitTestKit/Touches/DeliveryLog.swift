@@ -96,10 +96,10 @@ public struct TouchDelivery: Sendable, Hashable, CustomStringConvertible {
 /// Where the pipeline writes `Application.deliveryLog`. A class so that the tracker, the
 /// router, the dispatcher and the responder chain's forwarding share one.
 final class DeliveryRecorder {
-    var isEnabled = true
-    var entries: [TouchDelivery] = []
+    @exclusivity(unchecked) var isEnabled = true
+    @exclusivity(unchecked) var entries: [TouchDelivery] = []
     /// The application's `currentTime`, kept here by the application: every entry's time.
-    var now: Double = 0
+    @exclusivity(unchecked) var now: Double = 0
 
     /// One entry per touch, in touch identifier order.
     func record(_ kind: TouchDelivery.Kind, _ phase: Touch.Phase, _ touches: Set<Touch>, by responder: Responder, reason: String? = nil) {

@@ -48,7 +48,7 @@ final class ChainForwarder {
     /// Nested default forwards before the loop takes over.
     static let maximumDepth = 256
 
-    private var depth = 0
+    @exclusivity(unchecked) private var depth = 0
     private var queued: [(phase: Touch.Phase, touches: Set<Touch>, event: Event?, next: Responder)] = []
 
     /// Calls `next`'s touch method for `phase`, now or (too deep) from the outermost forward.

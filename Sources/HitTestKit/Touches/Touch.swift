@@ -17,25 +17,25 @@ public final class Touch: Hashable {
     /// The identifier the input gave this touch (the finger).
     public let identifier: Int
     /// The current phase.
-    public internal(set) var phase: Phase
+    @exclusivity(unchecked) public internal(set) var phase: Phase
     /// When the touch last changed, in seconds.
-    public internal(set) var timestamp: Double
+    @exclusivity(unchecked) public internal(set) var timestamp: Double
     /// The number of taps in a row at about this spot (1 for a single tap).
     public internal(set) var tapCount: Int
     /// The view the touch was delivered to, fixed when it began (nil when it hit nothing).
-    public internal(set) var view: View?
-    /// The window the touch began in.
-    public internal(set) weak var window: Window?
+    @exclusivity(unchecked) public internal(set) var view: View?
+    /// The window the touch began in (held strongly, as `UITouch` holds it).
+    @exclusivity(unchecked) public internal(set) var window: Window?
     /// The location in screen coordinates.
-    var screenLocation: Point
-    var previousScreenLocation: Point
+    @exclusivity(unchecked) var screenLocation: Point
+    @exclusivity(unchecked) var previousScreenLocation: Point
     /// False when UIKit's rules keep the touch from its view (multiple-touch or exclusive-touch
     /// rules, or the view left the window); such a touch is logged, never delivered.
-    var isDelivered = true
+    @exclusivity(unchecked) var isDelivered = true
     /// Why the touch is not delivered, for the log.
-    var ignoredBecause: String?
+    @exclusivity(unchecked) var ignoredBecause: String?
     /// What the router has decided and holds for this touch's view.
-    var route = TouchRoute()
+    @exclusivity(unchecked) var route = TouchRoute()
 
     init(identifier: Int, phase: Phase, location: Point, timestamp: Double, tapCount: Int) {
         self.identifier = identifier
@@ -79,7 +79,9 @@ public final class Event {
     let touches: Set<Touch>
     /// The application whose pipeline made the event: `Window.sendEvent(_:)` hands the event
     /// back to its router, and the responder chain logs to its delivery log.
-    weak var application: Application?
+    /// Held strongly: an event a handler keeps keeps its application (a weak reference here
+    /// would put every application retain on the runtime's slow path).
+    let application: Application?
 
     init(timestamp: Double, touches: Set<Touch>, application: Application?) {
         self.timestamp = timestamp

@@ -75,7 +75,7 @@ final class TouchRouter {
     /// The gesture seam; nil until recognizers exist.
     var interceptor: TouchInterceptor?
     /// Touches with `route.pending` phases, in the order they got them.
-    private var queued: [Touch] = []
+    @exclusivity(unchecked) private var queued: [Touch] = []
 
     init(application: Application) {
         self.application = application
@@ -94,6 +94,14 @@ final class TouchRouter {
     /// Shows the interceptor the step's changed, watched touches before any view (G3).
     func stepWillDeliver(_ changed: [Touch], event: Event) {
         guard let interceptor else { return }
+        if changed.count == 1 {
+            // One touch (most steps): no list to build.
+            let touch = changed[0]
+            if touch.route.isWatched && touch.phase != .stationary {
+                interceptor.touchesWillBeDelivered(changed, event: event, router: self)
+            }
+            return
+        }
         let watched = changed.filter { $0.route.isWatched && $0.phase != .stationary }
         if !watched.isEmpty { interceptor.touchesWillBeDelivered(watched, event: event, router: self) }
     }
@@ -102,8 +110,10 @@ final class TouchRouter {
     /// touches' pending phases, then the phase it has in this step unless it is held.
     func deliver(_ event: Event, in window: Window) {
         var items: [(touch: Touch, phases: [Touch.Phase])] = []
-        let mine = event.touches.filter { $0.window === window && $0.view != nil }
-        for touch in mine.sorted(by: { $0.identifier < $1.identifier }) {
+        var mine: [Touch] = []
+        for touch in event.touches where touch.window === window && touch.view != nil { mine.append(touch) }
+        if mine.count > 1 { mine.sort { $0.identifier < $1.identifier } }
+        for touch in mine {
             var phases = touch.route.pending
             touch.route.pending.removeAll()
             if touch.isDelivered, touch.phase != .stationary, !touch.route.viewHasFinished {
@@ -212,6 +222,15 @@ final class TouchRouter {
     /// and phase, `began`, `moved`, `ended`, `cancelled`. Marks what each view has begun and
     /// finished.
     private func plan(_ items: [(touch: Touch, phases: [Touch.Phase])]) -> [Delivery] {
+        if items.count == 1, items[0].phases.count == 1 {
+            // One phase of one touch (most steps): one call, no grouping.
+            let touch = items[0].touch
+            let phase = items[0].phases[0]
+            guard phase != .stationary, let view = touch.view, !touch.route.viewHasFinished else { return [] }
+            if phase == .began { touch.route.viewHasBegun = true }
+            if phase == .ended || phase == .cancelled { touch.route.viewHasFinished = true }
+            return [Delivery(view: view, phase: phase, touches: [touch])]
+        }
         var out: [Delivery] = []
         let rounds = items.reduce(0) { max($0, $1.phases.count) }
         for round in 0..<rounds {

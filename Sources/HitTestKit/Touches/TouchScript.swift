@@ -1,24 +1,63 @@
-/// Recorded or generated input for `Application.replay(_:)`: input steps of touch changes.
+/// Recorded or generated input for `Application.replay(_:)`: input steps of touch changes and
+/// clock advances, in order.
 ///
 /// The text form is CSV, one touch change a line: `time,id,phase,x,y[,window]` — time in
 /// seconds, the finger's integer id, a phase (`began`, `moved`, `stationary`, `ended`,
 /// `cancelled`), the location in screen coordinates, and optionally the index of the window a
-/// beginning touch is confined to. An optional header line starts with `time`. Blank lines and
-/// lines starting with `#` are skipped. Consecutive lines with the same time form one step.
+/// beginning touch is confined to. A line `time,advance` moves the clock to `time` with no input
+/// (`Application.advanceTime(to:)`: a long press fires, a double-tap window closes, a scroll
+/// view decelerates); a script usually ends with one. An optional header line starts with
+/// `time`. Blank lines and lines starting with `#` are skipped. Consecutive touch lines with the
+/// same time form one step. Times never go backwards.
 public struct TouchScript: Sendable, Hashable {
-    /// The input steps, in order.
-    public var steps: [[TouchChange]]
+    /// One entry of a script.
+    public enum Entry: Sendable, Hashable {
+        /// One input step (`Application.injectTouches(_:)`).
+        case touches([TouchChange])
+        /// A clock advance with no input (`Application.advanceTime(to:)`).
+        case advanceTime(Double)
 
-    /// A script of the given steps.
-    public init(steps: [[TouchChange]]) {
-        self.steps = steps
+        /// The entry's (earliest) time.
+        public var time: Double? {
+            switch self {
+            case .touches(let changes): changes.map(\.timestamp).min()
+            case .advanceTime(let t): t
+            }
+        }
+    }
+
+    /// The input steps and clock advances, in order.
+    public var entries: [Entry]
+
+    /// The input steps, in order (clock advances left out). Setting it replaces the whole
+    /// script with these steps.
+    public var steps: [[TouchChange]] {
+        get {
+            entries.compactMap {
+                if case .touches(let changes) = $0 { return changes }
+                return nil
+            }
+        }
+        set { entries = newValue.map { .touches($0) } }
+    }
+
+    /// A script of the given steps, then, if `advancingTo` is given, a clock advance to it.
+    public init(steps: [[TouchChange]], advancingTo end: Double? = nil) {
+        entries = steps.map { .touches($0) }
+        if let end { entries.append(.advanceTime(end)) }
+    }
+
+    /// A script of the given entries.
+    public init(entries: [Entry]) {
+        self.entries = entries
     }
 
     /// Parses the CSV form.
     /// - Throws: `TouchScriptError` naming the line and what is wrong with it.
     public init(csv text: String) throws(TouchScriptError) {
-        var steps: [[TouchChange]] = []
+        var entries: [Entry] = []
         var lastTime: Double?
+        var lastWasTouches = false
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: " \t\r")
             let number = index + 1
@@ -26,8 +65,21 @@ public struct TouchScript: Sendable, Hashable {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map {
                 $0.trimmingCharacters(in: " \t")
             }
+            if fields.count == 2 && fields[1] == "advance" {
+                guard let time = Double(fields[0]), time.isFinite else {
+                    throw TouchScriptError(line: number, message: "time '\(fields[0])' is not a finite number")
+                }
+                if let lastTime, time < lastTime {
+                    throw TouchScriptError(line: number, message: "time \(time) goes backwards (after \(lastTime))")
+                }
+                entries.append(.advanceTime(time))
+                lastTime = time
+                lastWasTouches = false
+                continue
+            }
             guard fields.count == 5 || fields.count == 6 else {
-                throw TouchScriptError(line: number, message: "expected 5 or 6 fields (time,id,phase,x,y[,window]), found \(fields.count)")
+                throw TouchScriptError(
+                    line: number, message: "expected 5 or 6 fields (time,id,phase,x,y[,window]) or 'time,advance', found \(fields.count)")
             }
             guard let time = Double(fields[0]), time.isFinite else {
                 throw TouchScriptError(line: number, message: "time '\(fields[0])' is not a finite number")
@@ -52,18 +104,29 @@ public struct TouchScript: Sendable, Hashable {
                 throw TouchScriptError(line: number, message: "time \(time) goes backwards (after \(lastTime))")
             }
             let change = TouchChange(id: id, phase: phase, location: Point(x: x, y: y), timestamp: time, windowIndex: window)
-            if lastTime == time { steps[steps.count - 1].append(change) } else { steps.append([change]) }
+            if lastWasTouches, lastTime == time, case .touches(var changes) = entries[entries.count - 1] {
+                changes.append(change)
+                entries[entries.count - 1] = .touches(changes)
+            } else {
+                entries.append(.touches([change]))
+            }
             lastTime = time
+            lastWasTouches = true
         }
-        self.steps = steps
+        self.entries = entries
     }
 
     /// The CSV form (with a header line).
     public var csv: String {
         var out = "time,id,phase,x,y,window\n"
-        for step in steps {
-            for c in step {
-                out += "\(c.timestamp),\(c.id),\(c.phase.rawValue),\(c.location.x),\(c.location.y),\(c.windowIndex.map(String.init) ?? "")\n"
+        for entry in entries {
+            switch entry {
+            case .touches(let step):
+                for c in step {
+                    out += "\(c.timestamp),\(c.id),\(c.phase.rawValue),\(c.location.x),\(c.location.y),\(c.windowIndex.map(String.init) ?? "")\n"
+                }
+            case .advanceTime(let t):
+                out += "\(t),advance\n"
             }
         }
         return out

@@ -10,8 +10,8 @@ final class TouchTracker {
     unowned let application: Application
     /// The touches down, in the order they began: every walk over them is in that order, so a
     /// replay does the same thing in the same order each time.
-    private(set) var active: [Touch] = []
-    private var byIdentifier: [Int: Touch] = [:]
+    @exclusivity(unchecked) private(set) var active: [Touch] = []
+    @exclusivity(unchecked) private var byIdentifier: [Int: Touch] = [:]
     private var lastTap: (location: Point, time: Double, count: Int)?
 
     /// What one step changed.
@@ -83,6 +83,11 @@ final class TouchTracker {
     /// Marks the touches down that did not change as stationary.
     func markStationary(except changed: [Touch]) {
         guard !active.isEmpty else { return }
+        if active.count <= 8 {
+            // A few fingers: a scan beats building a set.
+            for touch in active where !changed.contains(where: { $0 === touch }) { touch.phase = .stationary }
+            return
+        }
         let changedIDs = Set(changed.map { ObjectIdentifier($0) })
         for touch in active where !changedIDs.contains(ObjectIdentifier(touch)) {
             touch.phase = .stationary
@@ -113,7 +118,11 @@ final class TouchTracker {
                 return windows.indices.contains(index) && windows[index] === window
             }
             if candidates.isEmpty { continue }
-            let hits = window.hitTest(candidates.map { window.fromSuperview($0.0.screenLocation) })
+            // One touch (most steps): the single-point query, which gives the bulk one's answer.
+            let hits =
+                candidates.count == 1
+                ? [window.hitTest(window.fromSuperview(candidates[0].0.screenLocation))]
+                : window.hitTest(candidates.map { window.fromSuperview($0.0.screenLocation) })
             var taken = Set<ObjectIdentifier>()
             for ((touch, _), hit) in zip(candidates, hits) {
                 guard let hit else { continue }

@@ -16,11 +16,18 @@ open class View: Responder {
     /// The node handle in `core`.
     var node: Int32 = -1
 
-    var storedSubviews: [View] = []
-    weak var storedSuperview: View?
-    weak var storedWindow: Window?
-    /// Set by `ViewController` on its root view, for the responder chain.
-    weak var owningController: ViewController?
+    @exclusivity(unchecked) var storedSubviews: [View] = []
+    // The back references are `unowned(unsafe)`, not `weak`: a weak reference gives its target
+    // a side table, and every retain and release of a view, window or controller then takes
+    // the runtime's slow path (measured as the replay's bottleneck). Each is cleared when its
+    // target dies (`deinit` here and in `ViewController`) or detaches, so none dangles.
+    /// The superview; cleared by its `deinit` and by `removeFromSuperview()`.
+    @exclusivity(unchecked) unowned(unsafe) var storedSuperview: View?
+    /// The window; cleared for the subtree when it leaves the window or the window dies.
+    @exclusivity(unchecked) unowned(unsafe) var storedWindow: Window?
+    /// Set by `ViewController` on its root view, for the responder chain; cleared when the
+    /// controller lets go of the view or dies.
+    @exclusivity(unchecked) unowned(unsafe) var owningController: ViewController?
 
     // MARK: Geometry
 
@@ -114,6 +121,16 @@ open class View: Responder {
     /// The view's running animations; nil for a view not animating (one reference per view).
     final var animationState: ViewAnimationState?
 
+    // MARK: - Gesture recognizers (Gestures/)
+
+    /// The recognizers attached to the view, in the order added (`gestureRecognizers`).
+    @exclusivity(unchecked) final var attachedRecognizers: [GestureRecognizer] = []
+
+    /// Whether `gestureRecognizer` may begin (leave `.possible`) on a touch in this view or for
+    /// a recognizer attached to it (SEMANTICS G10). The default returns true; `Control`
+    /// overrides it so that an ancestor's single tap does not take its touches (C5).
+    open func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool { true }
+
     // MARK: Init
 
     /// Creates a view with the given frame: bounds `(0, 0, width, height)`, centre in the
@@ -133,13 +150,21 @@ open class View: Responder {
     }
 
     deinit {
+        // Recognizers refer to their view unowned(unsafe): they lose it now.
+        for g in attachedRecognizers { g.view = nil }
         // Release deep subtrees iteratively: a 100,000-deep chain must not recurse in deinit.
         var pending = storedSubviews
         storedSubviews = []
+        let dyingWindow = self as? Window
         while var v = pending.popLast() {
+            // Every view here is a subview of a view being destroyed.
+            v.storedSuperview = nil
             if isKnownUniquelyReferenced(&v) {
                 pending.append(contentsOf: v.storedSubviews)
                 v.storedSubviews = []
+            } else if let dyingWindow, v.storedWindow === dyingWindow {
+                // It outlives its window: it is in no window now.
+                v.forEachInSubtree { $0.storedWindow = nil }
             }
         }
         core?.unregister(self)

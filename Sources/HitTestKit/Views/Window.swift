@@ -7,7 +7,8 @@ open class Window: View {
     }
 
     /// The application showing this window, set by `Application.addWindow(_:)`.
-    public internal(set) weak var application: Application?
+    /// (`unowned(unsafe)`: cleared by `removeWindow(_:)` and when the application dies.)
+    public internal(set) unowned(unsafe) var application: Application?
 
     /// The root view controller (`UIWindow.rootViewController`). Setting it installs its view
     /// as the window's only content, sized to the window's bounds; the old one's view is removed.
@@ -53,6 +54,11 @@ open class ViewController: Responder {
         super.init()
     }
 
+    deinit {
+        // The view refers to its controller unowned(unsafe).
+        if let storedView, storedView.owningController === self { storedView.owningController = nil }
+    }
+
     /// The root view (`UIViewController.view`), created by `loadView()` on first access.
     public var view: View {
         get {
@@ -61,7 +67,7 @@ open class ViewController: Responder {
             return storedView!
         }
         set {
-            storedView?.owningController = nil
+            if storedView?.owningController === self { storedView?.owningController = nil }
             storedView = newValue
             newValue.owningController = self
         }

@@ -1,0 +1,99 @@
+import Foundation
+import HitTestKit
+import HitTestSampleScenes
+
+/// The replay benchmark with gesture recognizers (issue 12 item 7): the `app` scene with a tap
+/// recognizer on each cell and a pan recognizer on the table, fed taps, drags and flicks; input
+/// steps per second with the delivery log on and off, beside the same replay with no
+/// recognizers.
+extension Bench {
+    /// How the scene is dressed for one measurement. The integrator adds buttons in the cells
+    /// and the table as a scroll view here.
+    struct GestureDressing: Sendable {
+        var name: String
+        var dress: @Sendable (SampleScenes.Scene) -> Void
+    }
+
+    static let gestureDressings: [GestureDressing] = [
+        GestureDressing(name: "no recognizers") { _ in },
+        GestureDressing(name: "tap per cell + pan on table") { scene in
+            for v in scene.views {
+                guard let id = v.accessibilityIdentifier else { continue }
+                if id == "table" {
+                    v.addGestureRecognizer(PanGestureRecognizer())
+                } else if id.hasPrefix("cell-"), !id.dropFirst(5).contains("-") {
+                    v.addGestureRecognizer(TapGestureRecognizer())
+                }
+            }
+        },
+    ]
+
+    /// A script of `touches` touches, one finger at a time: 50 % taps, 30 % drags (8 moves of
+    /// 16 ms), 20 % flicks (4 fast moves); touches 0.4 s apart so that taps do not chain.
+    static func gestureScript(touches: Int) -> (TouchScript, steps: Int) {
+        var rng = SplitMix64(seed: 12)
+        var steps: [[TouchChange]] = []
+        var t = 0.0
+        for id in 0..<touches {
+            let p = Point(x: 20 + rng.unit() * 350, y: 100 + rng.unit() * 640)
+            steps.append([TouchChange(id: id, phase: .began, location: p, timestamp: t)])
+            let kind = rng.unit()
+            var q = p
+            if kind >= 0.5 {
+                let flick = kind >= 0.8
+                let moves = flick ? 4 : 8
+                let dy = (flick ? 40.0 : 6.0) * (rng.unit() < 0.5 ? -1 : 1)
+                for _ in 0..<moves {
+                    t += 0.016
+                    q = Point(x: q.x + 1, y: q.y + dy)
+                    steps.append([TouchChange(id: id, phase: .moved, location: q, timestamp: t)])
+                }
+            }
+            t += 0.016
+            steps.append([TouchChange(id: id, phase: .ended, location: q, timestamp: t)])
+            t += 0.4
+        }
+        return (TouchScript(steps: steps, advancingTo: t + 1), steps.count)
+    }
+
+    /// This thread's CPU time in seconds: steps per CPU second is what one core does, whatever
+    /// else the machine runs.
+    static func threadCPUSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+
+    /// Runs every dressing with the log on and off and reports input steps per second.
+    func gestureReplayBenchmark(_ options: Options) {
+        guard options.scenes.contains("app") else { return }
+        let touches = options.quick ? 20_000 : 100_000
+        progress("gesture replay: \(touches) touches over app")
+        let (script, steps) = Bench.gestureScript(touches: touches)
+        var cells: [String] = []
+        for dressing in Bench.gestureDressings {
+            let scene = SampleScenes.app(cells: 200)
+            dressing.dress(scene)
+            let app = Application()
+            app.addWindow(scene.root)
+            var figures: [String] = []
+            for logging in [true, false] {
+                app.isLoggingDeliveries = logging
+                var cpu: [Double] = []
+                let seconds = median(options.reps) {
+                    app.clearDeliveryLog()
+                    let c0 = Bench.threadCPUSeconds()
+                    sink &+= app.replay(script).count
+                    cpu.append(Bench.threadCPUSeconds() - c0)
+                    sink &+= app.deliveryLog.count
+                }
+                let cpuSeconds = cpu.sorted()[cpu.count / 2]
+                figures.append(
+                    "\(fmt(Double(steps) / cpuSeconds / 1e6)) M steps/s log \(logging ? "on" : "off") "
+                        + "(CPU time; \(fmt(Double(steps) / seconds / 1e6)) wall)")
+            }
+            cells.append("\(dressing.name): " + figures.joined(separator: ", "))
+        }
+        extras.append("gesture replay (app, \(touches) taps/drags/flicks, \(steps) input steps): " + cells.joined(separator: "; "))
+    }
+}
