@@ -192,7 +192,10 @@ try {
   check(cost[0] !== "none" && Number(cost[1]) > 100, `the toggle shows the cost map (at most ${cost[1]} views tested per touch; computed in ${costMs.toFixed(0)} ms)`);
   await checkPoint(page, app, 352, 300, "cell-23-button");
   await page.eval(`document.getElementById("costToggle").click()`);
-  await page.click(352, 300);
+  // The screenshot: pinned on a cell's title, which does not take touches.
+  const title = await checkPoint(page, app, 150, 285, "cell-23-content");
+  check(title.under.includes("cell-23-title: rejected: userInteractionEnabled is false"), "under the pointer: the title, not interactive");
+  await page.click(150, 285);
   const shot = await page.send("Page.captureScreenshot", { format: "png" });
   const png = join(work, "hitmap-page.png");
   writeFileSync(png, Buffer.from(shot.data, "base64"));
