@@ -16,6 +16,8 @@ extension HitTestCLI {
     enum HTMLPage {
         /// The page's default raster: at most 2 pixels per point and 1.5 M pixels.
         static let defaultPixels = 1_500_000.0
+        /// The deepest tree the page audits (the audit's cost grows with depth squared).
+        static let maxAuditDepth = 1_000
 
         /// Whether a `render` command line asks for the page: `--html`, or `-o` naming an
         /// `.html` or `.htm` file.
@@ -262,7 +264,18 @@ extension HitTestCLI {
             j.ints(runs)
             j.raw("}")
 
-            // The audit's findings.
+            // The audit's findings. The audit tests each sample against every ancestor of a
+            // control, each conversion walking to the root: in a very deep tree it is skipped.
+            var depth = 0
+            var depths = [Int](repeating: 0, count: n)
+            for i in 1..<max(n, 1) where parent[i] >= 0 { depths[i] = depths[parent[i]] + 1; depth = max(depth, depths[i]) }
+            guard depth <= maxAuditDepth else {
+                output.err("the tree is \(depth) levels deep: the page lists no audit findings (at most \(maxAuditDepth) levels)")
+                j.raw(",\"audit\":{\"summary\":")
+                j.string("not audited: the tree is \(depth) levels deep (the page audits trees of at most \(maxAuditDepth) levels)")
+                j.raw(",\"findings\":[]}}")
+                return j.text
+            }
             let report = try Audit.audit(window, scene: scene)
             var byName: [String: Int] = [:]
             for (i, s) in names.enumerated() where byName[s] == nil { byName[s] = i }

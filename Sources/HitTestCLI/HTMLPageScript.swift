@@ -173,23 +173,42 @@ extension HitTestCLI {
 
           /* The explain command's text for a screen point: its trail (Explain.summarise) and
              the closing line. */
-          function explain(sx, sy) {
+          /* maxLines (optional): the first and last maxLines / 2 lines, and a line saying how
+             many are left out between them (a 100,000-deep tree has 200,000). */
+          function explain(sx, sy, maxLines) {
             const p = toRoot(sx, sy);
             const depth = [], view = [], xs = [], ys = [], verdict = [];
             const r = walk(p[0], p[1], (d, i, x, y, v) => { depth.push(d); view.push(i); xs.push(x); ys.push(y); verdict.push(v); });
             const indent = d => "  ".repeat(Math.min(d, 32)) + (d > 32 ? "[depth " + d + "] " : "");
-            const lines = [];
-            let k = 0;
+            /* the runs first (a run of more than 5 siblings rejected alike is one line) */
+            const runs = [];
+            let total = 0, k = 0;
             while (k < depth.length) {
               let e = k + 1;
               if (verdict[k].startsWith("rejected")) while (e < depth.length && depth[e] === depth[k] && verdict[e] === verdict[k]) e++;
-              if (e - k > 5) {
-                lines.push(indent(depth[k]) + count(e - k, "view") + " (" + name(view[k]) + " ... " + name(view[e - 1]) + "): " + verdict[k]);
-              } else {
-                for (let j = k; j < e; j++) lines.push(indent(depth[j]) + name(view[j]) + " at (" + short(xs[j]) + ", " + short(ys[j]) + "): " + verdict[j]);
-              }
+              runs.push(k, e);
+              total += e - k > 5 ? 1 : e - k;
               k = e;
             }
+            const keep = maxLines && total > maxLines ? Math.floor(maxLines / 2) : Infinity;
+            const lines = [];
+            let at = 0, gap = -1, omitted = 0;
+            for (let q = 0; q < runs.length; q += 2) {
+              const k = runs[q], e = runs[q + 1];
+              const size = e - k > 5 ? 1 : e - k;
+              if (at + size <= keep || at >= total - keep) {
+                if (e - k > 5) {
+                  lines.push(indent(depth[k]) + count(e - k, "view") + " (" + name(view[k]) + " ... " + name(view[e - 1]) + "): " + verdict[k]);
+                } else {
+                  for (let j = k; j < e; j++) lines.push(indent(depth[j]) + name(view[j]) + " at (" + short(xs[j]) + ", " + short(ys[j]) + "): " + verdict[j]);
+                }
+              } else {
+                if (gap < 0) { gap = lines.length; lines.push(""); }
+                omitted += size;
+              }
+              at += size;
+            }
+            if (gap >= 0) lines[gap] = "... " + omitted + " lines left out (hittest explain prints them all) ...";
             lines.push("=> " + (r.hit >= 0 ? name(r.hit) : "nothing") + " (" + count(r.visits, "view") + " tested)");
             const last = new Map();
             for (let j = 0; j < view.length; j++) last.set(view[j], verdict[j]);
@@ -251,14 +270,19 @@ extension HitTestCLI {
           }
 
           /* Everything the page shows for a screen point, as text. */
-          function answer(sx, sy) {
-            const e = explain(sx, sy);
+          function answer(sx, sy, maxLines) {
+            const e = explain(sx, sy, maxLines);
             const u = under(e, sx, sy, 200);
+            let ancestors = e.hit >= 0 ? path(e.hit) : [];
+            if (maxLines && ancestors.length > maxLines) {
+              const h = Math.floor(maxLines / 2);
+              ancestors = ancestors.slice(0, h).map(name).concat(["... " + (ancestors.length - 2 * h) + " more ..."], ancestors.slice(-h).map(name));
+            } else ancestors = ancestors.map(name);
             return {
               hit: e.hit >= 0 ? name(e.hit) : null,
               className: e.hit >= 0 ? className(e.hit) : "",
               frame: e.hit >= 0 ? frameText(e.hit) : "",
-              path: e.hit >= 0 ? path(e.hit).map(name) : [],
+              path: ancestors,
               under: u.list.map(x => name(x[0]) + ": " + x[1]),
               underTotal: u.total,
               trail: e.lines.join("\n"),
@@ -422,7 +446,7 @@ extension HitTestCLI {
 
           /* The panel for a screen point. */
           function show(sx, sy) {
-            const a = M.answer(sx, sy);
+            const a = M.answer(sx, sy, 2000);
             const p = $("point");
             p.textContent = "touch at (" + M.short(sx) + ", " + M.short(sy) + ") on the screen · " + a.visits + " views tested" + (pinned ? " · pinned (click to unpin)" : "");
             p.dataset.x = String(sx); p.dataset.y = String(sy);

@@ -162,12 +162,12 @@ import Testing
 
     @Test(.enabled(if: node != nil, "node is not installed"))
     func sampleScenesGiveTheEnginesAnswers() throws {
-        for name in ["app", "app-insets"] {
+        for (name, scale) in [("app", 0.5), ("app-insets", 1.0)] {
             let window = SampleScenes.make(name)!.root
             // Pixel centres, pixel edges and points between the table's cells.
             var points = Self.grid(window, 20, 40)
             for y in stride(from: 80.0, through: 780, by: 29.75) { points += [Point(x: 352, y: y), Point(x: 30.5, y: y + 0.0625)] }
-            try Self.expectPageEqualsEngine(window, points: points, scale: 1, label: name)
+            try Self.expectPageEqualsEngine(window, points: points, scale: scale, label: name)
         }
     }
 
@@ -209,6 +209,47 @@ import Testing
         #expect(s.answers[0].hit == "banner")
         #expect(s.answers[0].under == ["big-button: covered by banner", "panel: covered by banner"])
         try Self.expectPageEqualsEngine(window, points: Self.grid(window, 15, 20) + points, scene: scene, label: "reasons")
+    }
+
+    @Test(.enabled(if: node != nil, "node is not installed"))
+    func aDeepChainIsAnsweredAndItsPanelIsCut() throws {
+        // 1,500 levels: deeper than the page audits; the panel shows 2,000 trail lines at most.
+        let window = Window(frame: Rect(x: 0, y: 0, width: 300, height: 300))
+        window.accessibilityIdentifier = "root"
+        var parent: View = window
+        for k in 0..<1_500 {
+            let v = View(frame: Rect(x: k % 2 == 0 ? 0.5 : -0.5, y: 0, width: 300, height: 300))
+            v.accessibilityIdentifier = "level-\(k)"
+            parent.addSubview(v)
+            parent = v
+        }
+        try Self.expectPageEqualsEngine(window, points: Self.grid(window, 4, 4), scale: 0.1, label: "deep chain")
+        let html = try HitTestCLI.HTMLPage.page(window, scene: nil, title: "deep", scale: 0.1, showCost: false, HitTestCLI.Output(out: { _ in }, err: { _ in }))
+        #expect(html.contains("not audited: the tree is 1500 levels deep"))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hittest-page-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("deep.html"), script = dir.appendingPathComponent("cut.js")
+        try Data(html.utf8).write(to: page)
+        try Data((Self.harness.components(separatedBy: "const pts =")[0] + """
+            const full = M.answer(150, 150), cut = M.answer(150, 150, 100);
+            process.stdout.write(JSON.stringify([full.trail.split("\\n"), cut.trail.split("\\n"), cut.path]));
+            """).utf8).write(to: script)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.node!)
+        p.arguments = [script.path, page.path]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        let parts = try #require(try JSONSerialization.jsonObject(with: data) as? [[String]])
+        let (full, cut, path) = (parts[0], parts[1], parts[2])
+        #expect(full.count == 1_503)  // the root and 1,500 levels entered, the hit, the closing line
+        #expect(cut.count == 102)
+        #expect(Array(cut.prefix(50)) == Array(full.prefix(50)) && Array(cut.suffix(51)) == Array(full.suffix(51)))
+        #expect(cut[50] == "... 1402 lines left out (hittest explain prints them all) ...")
+        #expect(path.count == 101 && path[50] == "... 1401 more ...")
     }
 
     @Test func renderWritesOneSelfContainedPage() throws {
