@@ -129,6 +129,43 @@ import Testing
             }
         }
         #expect(mismatches == 0, "\(label): \(mismatches) of \(points.count) points differ")
+        // The views listed under the pointer: exactly those whose region holds the point (in the
+        // walk's coordinates), other than the hit and its ancestors, each once, each with a reason.
+        var listMismatches = 0
+        for (k, s) in points.enumerated() where result.answers[k].under.count < 200 {
+            let listed = result.answers[k].under.map { String($0[..<$0.range(of: ": ")!.lowerBound]) }
+            let expected = expectedUnder(window, flat, s)
+            if Set(listed) != expected || listed.count != expected.count || result.answers[k].under.contains(where: { $0.hasSuffix(": ") }) {
+                listMismatches += 1
+                if listMismatches <= 3 { Issue.record("\(label) at \(s): under the pointer \(listed.sorted()), expected \(expected.sorted())") }
+            }
+        }
+        #expect(listMismatches == 0, "\(label): \(listMismatches) of \(points.count) lists of the views under the pointer differ")
+    }
+
+    /// The views whose region (bounds with hitTestInsets) holds screen point `s`, in the walk's
+    /// coordinates, other than the hit and its ancestors.
+    static func expectedUnder(_ window: Window, _ flat: HitTestCLI.FlatTree, _ s: Point) -> Set<String> {
+        let p = HitTestCLI.Screen.toRoot(s, window)
+        var stack: [HitTestCLI.FlatTree.Frame] = []
+        let hit = flat.walk(p.x, p.y, stack: &stack).hit
+        var path = Set<Int>()
+        if let hit {
+            var parent = [Int](repeating: -1, count: flat.views.count)
+            for i in flat.views.indices { for c in flat.order[i] { parent[Int(c)] = i } }
+            var a = hit
+            while a >= 0 { path.insert(a); a = parent[a] }
+        }
+        var out = Set<String>()
+        var todo: [(Int, Double, Double)] = [(0, p.x, p.y)]
+        while let (i, x, y) = todo.popLast() {
+            if !path.contains(i) && flat.inside(i, x, y) { out.insert(HitTestCLI.name(flat.views[i])) }
+            for c in flat.order[i] {
+                let (cx, cy) = flat.convert(Int(c), x, y)
+                todo.append((Int(c), cx, cy))
+            }
+        }
+        return out
     }
 
     /// A grid of screen points over the root's screen rectangle and a margin around it, with
