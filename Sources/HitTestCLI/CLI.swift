@@ -56,6 +56,8 @@ public enum HitTestCLI {
           query SCENE POINTS [-o F]  hit-test a point file (CSV x,y or .f64); CSV x,y,id out
           render SCENE -o MAP.png    a PNG of which view a touch at each pixel reaches
                 [--scale S] [--cost] (--cost: views UIKit's walk tests per pixel, as heat)
+          render SCENE -o MAP.html   an interactive page: point at the map, see which view
+                                     a touch reaches and why (--sample NAME: a built-in scene)
           audit SCENE [--json]       tap areas, occlusion, small targets and dead zones
                 [--fail-on occluded,small,dead]
           explain SCENE X Y          the decision trail for one point, in UIKit's order
@@ -123,6 +125,20 @@ public enum HitTestCLI {
             --at T runs the scene's "animations" on a simulated clock up to T seconds and draws
             the model then (what touches reach: animating views without allowUserInteraction
             are not hit); add --presentation to draw what is seen at T instead.
+
+            usage: hittest render (SCENE | --sample NAME) -o MAP.html [--html] [--scale S] [--cost]
+                              [--save-scene FILE]
+
+            With -o naming an .html file (or --html), writes one self-contained page (no
+            network): the hit map, drawn at any zoom; pointing at it shows the view hit there
+            (id, class, frame on the screen), its ancestor path, the views under the pointer
+            that did not get the touch with the rule that kept it from each, and the trail of
+            `explain` (computed in the page with the walk's rules and numbers). Click pins the
+            panel; a toggle (or --cost) shows the cost map; the audit's findings are listed
+            beside the map and outline their view when hovered. --scale is the map's pixels per
+            point (default 2, at most 1.5 M pixels). --sample NAME builds one of the benchmark's
+            scenes instead of reading SCENE (app, app-insets, app-large, grid, deep,
+            dense-overlap, random-1m); --save-scene also writes the scene file shown.
             """,
         "audit": """
             usage: hittest audit SCENE [--json] [--step PT] [--fail-on occluded,small,unreachable,dead]

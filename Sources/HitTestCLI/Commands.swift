@@ -196,6 +196,7 @@ extension HitTestCLI {
         static let outline: (UInt8, UInt8, UInt8) = (0, 0, 0)
 
         static func run(_ args: [String], _ output: Output) throws {
+            if HTMLPage.wanted(args) { return try HTMLPage.run(args, output) }  // -o MAP.html / --html: the page
             let a = try Arguments(args, valued: ["-o", "--scale", "--at"], flags: ["--cost", "--presentation"])
             try a.expect(1, "SCENE")
             guard let out = a.options["-o"] else { throw Failure(message: "-o MAP.png is required") }

@@ -261,7 +261,7 @@ import Testing
         let s = Screen()
         s.button.addAction(for: .valueChanged) { control, _ in
             s.calls.lines.append("first")
-            (control as? Control)?.addAction(for: .valueChanged) { _, _ in s.calls.lines.append("added") }
+            control.addAction(for: .valueChanged) { _, _ in s.calls.lines.append("added") }
         }
         s.button.sendActions(for: .valueChanged)
         #expect(s.calls.lines == ["first"])
