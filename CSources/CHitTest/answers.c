@@ -19,6 +19,104 @@
 #define SAMPLE_CELLS 1024
 #define MAX_BOX_DEPTH 128
 #define SCAN_LIMIT 64
+/* Scratch for unions of cell lists (box_candidates), items per answer-grid build. */
+#define UNION_CAP 16384
+/* A union of more items than this is not worth it: the cell is left UNSURE. */
+#define UNION_MAX 1024
+
+/* ---- the palette: answers <-> 16-bit codes ---- */
+
+static inline uint32_t answer_hash(int32_t a, int32_t cap) {
+    return ((uint32_t)a * 2654435761u) & (uint32_t)(cap - 1);
+}
+
+void htq_answers_free(answer_grid *g) {
+    free(g->codes);
+    free(g->palette);
+    free(g->hash);
+    g->codes = NULL;
+    g->palette = NULL;
+    g->hash = NULL;
+    g->capacity = g->npalette = g->palette_cap = g->hash_cap = 0;
+}
+
+size_t htq_answers_bytes(const answer_grid *g) {
+    return (size_t)g->capacity * sizeof *g->codes + (size_t)g->palette_cap * sizeof *g->palette +
+           (size_t)g->hash_cap * sizeof *g->hash;
+}
+
+/* Empties the palette (keeping UNSURE and UNKNOWN). */
+static void palette_reset(answer_grid *g) {
+    g->npalette = 2;
+    if (g->hash) memset(g->hash, 0, (size_t)g->hash_cap * sizeof *g->hash);
+}
+
+/* Rehashes into a table of `cap` entries (a power of two); 0 on no memory. */
+static int palette_rehash(answer_grid *g, int32_t cap) {
+    uint16_t *h = calloc((size_t)cap, sizeof *h);
+    if (!h) return 0;
+    free(g->hash);
+    g->hash = h;
+    g->hash_cap = cap;
+    for (int32_t c = 2; c < g->npalette; c++) {
+        uint32_t i = answer_hash(g->palette[c], cap);
+        while (h[i]) i = (i + 1) & (uint32_t)(cap - 1);
+        h[i] = (uint16_t)c;
+    }
+    return 1;
+}
+
+/* The code of answer `a` (a handle or HT_NULL_NODE, UNSURE, UNKNOWN), adding it to the palette;
+ * CODE_UNSURE when the palette is full or out of memory (the walk then decides: still exact). */
+static uint16_t code_of(answer_grid *g, int32_t a) {
+    if (a == UNSURE) return CODE_UNSURE;
+    if (a == UNKNOWN) return CODE_UNKNOWN;
+    if (g->hash_cap) {
+        uint32_t i = answer_hash(a, g->hash_cap);
+        while (g->hash[i]) {
+            if (g->palette[g->hash[i]] == a) return g->hash[i];
+            i = (i + 1) & (uint32_t)(g->hash_cap - 1);
+        }
+    }
+    if (g->npalette == MAX_CODES) return CODE_UNSURE;
+    if (g->npalette == g->palette_cap) {
+        int32_t cap = g->palette_cap * 2;
+        cap = cap > MAX_CODES ? MAX_CODES : cap;
+        int32_t *p = realloc(g->palette, (size_t)cap * sizeof *p);
+        if (!p) return CODE_UNSURE;
+        g->palette = p;
+        g->palette_cap = cap;
+    }
+    /* At most half full. */
+    if (2 * (g->npalette + 1) > g->hash_cap && !palette_rehash(g, g->hash_cap ? 2 * g->hash_cap : 1024))
+        return CODE_UNSURE;
+    uint16_t code = (uint16_t)g->npalette++;
+    g->palette[code] = a;
+    uint32_t i = answer_hash(a, g->hash_cap);
+    while (g->hash[i]) i = (i + 1) & (uint32_t)(g->hash_cap - 1);
+    g->hash[i] = code;
+    return code;
+}
+
+/* ---- unions of cell lists ---- */
+
+typedef struct scratch {
+    uint32_t *buf;
+    size_t cap, used;
+} scratch;
+
+static int by_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Appends `n` items to the scratch; 0 when there is no room. */
+static int scratch_add(scratch *s, const uint32_t *items, size_t n) {
+    if (s->cap - s->used < n) return 0;
+    memcpy(s->buf + s->used, items, n * sizeof *items);
+    s->used += n;
+    return 1;
+}
 
 /* `b` (parent space) mapped into the child's bounds space, widened; 0 if not finite. */
 static int map_box(const kid *k, ht_box b, ht_box *out) {
@@ -34,10 +132,18 @@ static inline int box_outside(ht_box b, double x0, double y0, double x1, double 
     return ht_box_outside(b, (ht_box){x0, y0, x1, y1});
 }
 
-/* The candidates of `blk` that a box `b` in its parent's space can meet, as the walk would
- * list them for each of its points: one cell's list, the always list, or (for a box across
- * several cells of a small block) every candidate. Returns 0 when that cannot be said. */
-static int box_candidates(const block *blk, ht_box b, const uint32_t **items, int32_t *n) {
+/*
+ * The candidates of `blk` that a box `b` in its parent's space can meet, as the walk would
+ * list them for its points: one cell's list, the always list, or the union, in search order,
+ * of the lists of every cell the box spans (plus the always list for a box partly outside the
+ * grid), built in `s`. The union is exact: every point of the box is in one of those cells
+ * (grid_cell is monotonic) or outside the grid, and a candidate that is in the union but not in
+ * a point's own list cannot take that point (its reach misses the point's cell, or a candidate
+ * earlier in the union surely takes every point of that cell first). Returns 0 when that cannot
+ * be said (too many items): the cell stays UNSURE.
+ */
+static int box_candidates(const block *blk, ht_box b, scratch *s, const uint32_t **items,
+                          int32_t *n) {
     *items = NULL;
     *n = blk->count;
     if (blk->nx == 0) return 1;
@@ -47,19 +153,46 @@ static int box_candidates(const block *blk, ht_box b, const uint32_t **items, in
         *n = blk->nalways;
         return 1;
     }
-    if (!(b.x0 >= blk->gx0 && b.x1 <= blk->gx1 && b.y0 >= blk->gy0 && b.y1 <= blk->gy1))
-        return 0; /* partly inside the grid's domain */
+    int partly = !(b.x0 >= blk->gx0 && b.x1 <= blk->gx1 && b.y0 >= blk->gy0 && b.y1 <= blk->gy1);
+    /* grid_cell clamps, so the cells of the part inside the grid are these. */
     int32_t ix0 = grid_cell((b.x0 - blk->gx0) * blk->sx, blk->nx);
     int32_t ix1 = grid_cell((b.x1 - blk->gx0) * blk->sx, blk->nx);
     int32_t iy0 = grid_cell((b.y0 - blk->gy0) * blk->sy, blk->ny);
     int32_t iy1 = grid_cell((b.y1 - blk->gy0) * blk->sy, blk->ny);
-    if (ix0 == ix1 && iy0 == iy1) {
+    if (!partly && ix0 == ix1 && iy0 == iy1) {
         size_t c = (size_t)iy0 * (size_t)blk->nx + (size_t)ix0;
         *items = blk->items + blk->cell_start[c];
         *n = (int32_t)(blk->cell_start[c + 1] - blk->cell_start[c]);
         return 1;
     }
-    return blk->count <= SCAN_LIMIT;
+    if (blk->count <= SCAN_LIMIT) return 1; /* every candidate, in order: a superset too */
+    size_t start = s->used;
+    if ((int64_t)(ix1 - ix0 + 1) * (iy1 - iy0 + 1) > UNION_MAX) return 0;
+    for (int32_t iy = iy0; iy <= iy1; iy++) {
+        for (int32_t ix = ix0; ix <= ix1; ix++) {
+            size_t c = (size_t)iy * (size_t)blk->nx + (size_t)ix;
+            size_t k = blk->cell_start[c + 1] - blk->cell_start[c];
+            if (s->used - start + k > UNION_MAX || !scratch_add(s, blk->items + blk->cell_start[c], k)) {
+                s->used = start;
+                return 0;
+            }
+        }
+    }
+    if (partly && (s->used - start + (size_t)blk->nalways > UNION_MAX ||
+                   !scratch_add(s, blk->always, (size_t)blk->nalways))) {
+        s->used = start;
+        return 0;
+    }
+    uint32_t *u = s->buf + start;
+    size_t m = s->used - start;
+    qsort(u, m, sizeof *u, by_u32);
+    size_t w = 0;
+    for (size_t i = 0; i < m; i++)
+        if (w == 0 || u[i] != u[w - 1]) u[w++] = u[i];
+    s->used = start + w;
+    *items = u;
+    *n = (int32_t)w;
+    return 1;
 }
 
 typedef struct box_frame {
@@ -67,6 +200,7 @@ typedef struct box_frame {
     const block *blk;
     const uint32_t *items;
     int32_t pos, n, slot;
+    size_t mark; /* scratch in use before this frame's union */
 } box_frame;
 
 /* What a node that searches no (more) children answers for every point. */
@@ -100,7 +234,7 @@ static int32_t next_child(box_frame *f, ht_box *kb) {
  * UNSURE. A pass-through child that nothing below takes answers nil, and the search goes on
  * with its next sibling, as it does for a point.
  */
-static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b) {
+static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b, scratch *s) {
     box_frame st[MAX_BOX_DEPTH];
     int depth = 0;
     int32_t slot = root;
@@ -114,7 +248,8 @@ static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b) {
             } else {
                 if (depth == MAX_BOX_DEPTH) return UNSURE;
                 box_frame *f = &st[depth++];
-                if (!box_candidates(blk, b, &f->items, &f->n)) return UNSURE;
+                f->mark = s->used;
+                if (!box_candidates(blk, b, s, &f->items, &f->n)) return UNSURE;
                 f->b = b;
                 f->blk = blk;
                 f->pos = 0;
@@ -132,6 +267,7 @@ static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b) {
                 continue;
             }
             depth--;
+            s->used = f->mark;
             answer = own_answer(t, f->slot);
         }
         if (answer != HT_NULL_NODE || depth == 0) return answer; /* any hit is final */
@@ -140,7 +276,8 @@ static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b) {
 }
 
 /* The answer every point of cell (ix, iy) of `g` surely gets, or UNSURE. */
-static int32_t cell_answer(const ht_tree *t, const answer_grid *g, int32_t ix, int32_t iy) {
+static int32_t cell_answer(const ht_tree *t, const answer_grid *g, int32_t ix, int32_t iy,
+                           scratch *s) {
     double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
     double slack = ht_box_slack((ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
     /* Every point that maps to this cell lies in this box (the mapping is monotonic). */
@@ -151,7 +288,8 @@ static int32_t cell_answer(const ht_tree *t, const answer_grid *g, int32_t ix, i
     double x0 = t->rx0[root], y0 = t->ry0[root], x1 = t->rx1[root], y1 = t->ry1[root];
     if (box_outside(b, x0, y0, x1, y1)) return HT_NULL_NODE;
     if (!box_inside(b, x0, y0, x1, y1)) return UNSURE;
-    return sure_answer(t, root, b);
+    s->used = 0;
+    return sure_answer(t, root, b, s);
 }
 
 ht_status htq_build_answers(ht_tree *t, int32_t root) {
@@ -174,11 +312,21 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
     ny = ny < 1 ? 1 : ny;
     int32_t ncells = nx * ny;
     if (g->capacity < ncells) {
-        int32_t *mem = realloc(g->cells, (size_t)ncells * sizeof *mem);
+        uint16_t *mem = realloc(g->codes, (size_t)ncells * sizeof *mem);
         if (!mem) return HT_E_NO_MEMORY;
-        g->cells = mem;
+        g->codes = mem;
         g->capacity = ncells;
     }
+    if (!g->palette) {
+        g->palette = malloc(256 * sizeof *g->palette);
+        if (!g->palette) return HT_E_NO_MEMORY;
+        g->palette_cap = 256;
+        g->palette[CODE_UNSURE] = UNSURE;
+        g->palette[CODE_UNKNOWN] = UNKNOWN;
+    }
+    palette_reset(g);
+    scratch s = {malloc(UNION_CAP * sizeof(uint32_t)), UNION_CAP, 0};
+    if (!s.buf) s.cap = 0; /* no unions: cells across block cells stay UNSURE */
     g->nx = nx;
     g->ny = ny;
     g->gx0 = x0;
@@ -193,14 +341,18 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
     size_t stride = (size_t)ncells / SAMPLE_CELLS;
     stride = stride < 1 ? 1 : stride;
     int any_sure = 0;
-    for (size_t c = 0; c < (size_t)ncells; c++) g->cells[c] = UNKNOWN;
+    for (size_t c = 0; c < (size_t)ncells; c++) g->codes[c] = CODE_UNKNOWN;
     for (size_t c = 0; c < (size_t)ncells; c += stride) {
-        g->cells[c] = cell_answer(t, g, (int32_t)(c % (size_t)nx), (int32_t)(c / (size_t)nx));
-        any_sure |= g->cells[c] != UNSURE;
+        int32_t a = cell_answer(t, g, (int32_t)(c % (size_t)nx), (int32_t)(c / (size_t)nx), &s);
+        g->codes[c] = code_of(g, a);
+        any_sure |= a != UNSURE;
     }
     for (size_t c = 0; c < (size_t)ncells; c++)
-        if (g->cells[c] == UNKNOWN)
-            g->cells[c] = any_sure ? cell_answer(t, g, (int32_t)(c % (size_t)nx), (int32_t)(c / (size_t)nx)) : UNSURE;
+        if (g->codes[c] == CODE_UNKNOWN)
+            g->codes[c] = any_sure ? code_of(g, cell_answer(t, g, (int32_t)(c % (size_t)nx),
+                                                            (int32_t)(c / (size_t)nx), &s))
+                                   : CODE_UNSURE;
+    free(s.buf);
     g->unknown = 0;
     return HT_OK;
 }
@@ -208,11 +360,14 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
 void htq_refresh_answers(ht_tree *t) {
     answer_grid *g = &t->hq.answers;
     if (g->root < 0 || !g->unknown) return;
+    scratch s = {malloc(UNION_CAP * sizeof(uint32_t)), UNION_CAP, 0};
+    if (!s.buf) s.cap = 0;
     for (int32_t iy = 0; iy < g->ny; iy++) {
-        int32_t *row = g->cells + (size_t)iy * (size_t)g->nx;
+        uint16_t *row = g->codes + (size_t)iy * (size_t)g->nx;
         for (int32_t ix = 0; ix < g->nx; ix++)
-            if (row[ix] == UNKNOWN) row[ix] = cell_answer(t, g, ix, iy);
+            if (row[ix] == CODE_UNKNOWN) row[ix] = code_of(g, cell_answer(t, g, ix, iy, &s));
     }
+    free(s.buf);
     g->unknown = 0;
 }
 
@@ -274,6 +429,6 @@ void htq_answers_touch(ht_tree *t, int32_t s) {
     int32_t iy0 = grid_cell((fmax(b.y0, g->gy0) - g->gy0) * g->sy, g->ny);
     int32_t iy1 = grid_cell((fmin(b.y1, g->gy1) - g->gy0) * g->sy, g->ny);
     for (int32_t iy = iy0; iy <= iy1; iy++)
-        for (int32_t ix = ix0; ix <= ix1; ix++) g->cells[(size_t)iy * (size_t)g->nx + (size_t)ix] = UNKNOWN;
+        for (int32_t ix = ix0; ix <= ix1; ix++) g->codes[(size_t)iy * (size_t)g->nx + (size_t)ix] = CODE_UNKNOWN;
     g->unknown = 1;
 }

@@ -66,15 +66,27 @@ typedef struct block {
  * box through the tree with margins far above rounding (answers.c). A mutation marks UNKNOWN
  * only the cells its node can reach; `unknown` says some are, and ht_tree_prepare_points
  * recomputes just those.
+ *
+ * Cells are stored as 16-bit codes into a palette of answers (a screen has far fewer distinct
+ * answers than cells), so the grid is half the size of one of handles and stays in L2 beside
+ * the input stream: code 0 is UNSURE, 1 is UNKNOWN, the others index `palette`. When the
+ * palette is full (65,536 codes), further answers are stored as UNSURE (the walk decides).
  */
 #define UNSURE ((int32_t)-3)
 #define UNKNOWN ((int32_t)-4)
+#define CODE_UNSURE 0
+#define CODE_UNKNOWN 1
+#define MAX_CODES 65536
 typedef struct answer_grid {
     int32_t root; /* slot, -1 when there is no grid */
-    int32_t nx, ny, capacity;
+    int32_t nx, ny, capacity; /* capacity: cells allocated */
     int unknown;  /* some cells are UNKNOWN */
     double gx0, gy0, gx1, gy1, sx, sy;
-    int32_t *cells;
+    uint16_t *codes;   /* per cell, row by row */
+    int32_t *palette;  /* code -> answer; palette[0] UNSURE, palette[1] UNKNOWN */
+    int32_t npalette, palette_cap;
+    uint16_t *hash;    /* answer -> code (open addressing, 0 empty), hash_cap entries */
+    int32_t hash_cap;
 } answer_grid;
 
 /*
@@ -149,11 +161,15 @@ void htq_refresh_answers(ht_tree *t); /* recomputes the UNKNOWN cells (derived b
 int htq_reach_in_grid(const ht_tree *t, int32_t s, ht_box *out);
 /* Marks UNKNOWN the cells `s` can reach, or drops the grid. */
 void htq_answers_touch(ht_tree *t, int32_t s);
+/* The answer of cell `c` (as cell_lookup gives it). */
+static inline int32_t htq_cell(const answer_grid *g, size_t c) { return g->palette[g->codes[c]]; }
+void htq_answers_free(answer_grid *g);
+size_t htq_answers_bytes(const answer_grid *g);
 
 /* The cell of (x, y): its answer, or UNSURE outside the grid (NaN included). */
 HT_HOT int32_t cell_lookup(const answer_grid *g, double x, double y) {
     if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
-    return g->cells[grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny)];
+    return g->palette[g->codes[grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny)]];
 }
 
 /* ---- the walk (hit_test.c) ---- */
