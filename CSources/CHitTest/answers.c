@@ -34,20 +34,31 @@ void htq_answers_free(answer_grid *g) {
     free(g->codes);
     free(g->palette);
     free(g->hash);
+    free(g->subbits);
+    free(g->subrank);
+    free(g->sub);
     g->codes = NULL;
     g->palette = NULL;
     g->hash = NULL;
-    g->capacity = g->npalette = g->palette_cap = g->hash_cap = 0;
+    g->subbits = NULL;
+    g->subrank = NULL;
+    g->sub = NULL;
+    g->capacity = g->npalette = g->palette_cap = g->hash_cap = g->nsub = 0;
 }
+
+/* Words of the sub-grid bitmap for `cells` cells. */
+static size_t sub_words(size_t cells) { return (cells + 63) / 64; }
 
 size_t htq_answers_bytes(const answer_grid *g) {
+    size_t words = g->subbits ? sub_words((size_t)g->capacity) : 0;
     return (size_t)g->capacity * sizeof *g->codes + (size_t)g->palette_cap * sizeof *g->palette +
-           (size_t)g->hash_cap * sizeof *g->hash;
+           (size_t)g->hash_cap * sizeof *g->hash + words * (sizeof *g->subbits + sizeof *g->subrank) +
+           (size_t)g->nsub * SUB_CELLS * sizeof *g->sub;
 }
 
-/* Empties the palette (keeping UNSURE and UNKNOWN). */
+/* Empties the palette (keeping UNSURE, UNKNOWN and SUBGRID). */
 static void palette_reset(answer_grid *g) {
-    g->npalette = 2;
+    g->npalette = FIRST_CODE;
     if (g->hash) memset(g->hash, 0, (size_t)g->hash_cap * sizeof *g->hash);
 }
 
@@ -58,7 +69,7 @@ static int palette_rehash(answer_grid *g, int32_t cap) {
     free(g->hash);
     g->hash = h;
     g->hash_cap = cap;
-    for (int32_t c = 2; c < g->npalette; c++) {
+    for (int32_t c = FIRST_CODE; c < g->npalette; c++) {
         uint32_t i = answer_hash(g->palette[c], cap);
         while (h[i]) i = (i + 1) & (uint32_t)(cap - 1);
         h[i] = (uint16_t)c;
@@ -71,6 +82,7 @@ static int palette_rehash(answer_grid *g, int32_t cap) {
 static uint16_t code_of(answer_grid *g, int32_t a) {
     if (a == UNSURE) return CODE_UNSURE;
     if (a == UNKNOWN) return CODE_UNKNOWN;
+    if (a == SUBGRID) return CODE_SUBGRID;
     if (g->hash_cap) {
         uint32_t i = answer_hash(a, g->hash_cap);
         while (g->hash[i]) {
@@ -121,7 +133,11 @@ static int scratch_add(scratch *s, const uint32_t *items, size_t n) {
 /* `b` (parent space) mapped into the child's bounds space, widened; 0 if not finite. */
 static int map_box(const kid *k, ht_box b, ht_box *out) {
     ht_map map = {k->cx, k->cy, k->offx, k->offy, k->inv, (k->flags & K_IDENTITY) != 0, 0};
+#ifdef HT_PLANT_ZERO_MARGIN /* scripts/ccheck.sh: answers_check must notice */
+    return ht_box_map(b, &map, 0, out, NULL, NULL);
+#else
     return ht_box_map(b, &map, 1, out, NULL, NULL);
+#endif
 }
 
 static inline int box_inside(ht_box b, double x0, double y0, double x1, double y1) {
@@ -172,6 +188,7 @@ static int box_candidates(const block *blk, ht_box b, scratch *s, const uint32_t
         for (int32_t ix = ix0; ix <= ix1; ix++) {
             size_t c = (size_t)iy * (size_t)blk->nx + (size_t)ix;
             size_t k = blk->cell_start[c + 1] - blk->cell_start[c];
+
             if (s->used - start + k > UNION_MAX || !scratch_add(s, blk->items + blk->cell_start[c], k)) {
                 s->used = start;
                 return 0;
@@ -189,6 +206,9 @@ static int box_candidates(const block *blk, ht_box b, scratch *s, const uint32_t
     size_t w = 0;
     for (size_t i = 0; i < m; i++)
         if (w == 0 || u[i] != u[w - 1]) u[w++] = u[i];
+#ifdef HT_PLANT_UNION_MISSING /* scripts/ccheck.sh: answers_check must notice */
+    if (w > 1) w--; /* the union misses its last (bottommost) candidate */
+#endif
     s->used = start + w;
     *items = u;
     *n = (int32_t)w;
@@ -275,14 +295,8 @@ static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b, scratch *s)
     }
 }
 
-/* The answer every point of cell (ix, iy) of `g` surely gets, or UNSURE. */
-static int32_t cell_answer(const ht_tree *t, const answer_grid *g, int32_t ix, int32_t iy,
-                           scratch *s) {
-    double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
-    double slack = ht_box_slack((ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
-    /* Every point that maps to this cell lies in this box (the mapping is monotonic). */
-    ht_box b = {g->gx0 + ix * cw - slack, g->gy0 + iy * ch - slack, g->gx0 + (ix + 1) * cw + slack,
-              g->gy0 + (iy + 1) * ch + slack};
+/* The answer every point of box `b` (in the root's space) surely gets, or UNSURE. */
+static int32_t box_answer(const ht_tree *t, const answer_grid *g, ht_box b, scratch *s) {
     int32_t root = g->root;
     if (!(t->flags[root] & K_ELIGIBLE)) return HT_NULL_NODE;
     double x0 = t->rx0[root], y0 = t->ry0[root], x1 = t->rx1[root], y1 = t->ry1[root];
@@ -290,6 +304,112 @@ static int32_t cell_answer(const ht_tree *t, const answer_grid *g, int32_t ix, i
     if (!box_inside(b, x0, y0, x1, y1)) return UNSURE;
     s->used = 0;
     return sure_answer(t, root, b, s);
+}
+
+/* The answer every point of cell (ix, iy) of `g` surely gets, or UNSURE. */
+static int32_t cell_answer(const ht_tree *t, const answer_grid *g, int32_t ix, int32_t iy,
+                           scratch *s) {
+    double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
+    double slack = ht_box_slack((ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
+#ifdef HT_PLANT_ZERO_MARGIN
+    slack = 0;
+#endif
+    /* Every point that maps to this cell lies in this box (the mapping is monotonic). */
+    ht_box b = {g->gx0 + ix * cw - slack, g->gy0 + iy * ch - slack, g->gx0 + (ix + 1) * cw + slack,
+              g->gy0 + (iy + 1) * ch + slack};
+    return box_answer(t, g, b, s);
+}
+
+/* Fills sub-grid `out` of cell (ix, iy): each sub-cell's box, like a cell's (sub_of maps a
+ * point to sub-cell j when its fractional coordinate times SUB is in [SUB * i + j, + 1)).
+ * Returns the one answer of all sub-cells when they agree, else SUBGRID. */
+static int32_t fill_sub(ht_tree *t, answer_grid *g, int32_t ix, int32_t iy, uint16_t *out,
+                        scratch *s) {
+    double cw = (g->gx1 - g->gx0) / ((double)g->nx * SUB), ch = (g->gy1 - g->gy0) / ((double)g->ny * SUB);
+    double slack = ht_box_slack((ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
+#ifdef HT_PLANT_ZERO_MARGIN
+    slack = 0;
+#endif
+    int32_t first = 0, same = 1;
+    for (int32_t jy = 0; jy < SUB; jy++) {
+        for (int32_t jx = 0; jx < SUB; jx++) {
+            int32_t kx = ix * SUB + jx, ky = iy * SUB + jy;
+            ht_box b = {g->gx0 + kx * cw - slack, g->gy0 + ky * ch - slack,
+                        g->gx0 + (kx + 1) * cw + slack, g->gy0 + (ky + 1) * ch + slack};
+            int32_t a = box_answer(t, g, b, s);
+            if (jx == 0 && jy == 0) first = a;
+            same &= a == first;
+            out[jy * SUB + jx] = code_of(g, a);
+        }
+    }
+    return same ? first : SUBGRID;
+}
+
+/* Cell `c`'s code after its own box walk gave `a`: a sure answer as is; otherwise, when the
+ * cell has a sub-grid slot, the sub-grid recomputed in place. */
+static uint16_t settle_cell(ht_tree *t, answer_grid *g, size_t c, int32_t a, scratch *s) {
+    if (a != UNSURE || !g->subbits || !(g->subbits[c >> 6] >> (c & 63) & 1)) return code_of(g, a);
+    uint16_t *sub = g->sub + (size_t)htq_sub_index(g, c) * SUB_CELLS;
+    int32_t r = fill_sub(t, g, (int32_t)(c % (size_t)g->nx), (int32_t)(c / (size_t)g->nx), sub, s);
+    return code_of(g, r);
+}
+
+/* Most sub-grids a grid gets (SUB_CELLS codes each: 4 MiB). */
+#define MAX_SUBGRIDS 131072
+
+/* Gives every UNSURE cell whose sub-cells are not all UNSURE a sub-grid (or its one answer
+ * when they all agree). Out of memory, cells just stay UNSURE. */
+static void build_subgrids(ht_tree *t, answer_grid *g, scratch *s) {
+    size_t ncells = (size_t)g->nx * (size_t)g->ny, words = sub_words(ncells);
+    free(g->subbits);
+    free(g->subrank);
+    free(g->sub);
+    g->subbits = calloc(words, sizeof *g->subbits);
+    g->subrank = calloc(words, sizeof *g->subrank);
+    g->sub = NULL;
+    g->nsub = 0;
+    int32_t cap = 0;
+    uint16_t tmp[SUB_CELLS];
+    if (!g->subbits || !g->subrank) goto fail;
+    for (size_t c = 0; c < ncells; c++) {
+        if (g->codes[c] != CODE_UNSURE) continue;
+        int32_t r = fill_sub(t, g, (int32_t)(c % (size_t)g->nx), (int32_t)(c / (size_t)g->nx), tmp, s);
+        if (r != SUBGRID) {
+            g->codes[c] = code_of(g, r); /* all alike: UNSURE stays UNSURE, no sub-grid */
+            continue;
+        }
+        if (g->nsub == MAX_SUBGRIDS) continue;
+        if (g->nsub == cap) {
+            int32_t ncap = cap ? cap * 2 : 1024;
+            uint16_t *p = realloc(g->sub, (size_t)ncap * SUB_CELLS * sizeof *p);
+            if (!p) continue;
+            g->sub = p;
+            cap = ncap;
+        }
+        memcpy(g->sub + (size_t)g->nsub * SUB_CELLS, tmp, sizeof tmp);
+        g->nsub++;
+        g->subbits[c >> 6] |= UINT64_C(1) << (c & 63);
+        g->codes[c] = CODE_SUBGRID;
+    }
+    int32_t run = 0;
+    for (size_t w = 0; w < words; w++) {
+        g->subrank[w] = run;
+#if defined(__GNUC__) || defined(__clang__)
+        run += __builtin_popcountll(g->subbits[w]);
+#else
+        for (uint64_t v = g->subbits[w]; v; v &= v - 1) run++;
+#endif
+    }
+    if (g->nsub > 0 && g->nsub < cap) {
+        uint16_t *p = realloc(g->sub, (size_t)g->nsub * SUB_CELLS * sizeof *p);
+        if (p) g->sub = p;
+    }
+    return;
+fail:
+    free(g->subbits);
+    free(g->subrank);
+    g->subbits = NULL;
+    g->subrank = NULL;
 }
 
 ht_status htq_build_answers(ht_tree *t, int32_t root) {
@@ -323,6 +443,7 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
         g->palette_cap = 256;
         g->palette[CODE_UNSURE] = UNSURE;
         g->palette[CODE_UNKNOWN] = UNKNOWN;
+        g->palette[CODE_SUBGRID] = SUBGRID;
     }
     palette_reset(g);
     scratch s = {malloc(UNION_CAP * sizeof(uint32_t)), UNION_CAP, 0};
@@ -352,6 +473,16 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
             g->codes[c] = any_sure ? code_of(g, cell_answer(t, g, (int32_t)(c % (size_t)nx),
                                                             (int32_t)(c / (size_t)nx), &s))
                                    : CODE_UNSURE;
+    if (any_sure) build_subgrids(t, g, &s);
+    else {
+        free(g->subbits);
+        free(g->subrank);
+        free(g->sub);
+        g->subbits = NULL;
+        g->subrank = NULL;
+        g->sub = NULL;
+        g->nsub = 0;
+    }
     free(s.buf);
     g->unknown = 0;
     return HT_OK;
@@ -365,7 +496,9 @@ void htq_refresh_answers(ht_tree *t) {
     for (int32_t iy = 0; iy < g->ny; iy++) {
         uint16_t *row = g->codes + (size_t)iy * (size_t)g->nx;
         for (int32_t ix = 0; ix < g->nx; ix++)
-            if (row[ix] == CODE_UNKNOWN) row[ix] = code_of(g, cell_answer(t, g, ix, iy, &s));
+            if (row[ix] == CODE_UNKNOWN)
+                row[ix] = settle_cell(t, g, (size_t)iy * (size_t)g->nx + (size_t)ix,
+                                      cell_answer(t, g, ix, iy, &s), &s);
     }
     free(s.buf);
     g->unknown = 0;
@@ -431,4 +564,26 @@ void htq_answers_touch(ht_tree *t, int32_t s) {
     for (int32_t iy = iy0; iy <= iy1; iy++)
         for (int32_t ix = ix0; ix <= ix1; ix++) g->codes[(size_t)iy * (size_t)g->nx + (size_t)ix] = CODE_UNKNOWN;
     g->unknown = 1;
+}
+
+ht_status ht_tree_answer_grid_stats(const ht_tree *t, ht_node node, size_t *bytes, size_t *cells,
+                                    size_t *sure) {
+    int32_t slot;
+    ht_status st = resolve(t, node, &slot);
+    if (st != HT_OK) return st;
+    const answer_grid *g = htq_grid_for(t, slot);
+    size_t n = g ? (size_t)g->nx * (size_t)g->ny : 0, k = 0, subs = 0;
+    for (size_t c = 0; c < n; c++) {
+        int32_t a = htq_cell(g, c);
+        k += a >= HT_NULL_NODE;
+        if (a == SUBGRID) {
+            const uint16_t *sc = g->sub + (size_t)htq_sub_index(g, c) * SUB_CELLS;
+            for (int j = 0; j < SUB_CELLS; j++) subs += g->palette[sc[j]] >= HT_NULL_NODE;
+        }
+    }
+    k += subs / SUB_CELLS; /* sure sub-cells, in cells */
+    if (bytes) *bytes = g ? htq_answers_bytes(g) : 0;
+    if (cells) *cells = n;
+    if (sure) *sure = k;
+    return HT_OK;
 }

@@ -245,20 +245,27 @@ ht_status htq_validate(const ht_tree *t) {
     double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
     for (size_t c = 0; c < ncells; c += stride) {
         int32_t a = htq_cell(g, c);
-        if (a < HT_NULL_NODE) continue; /* UNSURE or UNKNOWN: the walk decides */
+        if (a < HT_NULL_NODE && a != SUBGRID) continue; /* UNSURE or UNKNOWN: the walk decides */
         int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);
-        double xs[3] = {g->gx0 + ix * cw, g->gx0 + (ix + 0.5) * cw, g->gx0 + (ix + 1) * cw};
-        double ys[3] = {g->gy0 + iy * ch, g->gy0 + (iy + 0.5) * ch, g->gy0 + (iy + 1) * ch};
-        for (int i = 0; i < 3; i++) {
-            for (int j = 0; j < 3; j++) {
-                double x = xs[i], y = ys[j];
-                /* Only points that the lookup maps to this cell. */
-                if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) continue;
-                if (grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny) != c) continue;
+        /* The cell's corners and centre; with a sub-grid, every sub-cell's corners and centre. */
+        double f[2 * SUB + 1];
+        int nf = 0;
+        if (a == SUBGRID) {
+            for (int i = 0; i <= 2 * SUB; i++) f[nf++] = (double)i / (2 * SUB);
+        } else {
+            f[nf++] = 0;
+            f[nf++] = 0.5;
+            f[nf++] = 1;
+        }
+        for (int i = 0; i < nf; i++) {
+            for (int j = 0; j < nf; j++) {
+                double x = g->gx0 + (ix + f[i]) * cw, y = g->gy0 + (iy + f[j]) * ch;
+                int32_t got = cell_lookup(g, x, y);
+                if (got < HT_NULL_NODE) continue; /* outside the grid, or left to the walk */
                 ht_node walked;
                 ht_status st = htq_walk_plain(t, g->root, x, y, &walked);
                 if (st != HT_OK) return st;
-                if (walked != a) return HT_E_CORRUPT;
+                if (walked != got) return HT_E_CORRUPT;
             }
         }
     }

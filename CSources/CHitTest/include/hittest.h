@@ -429,6 +429,14 @@ HT_API ht_status ht_tree_hit_test_points_counted(ht_tree *tree, ht_node node, co
                                           size_t count, int use_answer_grid, ht_node *out,
                                           uint64_t *tests);
 
+/**
+ * What the answer grid of `node` (ht_tree_prepare_points) holds: its bytes (cells, palette and
+ * lookup table), its cell count and how many cells hold a sure answer. All zero when the tree
+ * has no usable grid for `node`. Any pointer may be NULL. For measuring.
+ */
+HT_API ht_status ht_tree_answer_grid_stats(const ht_tree *tree, ht_node node, size_t *out_bytes,
+                                           size_t *out_cells, size_t *out_sure_cells);
+
 #ifdef __cplusplus
 }
 #endif
