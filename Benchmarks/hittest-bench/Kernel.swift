@@ -60,9 +60,15 @@ func runKernel(_ options: Options) -> Bool {
         fig.sureCells = stats.answerGridCells > 0 ? Double(stats.sureCells) / Double(stats.answerGridCells) : 0
         let points = SampleScenes.uniformPoints(options.points, in: root.bounds, seed: 7)
         // The points the grid leaves to the walk (on a sample): each point alone, with the grid.
-        let probe = Array(points.prefix(min(points.count, 100_000)))
+        // (At most 100,000 points or about a second: a deep chain walks a million nodes a point.)
+        var probe: [Point] = []
         var unsure: [Point] = []
-        for p in probe where snapshot.nodesTested(for: [p]) > 0 { unsure.append(p) }
+        let probeStart = ContinuousClock.now
+        for p in points.prefix(100_000) {
+            if probe.count % 256 == 0 && probeStart.duration(to: .now).seconds > 1 { break }
+            probe.append(p)
+            if snapshot.nodesTested(for: [p]) > 0 { unsure.append(p) }
+        }
         fig.sureShare = 1 - Double(unsure.count) / Double(probe.count)
         let walkPoints = unsure.isEmpty ? probe : unsure
         let walkN = sampleSize(budget: 0.2, limit: walkPoints.count) { n in sink &+= snapshot.nodesTested(for: Array(walkPoints.prefix(n)), answerGrid: false) }

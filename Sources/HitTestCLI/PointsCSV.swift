@@ -507,7 +507,7 @@ extension HitTestCLI.PointsCSV {
     }
 
     /// Writes the `x,y,id` lines of `.f64` input: the numbers formatted as before
-    /// (`Query.appendNumber`), 64 Ki points per task, on all cores.
+    /// (`Query.appendNumber`'s bytes, by `FastNumber`), 64 Ki points per task, on all cores.
     static func writeBinary(points: [Point], handles: [HitTestHandle], window: Window, to w: inout HitTestCLI.FileWriter, progress: HitTestCLI.Progress) throws {
         try w.write(Array("x,y,id\n".utf8))
         let per = 1 << 16
@@ -527,9 +527,9 @@ extension HitTestCLI.PointsCSV {
                 let start = (from + l) * per, end = min(start + per, state.points.count)
                 state.ids.bytes.withUnsafeBufferPointer { idBytes in
                     for k in start..<end {
-                        HitTestCLI.Query.appendNumber(state.points[k].x, &out)
+                        FastNumber.append(state.points[k].x, &out)
                         out.append(UInt8(ascii: ","))
-                        HitTestCLI.Query.appendNumber(state.points[k].y, &out)
+                        FastNumber.append(state.points[k].y, &out)
                         out.append(UInt8(ascii: ","))
                         if k < state.handles.count {
                             let (at, count) = state.ids.of(state.handles[k])
@@ -546,6 +546,70 @@ extension HitTestCLI.PointsCSV {
             }
             k0 += batch
             progress.report("wrote \(min(k0 * per, points.count)) of \(points.count) points")
+        }
+    }
+}
+
+/// `Query.appendNumber` without `description` for most numbers, byte for byte the same: whole
+/// numbers below 1e15 as integers; other numbers Swift's shortest round-trip text. For a
+/// non-integral x with 1e-4 <= |x| (all such x are below 2^52, so Swift writes them without
+/// an exponent), the shortest text is found directly: the fewest fraction digits d for which
+/// m = round(|x| * 10^d) < 2^53 gives m / 10^d == |x| (one correctly rounded division of two
+/// exact doubles), and only when neither m - 1 nor m + 1 also gives |x| (then m is the only
+/// candidate with d digits, so it is the shortest and closest text Swift writes). Everything
+/// else (exponents, ties, long digit strings) goes to `description`.
+enum FastNumber {
+    static let pow10: [Double] = (0...22).map { (0..<$0).reduce(1.0) { r, _ in r * 10 } }
+
+    @inline(__always) static func append(_ x: Double, _ out: inout [UInt8]) {
+        if x == x.rounded() && abs(x) < 1e15 {
+            HitTestCLI.Query.appendNumber(x, &out)
+            return
+        }
+        let a = abs(x)
+        guard a >= 0.0001, a < 4503599627370496 else {
+            out.append(contentsOf: x.description.utf8)
+            return
+        }
+        var d = 1
+        while d <= 17 {
+            let p = pow10[d]
+            let q = (a * p).rounded()
+            if q >= 9007199254740992 { break }
+            if q / p == a {
+                if (q - 1) / p == a || (q + 1) / p == a { break }
+                write(x < 0, UInt64(q), d, &out)
+                return
+            }
+            d += 1
+        }
+        out.append(contentsOf: x.description.utf8)
+    }
+
+    /// Writes m / 10^d with exactly d fraction digits (d >= 1), and a leading "0" before the point.
+    @inline(__always) static func write(_ negative: Bool, _ m: UInt64, _ d: Int, _ out: inout [UInt8]) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: up to 17 digits, a point, a zero
+        var n = 0
+        withUnsafeMutableBytes(of: &digits) { buf in
+            var v = m
+            // Digits from the last: d fraction digits, the point, then the integer part (at least "0").
+            for _ in 0..<d {
+                buf[n] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
+                v /= 10
+                n += 1
+            }
+            buf[n] = UInt8(ascii: ".")
+            n += 1
+            repeat {
+                buf[n] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
+                v /= 10
+                n += 1
+            } while v > 0
+            if negative { out.append(UInt8(ascii: "-")) }
+            while n > 0 {
+                n -= 1
+                out.append(buf[n])
+            }
         }
     }
 }
