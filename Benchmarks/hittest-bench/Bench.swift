@@ -30,7 +30,8 @@ let usage = """
                          in interleaved rounds in one process: the streaming bound, bulk on 1
                          thread and on all cores, the single call returning the View, the
                          exact walk on the points the answer grid leaves (ns per walked point,
-                         per node), the fair walk, the grid's share of points and its memory
+                         per node), the fair walk, the grid's share of points and its memory;
+                         one-thread figures in thread CPU time (robust on a shared machine)
       --write-baseline F with --kernel: write this run's ratios (bulk-1 ÷ stream, single ÷
                          stream, walk ns per node ÷ fair walk ns per view tested) to F
       --baseline F       with --kernel: compare against F and exit 1 when a ratio is more

@@ -17,6 +17,10 @@
 #define MAX_CELLS 262144
 #define MIN_CELLS 4096
 #define SAMPLE_CELLS 1024
+/* Answer-grid cells per node of the tree (finer for bigger trees, within MAX_CELLS). */
+#ifndef CELLS_PER_NODE
+#define CELLS_PER_NODE 64
+#endif
 #define MAX_BOX_DEPTH 128
 #define SCAN_LIMIT 64
 /* Scratch for unions of cell lists (box_candidates), items per answer-grid build. */
@@ -423,7 +427,7 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
         !(w > 0 && h > 0) || !isfinite(w) || !isfinite(h))
         return HT_OK;
     /* Finer for bigger trees (more edges to straddle), within a fixed memory budget. */
-    int64_t want = (int64_t)t->live * 128;
+    int64_t want = (int64_t)t->live * CELLS_PER_NODE;
     int32_t cells = want < MIN_CELLS ? MIN_CELLS : (want > MAX_CELLS ? MAX_CELLS : (int32_t)want);
     /* Clamped as a double: an extreme aspect ratio makes the square root overflow an int. */
     double fx = ceil(sqrt((double)cells * w / h));

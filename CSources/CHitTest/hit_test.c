@@ -79,6 +79,10 @@ HT_HOT void open_frame(frame *fr, const block *b, int32_t slot, uint32_t f, int 
         size_t c = grid_index(x, y, b->gx0, b->gy0, b->sx, b->sy, b->nx, b->ny);
         fr->items = b->items + b->cell_start[c];
         fr->n = (int32_t)(b->cell_start[c + 1] - b->cell_start[c]);
+#if defined(__GNUC__) || defined(__clang__)
+        if (fr->n > 0) __builtin_prefetch(&b->kids[fr->items[0]]);
+        if (fr->n > 1) __builtin_prefetch(&b->kids[fr->items[1]]);
+#endif
     } else {
         fr->items = b->always;
         fr->n = b->nalways;
@@ -156,6 +160,10 @@ static ht_status walk(const ht_tree *t, stack *st, int32_t slot, double x, doubl
     for (;;) {
         if (cur.pos < cur.n) {
             int32_t k = cur.items ? (int32_t)cur.items[cur.pos] : cur.pos;
+#if defined(__GNUC__) || defined(__clang__)
+            /* Candidates are independent: fetch the one after next while this one is tested. */
+            if (cur.items && cur.pos + 2 < cur.n) __builtin_prefetch(&cur.b->kids[cur.items[cur.pos + 2]]);
+#endif
             cur.pos++;
             const kid *c = &cur.b->kids[k];
             uint32_t fl = c->flags;
@@ -252,10 +260,13 @@ static ht_status run(const ht_tree *t, int32_t slot, const answer_grid *g, const
     if (g) {
         for (size_t i0 = 0; i0 < count && st == HT_OK; i0 += CHUNK) {
             size_t end = count - i0 < CHUNK ? count : i0 + CHUNK;
-            for (size_t i = i0; i < end; i++) out[i] = cell_lookup(g, xs[i * stride], ys[i * stride]);
-            /* UNSURE and UNKNOWN take the walk; handles and nothing are final. */
+            for (size_t i = i0; i < end; i++) out[i] = cell_lookup_first(g, xs[i * stride], ys[i * stride]);
+            /* Sub-grid cells are looked up now (their lines fetched); UNSURE and UNKNOWN take
+             * the walk; handles and nothing are final. */
             for (size_t i = i0; i < end && st == HT_OK; i++) {
                 if (out[i] >= HT_NULL_NODE) continue;
+                if (out[i] == SUBGRID && (out[i] = cell_lookup(g, xs[i * stride], ys[i * stride])) >= HT_NULL_NODE)
+                    continue;
                 ht_node hit = HT_NULL_NODE;
                 st = walk(t, &s, slot, xs[i * stride], ys[i * stride], hooks, ask_hit, &hit, tests);
                 if (st == HT_OK) out[i] = hit;

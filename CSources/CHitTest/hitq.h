@@ -223,6 +223,22 @@ HT_HOT int32_t cell_lookup(const answer_grid *g, double x, double y) {
     return sub_lookup(g, c, fx, fy, ix, iy);
 }
 
+/* cell_lookup for the first pass of the bulk loop: a cell with a sub-grid gives SUBGRID after
+ * asking for the sub-grid's line to be fetched (cell_lookup answers it in the second pass),
+ * so that the loads of many points overlap instead of each waiting on its chain of misses. */
+HT_HOT int32_t cell_lookup_first(const answer_grid *g, double x, double y) {
+    if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
+    double fx = (x - g->gx0) * g->sx, fy = (y - g->gy0) * g->sy;
+    int32_t ix = fx < (double)g->nx ? (int32_t)fx : g->nx - 1;
+    int32_t iy = fy < (double)g->ny ? (int32_t)fy : g->ny - 1;
+    size_t c = (size_t)iy * (size_t)g->nx + (size_t)ix;
+    int32_t a = g->palette[g->codes[c]];
+#if defined(__GNUC__) || defined(__clang__)
+    if (a == SUBGRID) __builtin_prefetch(g->sub + (size_t)htq_sub_index(g, c) * SUB_CELLS);
+#endif
+    return a;
+}
+
 /* ---- the walk (hit_test.c) ---- */
 
 /* The exact walk from `slot` without hooks and without the answer grid; for validation. */

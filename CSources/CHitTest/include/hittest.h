@@ -340,7 +340,8 @@ HT_API ht_status ht_tree_hit_test_default(ht_tree *tree, ht_node node, double x,
  * mutation invalidates the cells its node can reach (or the whole grid), and this call
  * recomputes them. Queries never build or refresh it: queries from other roots, or over cells
  * a mutation invalidated, take the exact walk.
- * - Complexity: O(cells x depth), with 128 cells per node, between 4,096 and 262,144 (1 MiB).
+ * - Complexity: O(cells x depth), with 64 cells per node, between 4,096 and 262,144 (16-bit
+ *   codes), and 16 sub-cells for each cell that is not sure (at most 4 MiB in all).
  */
 HT_API ht_status ht_tree_prepare_points(ht_tree *tree, ht_node node);
 
