@@ -23,7 +23,7 @@ import Testing
         var values: [Double] = [
             0, -0.0, 1, -1, 0.5, 0.1, 0.2, 0.3, 1e-4, 0.0001, -0.0001, 9.999e-05, 0.00011, 1e-5, 1e15,
             1e15 + 0.5, 123456789012345.6, 4503599627370495.5, -4503599627370495.5, 4503599627370496,
-            9007199254740991, 1e16, 5e-324, 2.2250738585072014e-308, .greatestFiniteMagnitude,
+            9007199254740991, 1e16, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude,
             .infinity, -.infinity, .nan, 0.1 + 0.2, 1.0 / 3, 2.0 / 3, 100.0 / 7, 0.015625,
         ]
         for _ in 0..<60_000 {
@@ -32,7 +32,7 @@ import Testing
             case 0:  // short decimals, like screen coordinates
                 let d = Int(rng.unit() * 7)
                 values.append((rng.unit() * 2000 - 1000).rounded() / FastNumber.pow10[d])
-            case 1: values.append(Double(bitPattern: UInt64(rng.unit() * 0x7FEF_FFFF_FFFF_FFFF)))  // any finite bits
+            case 1: values.append(Double(bitPattern: rng.next() % 0x7FF0_0000_0000_0000 | (rng.next() & (1 << 63))))  // any finite bits, either sign
             case 2: values.append(u * 1000)
             case 3: values.append((u - 0.5) * 1e-3)  // around the exponent threshold
             case 4: values.append(u * 9.1e15)  // up to and past 2^53
