@@ -8,6 +8,11 @@
 #  3. hidden internals: every global symbol of the objects is public (ht_) or prefixed
 #     (htq_, htr_), and the shared library CHitTestShared exports exactly hittest.h's functions.
 #  4. no compiler fuses multiply-adds in the core (clang and gcc with FMA enabled).
+#  5. the bulk path's derived structures (answer-grid cells, sub-grids, unions of block-cell
+#     lists) against the plain walk on dense scenes, random trees and views aligned to the
+#     grid's boundaries, edge points included (CSources/tests/answers_check.c), under ASan and
+#     UBSan; then each planted bug (a sub-cell off by one, a candidate missing from a union, a
+#     margin of zero) must make it fail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cc=$(command -v clang || command -v cc)
@@ -67,4 +72,18 @@ for c in "$cc" $(command -v gcc || true); do
     done
 done
 echo "no fused multiply-adds (clang and gcc, -march=haswell)"
+
+echo "== 5. answer grid, sub-grids and unions against the plain walk"
+"$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+    "${src[@]}" CSources/tests/answers_check.c -lm -o "$out/answers_check" 2> >(grep -v "Cannot export local symbol" >&2)
+ASAN_OPTIONS=detect_leaks=1 "$out/answers_check" 6
+for plant in SUB_OFF_BY_ONE UNION_MISSING ZERO_MARGIN; do
+    "$cc" "${flags[@]}" -O2 -DHT_PLANT_$plant "${src[@]}" CSources/tests/answers_check.c -lm \
+        -o "$out/planted_$plant" 2> >(grep -v "Cannot export local symbol" >&2)
+    if "$out/planted_$plant" 6 >/dev/null 2>&1; then
+        echo "FAIL: answers_check did not notice the planted $plant" >&2
+        exit 1
+    fi
+    echo "(answers_check noticed the planted $plant, as it must)"
+done
 echo "ccheck: ok"

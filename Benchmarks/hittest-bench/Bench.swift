@@ -26,6 +26,16 @@ let usage = """
       --reps N           repetitions per measurement; the median is reported (default 5)
       --csv FILE         also write every row as CSV
       --svg FILE         also write a chart of throughput per scene and method (log scale)
+      --kernel           the kernel mode instead: per scene (default \(kernelScenes.joined(separator: ", "))),
+                         in interleaved rounds in one process: the streaming bound, bulk on 1
+                         thread and on all cores, the single call returning the View, the
+                         exact walk on the points the answer grid leaves (ns per walked point,
+                         per node), the fair walk, the grid's share of points and its memory;
+                         one-thread figures in thread CPU time (robust on a shared machine)
+      --write-baseline F with --kernel: write this run's ratios (bulk-1 ÷ stream, single ÷
+                         stream, walk ns per node ÷ fair walk ns per view tested) to F
+      --baseline F       with --kernel: compare against F and exit 1 when a ratio is more
+                         than 25% worse (the regression guard; Benchmarks/kernel-baseline.txt)
       --help             this text
     """
 
@@ -36,6 +46,10 @@ struct Options {
     var reps = 5
     var csv: String?
     var svg: String?
+    var kernel = false
+    var scenesGiven = false
+    var baseline: String?
+    var writeBaseline: String?
 }
 
 func parse(_ args: [String]) -> Options {
@@ -62,6 +76,9 @@ func parse(_ args: [String]) -> Options {
         case "--reps":
             guard let n = Int(value()), n > 0 else { fail("--reps takes a positive whole number") }
             o.reps = n
+        case "--kernel": o.kernel = true
+        case "--baseline": o.baseline = value()
+        case "--write-baseline": o.writeBaseline = value()
         case "--csv": o.csv = value()
         case "--svg": o.svg = value()
         default: fail("unknown option '\(args[i])' (see --help)")
@@ -72,6 +89,8 @@ func parse(_ args: [String]) -> Options {
         if !args.contains("--points") { o.points = 100_000 }
         if !args.contains("--reps") { o.reps = 3 }
     }
+    o.scenesGiven = !o.scenes.isEmpty
+    if (o.baseline != nil || o.writeBaseline != nil) && !o.kernel { fail("--baseline and --write-baseline go with --kernel") }
     if o.scenes.isEmpty { o.scenes = SampleScenes.names }
     return o
 }

@@ -7,6 +7,7 @@ import Foundation
 // with a large stack so that the 100,000-deep scene works. (The fair walk needs no such stack.)
 let worker = Thread {
     let options = parse(Array(CommandLine.arguments.dropFirst()))
+    if options.kernel { exit(runKernel(options) ? 0 : 1) }
     let bench = Bench()
     bench.run(options)
     bench.animationBenchmark(options)  // AnimationBench.swift

@@ -17,13 +17,131 @@
 #define MAX_CELLS 262144
 #define MIN_CELLS 4096
 #define SAMPLE_CELLS 1024
+/* Answer-grid cells per node of the tree (finer for bigger trees, within MAX_CELLS). */
+#ifndef CELLS_PER_NODE
+#define CELLS_PER_NODE 64
+#endif
 #define MAX_BOX_DEPTH 128
 #define SCAN_LIMIT 64
+/* Scratch for unions of cell lists (box_candidates), items per answer-grid build. */
+#define UNION_CAP 16384
+/* A union of more items than this is not worth it: the cell is left UNSURE. */
+#define UNION_MAX 1024
+
+/* ---- the palette: answers <-> 16-bit codes ---- */
+
+static inline uint32_t answer_hash(int32_t a, int32_t cap) {
+    return ((uint32_t)a * 2654435761u) & (uint32_t)(cap - 1);
+}
+
+void htq_answers_free(answer_grid *g) {
+    free(g->codes);
+    free(g->palette);
+    free(g->hash);
+    free(g->subbits);
+    free(g->subrank);
+    free(g->sub);
+    g->codes = NULL;
+    g->palette = NULL;
+    g->hash = NULL;
+    g->subbits = NULL;
+    g->subrank = NULL;
+    g->sub = NULL;
+    g->capacity = g->npalette = g->palette_cap = g->hash_cap = g->nsub = 0;
+}
+
+/* Words of the sub-grid bitmap for `cells` cells. */
+static size_t sub_words(size_t cells) { return (cells + 63) / 64; }
+
+size_t htq_answers_bytes(const answer_grid *g) {
+    size_t words = g->subbits ? sub_words((size_t)g->capacity) : 0;
+    return (size_t)g->capacity * sizeof *g->codes + (size_t)g->palette_cap * sizeof *g->palette +
+           (size_t)g->hash_cap * sizeof *g->hash + words * (sizeof *g->subbits + sizeof *g->subrank) +
+           (size_t)g->nsub * SUB_CELLS * sizeof *g->sub;
+}
+
+/* Empties the palette (keeping UNSURE, UNKNOWN and SUBGRID). */
+static void palette_reset(answer_grid *g) {
+    g->npalette = FIRST_CODE;
+    if (g->hash) memset(g->hash, 0, (size_t)g->hash_cap * sizeof *g->hash);
+}
+
+/* Rehashes into a table of `cap` entries (a power of two); 0 on no memory. */
+static int palette_rehash(answer_grid *g, int32_t cap) {
+    uint16_t *h = calloc((size_t)cap, sizeof *h);
+    if (!h) return 0;
+    free(g->hash);
+    g->hash = h;
+    g->hash_cap = cap;
+    for (int32_t c = FIRST_CODE; c < g->npalette; c++) {
+        uint32_t i = answer_hash(g->palette[c], cap);
+        while (h[i]) i = (i + 1) & (uint32_t)(cap - 1);
+        h[i] = (uint16_t)c;
+    }
+    return 1;
+}
+
+/* The code of answer `a` (a handle or HT_NULL_NODE, UNSURE, UNKNOWN), adding it to the palette;
+ * CODE_UNSURE when the palette is full or out of memory (the walk then decides: still exact). */
+static uint16_t code_of(answer_grid *g, int32_t a) {
+    if (a == UNSURE) return CODE_UNSURE;
+    if (a == UNKNOWN) return CODE_UNKNOWN;
+    if (a == SUBGRID) return CODE_SUBGRID;
+    if (g->hash_cap) {
+        uint32_t i = answer_hash(a, g->hash_cap);
+        while (g->hash[i]) {
+            if (g->palette[g->hash[i]] == a) return g->hash[i];
+            i = (i + 1) & (uint32_t)(g->hash_cap - 1);
+        }
+    }
+    if (g->npalette == MAX_CODES) return CODE_UNSURE;
+    if (g->npalette == g->palette_cap) {
+        int32_t cap = g->palette_cap * 2;
+        cap = cap > MAX_CODES ? MAX_CODES : cap;
+        int32_t *p = realloc(g->palette, (size_t)cap * sizeof *p);
+        if (!p) return CODE_UNSURE;
+        g->palette = p;
+        g->palette_cap = cap;
+    }
+    /* At most half full. */
+    if (2 * (g->npalette + 1) > g->hash_cap && !palette_rehash(g, g->hash_cap ? 2 * g->hash_cap : 1024))
+        return CODE_UNSURE;
+    uint16_t code = (uint16_t)g->npalette++;
+    g->palette[code] = a;
+    uint32_t i = answer_hash(a, g->hash_cap);
+    while (g->hash[i]) i = (i + 1) & (uint32_t)(g->hash_cap - 1);
+    g->hash[i] = code;
+    return code;
+}
+
+/* ---- unions of cell lists ---- */
+
+typedef struct scratch {
+    uint32_t *buf;
+    size_t cap, used;
+} scratch;
+
+static int by_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Appends `n` items to the scratch; 0 when there is no room. */
+static int scratch_add(scratch *s, const uint32_t *items, size_t n) {
+    if (s->cap - s->used < n) return 0;
+    memcpy(s->buf + s->used, items, n * sizeof *items);
+    s->used += n;
+    return 1;
+}
 
 /* `b` (parent space) mapped into the child's bounds space, widened; 0 if not finite. */
 static int map_box(const kid *k, ht_box b, ht_box *out) {
     ht_map map = {k->cx, k->cy, k->offx, k->offy, k->inv, (k->flags & K_IDENTITY) != 0, 0};
+#ifdef HT_PLANT_ZERO_MARGIN /* scripts/ccheck.sh: answers_check must notice */
+    return ht_box_map(b, &map, 0, out, NULL, NULL);
+#else
     return ht_box_map(b, &map, 1, out, NULL, NULL);
+#endif
 }
 
 static inline int box_inside(ht_box b, double x0, double y0, double x1, double y1) {
@@ -34,10 +152,18 @@ static inline int box_outside(ht_box b, double x0, double y0, double x1, double 
     return ht_box_outside(b, (ht_box){x0, y0, x1, y1});
 }
 
-/* The candidates of `blk` that a box `b` in its parent's space can meet, as the walk would
- * list them for each of its points: one cell's list, the always list, or (for a box across
- * several cells of a small block) every candidate. Returns 0 when that cannot be said. */
-static int box_candidates(const block *blk, ht_box b, const uint32_t **items, int32_t *n) {
+/*
+ * The candidates of `blk` that a box `b` in its parent's space can meet, as the walk would
+ * list them for its points: one cell's list, the always list, or the union, in search order,
+ * of the lists of every cell the box spans (plus the always list for a box partly outside the
+ * grid), built in `s`. The union is exact: every point of the box is in one of those cells
+ * (grid_cell is monotonic) or outside the grid, and a candidate that is in the union but not in
+ * a point's own list cannot take that point (its reach misses the point's cell, or a candidate
+ * earlier in the union surely takes every point of that cell first). Returns 0 when that cannot
+ * be said (too many items): the cell stays UNSURE.
+ */
+static int box_candidates(const block *blk, ht_box b, scratch *s, const uint32_t **items,
+                          int32_t *n) {
     *items = NULL;
     *n = blk->count;
     if (blk->nx == 0) return 1;
@@ -47,19 +173,50 @@ static int box_candidates(const block *blk, ht_box b, const uint32_t **items, in
         *n = blk->nalways;
         return 1;
     }
-    if (!(b.x0 >= blk->gx0 && b.x1 <= blk->gx1 && b.y0 >= blk->gy0 && b.y1 <= blk->gy1))
-        return 0; /* partly inside the grid's domain */
+    int partly = !(b.x0 >= blk->gx0 && b.x1 <= blk->gx1 && b.y0 >= blk->gy0 && b.y1 <= blk->gy1);
+    /* grid_cell clamps, so the cells of the part inside the grid are these. */
     int32_t ix0 = grid_cell((b.x0 - blk->gx0) * blk->sx, blk->nx);
     int32_t ix1 = grid_cell((b.x1 - blk->gx0) * blk->sx, blk->nx);
     int32_t iy0 = grid_cell((b.y0 - blk->gy0) * blk->sy, blk->ny);
     int32_t iy1 = grid_cell((b.y1 - blk->gy0) * blk->sy, blk->ny);
-    if (ix0 == ix1 && iy0 == iy1) {
+    if (!partly && ix0 == ix1 && iy0 == iy1) {
         size_t c = (size_t)iy0 * (size_t)blk->nx + (size_t)ix0;
         *items = blk->items + blk->cell_start[c];
         *n = (int32_t)(blk->cell_start[c + 1] - blk->cell_start[c]);
         return 1;
     }
-    return blk->count <= SCAN_LIMIT;
+    if (blk->count <= SCAN_LIMIT) return 1; /* every candidate, in order: a superset too */
+    size_t start = s->used;
+    if ((int64_t)(ix1 - ix0 + 1) * (iy1 - iy0 + 1) > UNION_MAX) return 0;
+    for (int32_t iy = iy0; iy <= iy1; iy++) {
+        for (int32_t ix = ix0; ix <= ix1; ix++) {
+            size_t c = (size_t)iy * (size_t)blk->nx + (size_t)ix;
+            size_t k = blk->cell_start[c + 1] - blk->cell_start[c];
+
+            if (s->used - start + k > UNION_MAX || !scratch_add(s, blk->items + blk->cell_start[c], k)) {
+                s->used = start;
+                return 0;
+            }
+        }
+    }
+    if (partly && (s->used - start + (size_t)blk->nalways > UNION_MAX ||
+                   !scratch_add(s, blk->always, (size_t)blk->nalways))) {
+        s->used = start;
+        return 0;
+    }
+    uint32_t *u = s->buf + start;
+    size_t m = s->used - start;
+    qsort(u, m, sizeof *u, by_u32);
+    size_t w = 0;
+    for (size_t i = 0; i < m; i++)
+        if (w == 0 || u[i] != u[w - 1]) u[w++] = u[i];
+#ifdef HT_PLANT_UNION_MISSING /* scripts/ccheck.sh: answers_check must notice */
+    if (w > 1) w--; /* the union misses its last (bottommost) candidate */
+#endif
+    s->used = start + w;
+    *items = u;
+    *n = (int32_t)w;
+    return 1;
 }
 
 typedef struct box_frame {
@@ -67,6 +224,7 @@ typedef struct box_frame {
     const block *blk;
     const uint32_t *items;
     int32_t pos, n, slot;
+    size_t mark; /* scratch in use before this frame's union */
 } box_frame;
 
 /* What a node that searches no (more) children answers for every point. */
@@ -100,7 +258,7 @@ static int32_t next_child(box_frame *f, ht_box *kb) {
  * UNSURE. A pass-through child that nothing below takes answers nil, and the search goes on
  * with its next sibling, as it does for a point.
  */
-static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b) {
+static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b, scratch *s) {
     box_frame st[MAX_BOX_DEPTH];
     int depth = 0;
     int32_t slot = root;
@@ -114,7 +272,8 @@ static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b) {
             } else {
                 if (depth == MAX_BOX_DEPTH) return UNSURE;
                 box_frame *f = &st[depth++];
-                if (!box_candidates(blk, b, &f->items, &f->n)) return UNSURE;
+                f->mark = s->used;
+                if (!box_candidates(blk, b, s, &f->items, &f->n)) return UNSURE;
                 f->b = b;
                 f->blk = blk;
                 f->pos = 0;
@@ -132,6 +291,7 @@ static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b) {
                 continue;
             }
             depth--;
+            s->used = f->mark;
             answer = own_answer(t, f->slot);
         }
         if (answer != HT_NULL_NODE || depth == 0) return answer; /* any hit is final */
@@ -139,19 +299,121 @@ static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b) {
     }
 }
 
-/* The answer every point of cell (ix, iy) of `g` surely gets, or UNSURE. */
-static int32_t cell_answer(const ht_tree *t, const answer_grid *g, int32_t ix, int32_t iy) {
-    double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
-    double slack = ht_box_slack((ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
-    /* Every point that maps to this cell lies in this box (the mapping is monotonic). */
-    ht_box b = {g->gx0 + ix * cw - slack, g->gy0 + iy * ch - slack, g->gx0 + (ix + 1) * cw + slack,
-              g->gy0 + (iy + 1) * ch + slack};
+/* The answer every point of box `b` (in the root's space) surely gets, or UNSURE. */
+static int32_t box_answer(const ht_tree *t, const answer_grid *g, ht_box b, scratch *s) {
     int32_t root = g->root;
     if (!(t->flags[root] & K_ELIGIBLE)) return HT_NULL_NODE;
     double x0 = t->rx0[root], y0 = t->ry0[root], x1 = t->rx1[root], y1 = t->ry1[root];
     if (box_outside(b, x0, y0, x1, y1)) return HT_NULL_NODE;
     if (!box_inside(b, x0, y0, x1, y1)) return UNSURE;
-    return sure_answer(t, root, b);
+    s->used = 0;
+    return sure_answer(t, root, b, s);
+}
+
+/* The answer every point of cell (ix, iy) of `g` surely gets, or UNSURE. */
+static int32_t cell_answer(const ht_tree *t, const answer_grid *g, int32_t ix, int32_t iy,
+                           scratch *s) {
+    double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
+    double slack = ht_box_slack((ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
+#ifdef HT_PLANT_ZERO_MARGIN
+    slack = 0;
+#endif
+    /* Every point that maps to this cell lies in this box (the mapping is monotonic). */
+    ht_box b = {g->gx0 + ix * cw - slack, g->gy0 + iy * ch - slack, g->gx0 + (ix + 1) * cw + slack,
+              g->gy0 + (iy + 1) * ch + slack};
+    return box_answer(t, g, b, s);
+}
+
+/* Fills sub-grid `out` of cell (ix, iy): each sub-cell's box, like a cell's (sub_of maps a
+ * point to sub-cell j when its fractional coordinate times SUB is in [SUB * i + j, + 1)).
+ * Returns the one answer of all sub-cells when they agree, else SUBGRID. */
+static int32_t fill_sub(ht_tree *t, answer_grid *g, int32_t ix, int32_t iy, uint16_t *out,
+                        scratch *s) {
+    double cw = (g->gx1 - g->gx0) / ((double)g->nx * SUB), ch = (g->gy1 - g->gy0) / ((double)g->ny * SUB);
+    double slack = ht_box_slack((ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
+#ifdef HT_PLANT_ZERO_MARGIN
+    slack = 0;
+#endif
+    int32_t first = 0, same = 1;
+    for (int32_t jy = 0; jy < SUB; jy++) {
+        for (int32_t jx = 0; jx < SUB; jx++) {
+            int32_t kx = ix * SUB + jx, ky = iy * SUB + jy;
+            ht_box b = {g->gx0 + kx * cw - slack, g->gy0 + ky * ch - slack,
+                        g->gx0 + (kx + 1) * cw + slack, g->gy0 + (ky + 1) * ch + slack};
+            int32_t a = box_answer(t, g, b, s);
+            if (jx == 0 && jy == 0) first = a;
+            same &= a == first;
+            out[jy * SUB + jx] = code_of(g, a);
+        }
+    }
+    return same ? first : SUBGRID;
+}
+
+/* Cell `c`'s code after its own box walk gave `a`: a sure answer as is; otherwise, when the
+ * cell has a sub-grid slot, the sub-grid recomputed in place. */
+static uint16_t settle_cell(ht_tree *t, answer_grid *g, size_t c, int32_t a, scratch *s) {
+    if (a != UNSURE || !g->subbits || !(g->subbits[c >> 6] >> (c & 63) & 1)) return code_of(g, a);
+    uint16_t *sub = g->sub + (size_t)htq_sub_index(g, c) * SUB_CELLS;
+    int32_t r = fill_sub(t, g, (int32_t)(c % (size_t)g->nx), (int32_t)(c / (size_t)g->nx), sub, s);
+    return code_of(g, r);
+}
+
+/* Most sub-grids a grid gets (SUB_CELLS codes each: 4 MiB). */
+#define MAX_SUBGRIDS 131072
+
+/* Gives every UNSURE cell whose sub-cells are not all UNSURE a sub-grid (or its one answer
+ * when they all agree). Out of memory, cells just stay UNSURE. */
+static void build_subgrids(ht_tree *t, answer_grid *g, scratch *s) {
+    size_t ncells = (size_t)g->nx * (size_t)g->ny, words = sub_words(ncells);
+    free(g->subbits);
+    free(g->subrank);
+    free(g->sub);
+    g->subbits = calloc(words, sizeof *g->subbits);
+    g->subrank = calloc(words, sizeof *g->subrank);
+    g->sub = NULL;
+    g->nsub = 0;
+    int32_t cap = 0;
+    uint16_t tmp[SUB_CELLS];
+    if (!g->subbits || !g->subrank) goto fail;
+    for (size_t c = 0; c < ncells; c++) {
+        if (g->codes[c] != CODE_UNSURE) continue;
+        int32_t r = fill_sub(t, g, (int32_t)(c % (size_t)g->nx), (int32_t)(c / (size_t)g->nx), tmp, s);
+        if (r != SUBGRID) {
+            g->codes[c] = code_of(g, r); /* all alike: UNSURE stays UNSURE, no sub-grid */
+            continue;
+        }
+        if (g->nsub == MAX_SUBGRIDS) continue;
+        if (g->nsub == cap) {
+            int32_t ncap = cap ? cap * 2 : 1024;
+            uint16_t *p = realloc(g->sub, (size_t)ncap * SUB_CELLS * sizeof *p);
+            if (!p) continue;
+            g->sub = p;
+            cap = ncap;
+        }
+        memcpy(g->sub + (size_t)g->nsub * SUB_CELLS, tmp, sizeof tmp);
+        g->nsub++;
+        g->subbits[c >> 6] |= UINT64_C(1) << (c & 63);
+        g->codes[c] = CODE_SUBGRID;
+    }
+    int32_t run = 0;
+    for (size_t w = 0; w < words; w++) {
+        g->subrank[w] = run;
+#if defined(__GNUC__) || defined(__clang__)
+        run += __builtin_popcountll(g->subbits[w]);
+#else
+        for (uint64_t v = g->subbits[w]; v; v &= v - 1) run++;
+#endif
+    }
+    if (g->nsub > 0 && g->nsub < cap) {
+        uint16_t *p = realloc(g->sub, (size_t)g->nsub * SUB_CELLS * sizeof *p);
+        if (p) g->sub = p;
+    }
+    return;
+fail:
+    free(g->subbits);
+    free(g->subrank);
+    g->subbits = NULL;
+    g->subrank = NULL;
 }
 
 ht_status htq_build_answers(ht_tree *t, int32_t root) {
@@ -165,7 +427,7 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
         !(w > 0 && h > 0) || !isfinite(w) || !isfinite(h))
         return HT_OK;
     /* Finer for bigger trees (more edges to straddle), within a fixed memory budget. */
-    int64_t want = (int64_t)t->live * 128;
+    int64_t want = (int64_t)t->live * CELLS_PER_NODE;
     int32_t cells = want < MIN_CELLS ? MIN_CELLS : (want > MAX_CELLS ? MAX_CELLS : (int32_t)want);
     /* Clamped as a double: an extreme aspect ratio makes the square root overflow an int. */
     double fx = ceil(sqrt((double)cells * w / h));
@@ -174,11 +436,22 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
     ny = ny < 1 ? 1 : ny;
     int32_t ncells = nx * ny;
     if (g->capacity < ncells) {
-        int32_t *mem = realloc(g->cells, (size_t)ncells * sizeof *mem);
+        uint16_t *mem = realloc(g->codes, (size_t)ncells * sizeof *mem);
         if (!mem) return HT_E_NO_MEMORY;
-        g->cells = mem;
+        g->codes = mem;
         g->capacity = ncells;
     }
+    if (!g->palette) {
+        g->palette = malloc(256 * sizeof *g->palette);
+        if (!g->palette) return HT_E_NO_MEMORY;
+        g->palette_cap = 256;
+        g->palette[CODE_UNSURE] = UNSURE;
+        g->palette[CODE_UNKNOWN] = UNKNOWN;
+        g->palette[CODE_SUBGRID] = SUBGRID;
+    }
+    palette_reset(g);
+    scratch s = {malloc(UNION_CAP * sizeof(uint32_t)), UNION_CAP, 0};
+    if (!s.buf) s.cap = 0; /* no unions: cells across block cells stay UNSURE */
     g->nx = nx;
     g->ny = ny;
     g->gx0 = x0;
@@ -193,14 +466,28 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
     size_t stride = (size_t)ncells / SAMPLE_CELLS;
     stride = stride < 1 ? 1 : stride;
     int any_sure = 0;
-    for (size_t c = 0; c < (size_t)ncells; c++) g->cells[c] = UNKNOWN;
+    for (size_t c = 0; c < (size_t)ncells; c++) g->codes[c] = CODE_UNKNOWN;
     for (size_t c = 0; c < (size_t)ncells; c += stride) {
-        g->cells[c] = cell_answer(t, g, (int32_t)(c % (size_t)nx), (int32_t)(c / (size_t)nx));
-        any_sure |= g->cells[c] != UNSURE;
+        int32_t a = cell_answer(t, g, (int32_t)(c % (size_t)nx), (int32_t)(c / (size_t)nx), &s);
+        g->codes[c] = code_of(g, a);
+        any_sure |= a != UNSURE;
     }
     for (size_t c = 0; c < (size_t)ncells; c++)
-        if (g->cells[c] == UNKNOWN)
-            g->cells[c] = any_sure ? cell_answer(t, g, (int32_t)(c % (size_t)nx), (int32_t)(c / (size_t)nx)) : UNSURE;
+        if (g->codes[c] == CODE_UNKNOWN)
+            g->codes[c] = any_sure ? code_of(g, cell_answer(t, g, (int32_t)(c % (size_t)nx),
+                                                            (int32_t)(c / (size_t)nx), &s))
+                                   : CODE_UNSURE;
+    if (any_sure) build_subgrids(t, g, &s);
+    else {
+        free(g->subbits);
+        free(g->subrank);
+        free(g->sub);
+        g->subbits = NULL;
+        g->subrank = NULL;
+        g->sub = NULL;
+        g->nsub = 0;
+    }
+    free(s.buf);
     g->unknown = 0;
     return HT_OK;
 }
@@ -208,11 +495,16 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
 void htq_refresh_answers(ht_tree *t) {
     answer_grid *g = &t->hq.answers;
     if (g->root < 0 || !g->unknown) return;
+    scratch s = {malloc(UNION_CAP * sizeof(uint32_t)), UNION_CAP, 0};
+    if (!s.buf) s.cap = 0;
     for (int32_t iy = 0; iy < g->ny; iy++) {
-        int32_t *row = g->cells + (size_t)iy * (size_t)g->nx;
+        uint16_t *row = g->codes + (size_t)iy * (size_t)g->nx;
         for (int32_t ix = 0; ix < g->nx; ix++)
-            if (row[ix] == UNKNOWN) row[ix] = cell_answer(t, g, ix, iy);
+            if (row[ix] == CODE_UNKNOWN)
+                row[ix] = settle_cell(t, g, (size_t)iy * (size_t)g->nx + (size_t)ix,
+                                      cell_answer(t, g, ix, iy, &s), &s);
     }
+    free(s.buf);
     g->unknown = 0;
 }
 
@@ -274,6 +566,28 @@ void htq_answers_touch(ht_tree *t, int32_t s) {
     int32_t iy0 = grid_cell((fmax(b.y0, g->gy0) - g->gy0) * g->sy, g->ny);
     int32_t iy1 = grid_cell((fmin(b.y1, g->gy1) - g->gy0) * g->sy, g->ny);
     for (int32_t iy = iy0; iy <= iy1; iy++)
-        for (int32_t ix = ix0; ix <= ix1; ix++) g->cells[(size_t)iy * (size_t)g->nx + (size_t)ix] = UNKNOWN;
+        for (int32_t ix = ix0; ix <= ix1; ix++) g->codes[(size_t)iy * (size_t)g->nx + (size_t)ix] = CODE_UNKNOWN;
     g->unknown = 1;
+}
+
+ht_status ht_tree_answer_grid_stats(const ht_tree *t, ht_node node, size_t *bytes, size_t *cells,
+                                    size_t *sure) {
+    int32_t slot;
+    ht_status st = resolve(t, node, &slot);
+    if (st != HT_OK) return st;
+    const answer_grid *g = htq_grid_for(t, slot);
+    size_t n = g ? (size_t)g->nx * (size_t)g->ny : 0, k = 0, subs = 0;
+    for (size_t c = 0; c < n; c++) {
+        int32_t a = htq_cell(g, c);
+        k += a >= HT_NULL_NODE;
+        if (a == SUBGRID) {
+            const uint16_t *sc = g->sub + (size_t)htq_sub_index(g, c) * SUB_CELLS;
+            for (int j = 0; j < SUB_CELLS; j++) subs += g->palette[sc[j]] >= HT_NULL_NODE;
+        }
+    }
+    k += subs / SUB_CELLS; /* sure sub-cells, in cells */
+    if (bytes) *bytes = g ? htq_answers_bytes(g) : 0;
+    if (cells) *cells = n;
+    if (sure) *sure = k;
+    return HT_OK;
 }

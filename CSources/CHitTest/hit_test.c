@@ -51,12 +51,42 @@ static frame *push(stack *s) {
     return &s->frames[s->depth++];
 }
 
+/* Children whose test lives in a hook take the general path (enter). */
+#define K_HOOKED (HT_FLAG_ASK_HIT_TEST | HT_FLAG_ASK_POINT_INSIDE)
+
 enum { R_NIL, R_HIT, R_PUSHED, R_ERROR, R_FOREIGN, R_NO_MEMORY };
 
 /* Is `h` a handle of a live node? (Hooks may answer with anything.) */
 static int valid_answer(const ht_tree *t, ht_node h) {
     int32_t s;
     return h == HT_NULL_NODE || resolve(t, h, &s) == HT_OK;
+}
+
+/* The frame of `b`'s search for a point at (x, y) (inside the node or not, as `inside` says). */
+HT_HOT void open_frame(frame *fr, const block *b, int32_t slot, uint32_t f, int inside, double x,
+                       double y) {
+    fr->x = x;
+    fr->y = y;
+    fr->b = b;
+    fr->slot = slot;
+    fr->flags = f;
+    fr->inside = inside;
+    fr->pos = 0;
+    if (b->nx == 0) {
+        fr->items = NULL;
+        fr->n = b->count;
+    } else if (x >= b->gx0 && x <= b->gx1 && y >= b->gy0 && y <= b->gy1) {
+        size_t c = grid_index(x, y, b->gx0, b->gy0, b->sx, b->sy, b->nx, b->ny);
+        fr->items = b->items + b->cell_start[c];
+        fr->n = (int32_t)(b->cell_start[c + 1] - b->cell_start[c]);
+#if defined(__GNUC__) || defined(__clang__)
+        if (fr->n > 0) __builtin_prefetch(&b->kids[fr->items[0]]);
+        if (fr->n > 1) __builtin_prefetch(&b->kids[fr->items[1]]);
+#endif
+    } else {
+        fr->items = b->always;
+        fr->n = b->nalways;
+    }
 }
 
 /*
@@ -102,59 +132,96 @@ static inline int enter(const ht_tree *t, stack *st, int32_t slot, uint32_t f, d
     }
     frame *fr = push(st);
     if (!fr) return R_NO_MEMORY;
-    fr->x = x;
-    fr->y = y;
-    fr->b = b;
-    fr->slot = slot;
-    fr->flags = f;
-    fr->inside = inside;
-    fr->pos = 0;
-    if (b->nx == 0) {
-        fr->items = NULL;
-        fr->n = b->count;
-    } else if (x >= b->gx0 && x <= b->gx1 && y >= b->gy0 && y <= b->gy1) {
-        size_t c = grid_index(x, y, b->gx0, b->gy0, b->sx, b->sy, b->nx, b->ny);
-        fr->items = b->items + b->cell_start[c];
-        fr->n = (int32_t)(b->cell_start[c + 1] - b->cell_start[c]);
-    } else {
-        fr->items = b->always;
-        fr->n = b->nalways;
-    }
+    open_frame(fr, b, slot, f, inside, x, y);
     return R_PUSHED;
 }
 
-/* The whole walk from `slot`; `ask_hit` is 0 for the default (super) hit test of `slot`. */
+/*
+ * The whole walk from `slot`; `ask_hit` is 0 for the default (super) hit test of `slot`.
+ *
+ * The frame being searched lives in `cur` (registers), the ones below it in the stack. A plain
+ * child (no hook) is tested inline. Two facts keep the stack short: a non-nil answer is final,
+ * and a node whose children all answered nil answers itself. So when the last candidate of the
+ * frame is entered, the frame is not kept: if the node would then answer itself, that answer is
+ * the walk's answer whenever the child's subtree answers nil (`fallback`), and nothing below the
+ * frame can matter any more, so the whole stack goes; if it would answer nil, only the frame goes.
+ * Same nodes tested in the same order, same answer.
+ */
 static ht_status walk(const ht_tree *t, stack *st, int32_t slot, double x, double y,
                       const ht_hooks *hooks, int ask_hit, ht_node *out, uint64_t *tests) {
-    ht_node hit = HT_NULL_NODE;
+    ht_node hit = HT_NULL_NODE, fallback = HT_NULL_NODE;
     uint64_t tested = 1;
     st->depth = 0;
     int r = enter(t, st, slot, t->flags[slot], t->rx0[slot], t->ry0[slot], t->rx1[slot],
                   t->ry1[slot], x, y, hooks, ask_hit, &hit);
-    while (r == R_PUSHED || r == R_NIL) {
-        if (st->depth == 0) break;
-        frame *f = &st->frames[st->depth - 1];
-        if (f->pos < f->n) {
-            int32_t k = f->items ? (int32_t)f->items[f->pos] : f->pos;
-            f->pos++;
-            const kid *c = &f->b->kids[k];
+    if (r != R_PUSHED) goto done;
+    frame cur = st->frames[--st->depth];
+    block *const *blocks = (block *const *)t->hq.blocks;
+    for (;;) {
+        if (cur.pos < cur.n) {
+            int32_t k = cur.items ? (int32_t)cur.items[cur.pos] : cur.pos;
+#if defined(__GNUC__) || defined(__clang__)
+            /* Candidates are independent: fetch the one after next while this one is tested. */
+            if (cur.items && cur.pos + 2 < cur.n) __builtin_prefetch(&cur.b->kids[cur.items[cur.pos + 2]]);
+#endif
+            cur.pos++;
+            const kid *c = &cur.b->kids[k];
+            uint32_t fl = c->flags;
             double lx, ly;
-            to_local(f->x, f->y, c->cx, c->cy, c->offx, c->offy, c->inv,
-                     (c->flags & K_IDENTITY) != 0, &lx, &ly);
-            r = enter(t, st, c->slot, c->flags, c->x0, c->y0, c->x1, c->y1, lx, ly, hooks, 1,
-                      &hit);
+            to_local(cur.x, cur.y, c->cx, c->cy, c->offx, c->offy, c->inv,
+                     (fl & K_IDENTITY) != 0, &lx, &ly);
             tested++;
+            if (fl & K_HOOKED) {
+                /* The general path: the frame goes to the stack, enter decides. */
+                frame *fr = push(st);
+                if (!fr) {
+                    r = R_NO_MEMORY;
+                    goto done;
+                }
+                *fr = cur;
+                r = enter(t, st, c->slot, fl, c->x0, c->y0, c->x1, c->y1, lx, ly, hooks, 1, &hit);
+                if (r != R_PUSHED && r != R_NIL) goto done;
+                cur = st->frames[--st->depth]; /* the child's frame, or this one again */
+                continue;
+            }
+            if (!(fl & K_ELIGIBLE)) continue;
+            int inside = region_contains(c->x0, c->y0, c->x1, c->y1, lx, ly);
+            if (!inside && !(fl & HT_FLAG_OUTSIDE_HITS)) continue;
+            const block *b = blocks[c->slot];
+            if ((fl & HT_FLAG_CAPTURES) || !b || b->count == 0) {
+                if (!inside || (fl & HT_FLAG_PASS_THROUGH)) continue;
+                hit = make_handle(t, c->slot);
+                r = R_HIT;
+                goto done;
+            }
+            if (cur.pos < cur.n) {
+                frame *fr = push(st);
+                if (!fr) {
+                    r = R_NO_MEMORY;
+                    goto done;
+                }
+                *fr = cur;
+            } else if (cur.inside && !(cur.flags & HT_FLAG_PASS_THROUGH)) {
+                fallback = make_handle(t, cur.slot);
+                st->depth = 0;
+            }
+            open_frame(&cur, b, c->slot, fl, inside, lx, ly);
         } else {
             /* No child took the point: the node answers itself, unless it passes through. */
-            st->depth--;
-            if (f->inside && !(f->flags & HT_FLAG_PASS_THROUGH)) {
-                hit = make_handle(t, f->slot);
+            if (cur.inside && !(cur.flags & HT_FLAG_PASS_THROUGH)) {
+                hit = make_handle(t, cur.slot);
                 r = R_HIT;
-            } else {
-                r = R_NIL;
+                goto done;
             }
+            if (st->depth == 0) {
+                hit = fallback;
+                r = fallback == HT_NULL_NODE ? R_NIL : R_HIT;
+                goto done;
+            }
+            cur = st->frames[--st->depth];
         }
     }
+done:
     *tests += tested;
     switch (r) {
     case R_HIT: *out = hit; return HT_OK;
@@ -176,26 +243,41 @@ static ht_status begin(const ht_tree *t, ht_node node, int32_t *slot) {
     return t->hq.ndirty ? HT_E_NOT_PREPARED : HT_OK;
 }
 
+/* Points per pass of the bulk loop: the lookups of a chunk first, then its walks, while the
+ * chunk's points are still in cache. */
+#define CHUNK 2048
+
 /* Runs the walk from `slot` for each of `count` points at xs[i * stride], ys[i * stride],
- * answering from `g` (may be NULL) where it is sure. The one loop of every query. */
+ * answering from `g` (may be NULL) where it is sure. The one loop of every query. With a grid,
+ * each chunk of points is looked up first (a tight loop with no walk state), and then the
+ * points whose cell is not sure are walked. */
 static ht_status run(const ht_tree *t, int32_t slot, const answer_grid *g, const double *xs,
                      const double *ys, size_t stride, size_t count, const ht_hooks *hooks,
                      int ask_hit, ht_node *out, uint64_t *tests) {
     stack s;
     stack_init(&s);
     ht_status st = HT_OK;
-    for (size_t i = 0; i < count && st == HT_OK; i++) {
-        double x = xs[i * stride], y = ys[i * stride];
-        if (g) {
-            int32_t a = cell_lookup(g, x, y);
-            if (a >= HT_NULL_NODE) { /* a handle or nothing; UNSURE and UNKNOWN take the walk */
-                out[i] = a;
-                continue;
+    if (g) {
+        for (size_t i0 = 0; i0 < count && st == HT_OK; i0 += CHUNK) {
+            size_t end = count - i0 < CHUNK ? count : i0 + CHUNK;
+            for (size_t i = i0; i < end; i++) out[i] = cell_lookup_first(g, xs[i * stride], ys[i * stride]);
+            /* Sub-grid cells are looked up now (their lines fetched); UNSURE and UNKNOWN take
+             * the walk; handles and nothing are final. */
+            for (size_t i = i0; i < end && st == HT_OK; i++) {
+                if (out[i] >= HT_NULL_NODE) continue;
+                if (out[i] == SUBGRID && (out[i] = cell_lookup(g, xs[i * stride], ys[i * stride])) >= HT_NULL_NODE)
+                    continue;
+                ht_node hit = HT_NULL_NODE;
+                st = walk(t, &s, slot, xs[i * stride], ys[i * stride], hooks, ask_hit, &hit, tests);
+                if (st == HT_OK) out[i] = hit;
             }
         }
-        ht_node hit = HT_NULL_NODE;
-        st = walk(t, &s, slot, x, y, hooks, ask_hit, &hit, tests);
-        if (st == HT_OK) out[i] = hit;
+    } else {
+        for (size_t i = 0; i < count && st == HT_OK; i++) {
+            ht_node hit = HT_NULL_NODE;
+            st = walk(t, &s, slot, xs[i * stride], ys[i * stride], hooks, ask_hit, &hit, tests);
+            if (st == HT_OK) out[i] = hit;
+        }
     }
     stack_release(&s);
     return st;

@@ -24,7 +24,7 @@ void htq_destroy(ht_tree *t) {
 #define HT_ROW_OP(name) free(q->name);
     HTQ_ROWS(HT_ROW_OP)
 #undef HT_ROW_OP
-    free(q->answers.cells);
+    htq_answers_free(&q->answers);
     free(q->batch.slots);
 }
 
@@ -173,7 +173,7 @@ ht_status ht_tree_prepare_points(ht_tree *t, ht_node node) {
      * refreshed now is not missing any later change. */
     if (t->hq.batch.depth > 0) batch_flush(t);
     const answer_grid *g = &t->hq.answers;
-    if (!(g->root == slot && g->cells)) return htq_build_answers(t, slot);
+    if (!(g->root == slot && g->codes)) return htq_build_answers(t, slot);
     htq_refresh_answers(t);
     return HT_OK;
 }
@@ -197,7 +197,7 @@ size_t htq_memory(const ht_tree *t) {
     size_t bytes = 0;
     for (int32_t s = 0; s < t->slots; s++)
         if (t->alive[s] && t->hq.blocks[s]) bytes += htq_block_bytes(t->hq.blocks[s]);
-    bytes += (size_t)t->hq.answers.capacity * sizeof *t->hq.answers.cells;
+    bytes += htq_answers_bytes(&t->hq.answers);
     bytes += (size_t)t->hq.batch.cap * sizeof *t->hq.batch.slots;
     return bytes;
 }
@@ -237,28 +237,35 @@ ht_status htq_validate(const ht_tree *t) {
         if (!same) return HT_E_CORRUPT;
     }
     const answer_grid *g = &q->answers;
-    if (g->root < 0 || !g->cells || q->ndirty > 0 || q->batch.depth > 0) return HT_OK;
+    if (g->root < 0 || !g->codes || q->ndirty > 0 || q->batch.depth > 0) return HT_OK;
     if (g->root >= t->slots || !t->alive[g->root]) return HT_E_CORRUPT;
     size_t ncells = (size_t)g->nx * (size_t)g->ny;
     size_t stride = ncells / VALIDATE_CELLS;
     stride = stride < 1 ? 1 : stride;
     double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
     for (size_t c = 0; c < ncells; c += stride) {
-        int32_t a = g->cells[c];
-        if (a < HT_NULL_NODE) continue; /* UNSURE or UNKNOWN: the walk decides */
+        int32_t a = htq_cell(g, c);
+        if (a < HT_NULL_NODE && a != SUBGRID) continue; /* UNSURE or UNKNOWN: the walk decides */
         int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);
-        double xs[3] = {g->gx0 + ix * cw, g->gx0 + (ix + 0.5) * cw, g->gx0 + (ix + 1) * cw};
-        double ys[3] = {g->gy0 + iy * ch, g->gy0 + (iy + 0.5) * ch, g->gy0 + (iy + 1) * ch};
-        for (int i = 0; i < 3; i++) {
-            for (int j = 0; j < 3; j++) {
-                double x = xs[i], y = ys[j];
-                /* Only points that the lookup maps to this cell. */
-                if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) continue;
-                if (grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny) != c) continue;
+        /* The cell's corners and centre; with a sub-grid, every sub-cell's corners and centre. */
+        double f[2 * SUB + 1];
+        int nf = 0;
+        if (a == SUBGRID) {
+            for (int i = 0; i <= 2 * SUB; i++) f[nf++] = (double)i / (2 * SUB);
+        } else {
+            f[nf++] = 0;
+            f[nf++] = 0.5;
+            f[nf++] = 1;
+        }
+        for (int i = 0; i < nf; i++) {
+            for (int j = 0; j < nf; j++) {
+                double x = g->gx0 + (ix + f[i]) * cw, y = g->gy0 + (iy + f[j]) * ch;
+                int32_t got = cell_lookup(g, x, y);
+                if (got < HT_NULL_NODE) continue; /* outside the grid, or left to the walk */
                 ht_node walked;
                 ht_status st = htq_walk_plain(t, g->root, x, y, &walked);
                 if (st != HT_OK) return st;
-                if (walked != a) return HT_E_CORRUPT;
+                if (walked != got) return HT_E_CORRUPT;
             }
         }
     }

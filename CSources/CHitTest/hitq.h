@@ -30,12 +30,12 @@ typedef struct ht_tree ht_tree;
  * order, so the answers are the same to the last bit.
  */
 typedef struct kid {
+    int32_t slot;
+    uint32_t flags; /* public flags | K_* bits */
     double cx, cy;                   /* center, in the parent's bounds space */
     double offx, offy;               /* bounds.origin + anchor * bounds.size */
     double x0, y0, x1, y1;           /* region: bounds inset by the hit-test insets, min/max */
     double inv[6];                   /* inverse transform a b c d tx ty (NaN when singular) */
-    int32_t slot;
-    uint32_t flags; /* public flags | K_* bits */
 } kid;
 
 /*
@@ -66,15 +66,41 @@ typedef struct block {
  * box through the tree with margins far above rounding (answers.c). A mutation marks UNKNOWN
  * only the cells its node can reach; `unknown` says some are, and ht_tree_prepare_points
  * recomputes just those.
+ *
+ * Cells are stored as 16-bit codes into a palette of answers (a screen has far fewer distinct
+ * answers than cells), so the grid is half the size of one of handles and stays in L2 beside
+ * the input stream: code 0 is UNSURE, 1 is UNKNOWN, the others index `palette`. When the
+ * palette is full (65,536 codes), further answers are stored as UNSURE (the walk decides).
  */
 #define UNSURE ((int32_t)-3)
 #define UNKNOWN ((int32_t)-4)
+#define SUBGRID ((int32_t)-5) /* the cell's points are looked up in its sub-grid */
+#define CODE_UNSURE 0
+#define CODE_UNKNOWN 1
+#define CODE_SUBGRID 2
+#define FIRST_CODE 3
+#define MAX_CODES 65536
+/* A cell that is not sure gets a SUB x SUB grid of codes of its own (same palette), each
+ * sub-cell proved like a cell: a smaller box straddles fewer edges. */
+#define SUB 4
+#define SUB_CELLS (SUB * SUB)
 typedef struct answer_grid {
     int32_t root; /* slot, -1 when there is no grid */
-    int32_t nx, ny, capacity;
+    int32_t nx, ny, capacity; /* capacity: cells allocated */
     int unknown;  /* some cells are UNKNOWN */
     double gx0, gy0, gx1, gy1, sx, sy;
-    int32_t *cells;
+    uint16_t *codes;   /* per cell, row by row */
+    int32_t *palette;  /* code -> answer; UNSURE, UNKNOWN, SUBGRID, then answers */
+    int32_t npalette, palette_cap;
+    uint16_t *hash;    /* answer -> code (open addressing, 0 empty), hash_cap entries */
+    int32_t hash_cap;
+    /* Sub-grids: the cells that have one are the set bits of `subbits` (64 cells a word);
+     * a cell's sub-grid is number subrank[word] + (set bits before it in its word). A cell
+     * keeps its sub-grid slot for the grid's life (a refresh recomputes it in place). */
+    uint64_t *subbits;
+    int32_t *subrank;
+    uint16_t *sub;     /* SUB_CELLS codes per sub-grid */
+    int32_t nsub;
 } answer_grid;
 
 /*
@@ -149,11 +175,68 @@ void htq_refresh_answers(ht_tree *t); /* recomputes the UNKNOWN cells (derived b
 int htq_reach_in_grid(const ht_tree *t, int32_t s, ht_box *out);
 /* Marks UNKNOWN the cells `s` can reach, or drops the grid. */
 void htq_answers_touch(ht_tree *t, int32_t s);
+/* The answer of cell `c` (as cell_lookup gives it). */
+static inline int32_t htq_cell(const answer_grid *g, size_t c) { return g->palette[g->codes[c]]; }
+void htq_answers_free(answer_grid *g);
+size_t htq_answers_bytes(const answer_grid *g);
 
-/* The cell of (x, y): its answer, or UNSURE outside the grid (NaN included). */
+/* The sub-grid number of cell `c` (which has one). */
+static inline int32_t htq_sub_index(const answer_grid *g, size_t c) {
+    uint64_t w = g->subbits[c >> 6] & ((UINT64_C(1) << (c & 63)) - 1);
+#if defined(__GNUC__) || defined(__clang__)
+    int bits = __builtin_popcountll(w);
+#else
+    int bits = 0;
+    for (; w; w &= w - 1) bits++;
+#endif
+    return g->subrank[c >> 6] + bits;
+}
+
+/* The sub-cell (0..SUB-1) of fractional coordinate `f` in cell `i` (f = offset x cells per
+ * unit, as grid_index computes it; f * SUB is exact, so the cell of f * SUB / SUB is i). */
+static inline int32_t sub_of(double f, int32_t i) {
+    double q = f * SUB;
+    int32_t j = q < (double)(SUB * (i + 1)) ? (int32_t)q - SUB * i : SUB - 1;
+#ifdef HT_PLANT_SUB_OFF_BY_ONE /* scripts/ccheck.sh: answers_check must notice */
+    j = j < SUB - 1 ? j + 1 : j;
+#endif
+    return j < 0 ? 0 : j;
+}
+
+/* The answer of a point in cell `c` = (ix, iy) with sub-grid, at fractional (fx, fy). */
+static inline int32_t sub_lookup(const answer_grid *g, size_t c, double fx, double fy, int32_t ix,
+                                 int32_t iy) {
+    const uint16_t *s = g->sub + (size_t)htq_sub_index(g, c) * SUB_CELLS;
+    return g->palette[s[sub_of(fy, iy) * SUB + sub_of(fx, ix)]];
+}
+
+/* The cell of (x, y): its answer, or UNSURE outside the grid (NaN included). The same cell as
+ * grid_index. */
 HT_HOT int32_t cell_lookup(const answer_grid *g, double x, double y) {
     if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
-    return g->cells[grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny)];
+    double fx = (x - g->gx0) * g->sx, fy = (y - g->gy0) * g->sy;
+    int32_t ix = fx < (double)g->nx ? (int32_t)fx : g->nx - 1;
+    int32_t iy = fy < (double)g->ny ? (int32_t)fy : g->ny - 1;
+    size_t c = (size_t)iy * (size_t)g->nx + (size_t)ix;
+    int32_t a = g->palette[g->codes[c]];
+    if (a != SUBGRID) return a;
+    return sub_lookup(g, c, fx, fy, ix, iy);
+}
+
+/* cell_lookup for the first pass of the bulk loop: a cell with a sub-grid gives SUBGRID after
+ * asking for the sub-grid's line to be fetched (cell_lookup answers it in the second pass),
+ * so that the loads of many points overlap instead of each waiting on its chain of misses. */
+HT_HOT int32_t cell_lookup_first(const answer_grid *g, double x, double y) {
+    if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
+    double fx = (x - g->gx0) * g->sx, fy = (y - g->gy0) * g->sy;
+    int32_t ix = fx < (double)g->nx ? (int32_t)fx : g->nx - 1;
+    int32_t iy = fy < (double)g->ny ? (int32_t)fy : g->ny - 1;
+    size_t c = (size_t)iy * (size_t)g->nx + (size_t)ix;
+    int32_t a = g->palette[g->codes[c]];
+#if defined(__GNUC__) || defined(__clang__)
+    if (a == SUBGRID) __builtin_prefetch(g->sub + (size_t)htq_sub_index(g, c) * SUB_CELLS);
+#endif
+    return a;
 }
 
 /* ---- the walk (hit_test.c) ---- */

@@ -129,7 +129,7 @@ static inline int htq_busy(const ht_tree *t) { return t->hq.hooked > 0; }
  * open (a batch defers part of its invalidation to its end). */
 static inline const answer_grid *htq_grid_for(const ht_tree *t, int32_t root) {
     const answer_grid *g = &t->hq.answers;
-    return (g->root == root && g->cells && t->hq.batch.depth == 0) ? g : NULL;
+    return (g->root == root && g->codes && t->hq.batch.depth == 0) ? g : NULL;
 }
 
 /* ---- base rows (tree.c) ---- */

@@ -507,7 +507,7 @@ extension HitTestCLI.PointsCSV {
     }
 
     /// Writes the `x,y,id` lines of `.f64` input: the numbers formatted as before
-    /// (`Query.appendNumber`), 64 Ki points per task, on all cores.
+    /// (`Query.appendNumber`'s bytes, by `FastNumber`), 64 Ki points per task, on all cores.
     static func writeBinary(points: [Point], handles: [HitTestHandle], window: Window, to w: inout HitTestCLI.FileWriter, progress: HitTestCLI.Progress) throws {
         try w.write(Array("x,y,id\n".utf8))
         let per = 1 << 16
@@ -527,9 +527,9 @@ extension HitTestCLI.PointsCSV {
                 let start = (from + l) * per, end = min(start + per, state.points.count)
                 state.ids.bytes.withUnsafeBufferPointer { idBytes in
                     for k in start..<end {
-                        HitTestCLI.Query.appendNumber(state.points[k].x, &out)
+                        FastNumber.append(state.points[k].x, &out)
                         out.append(UInt8(ascii: ","))
-                        HitTestCLI.Query.appendNumber(state.points[k].y, &out)
+                        FastNumber.append(state.points[k].y, &out)
                         out.append(UInt8(ascii: ","))
                         if k < state.handles.count {
                             let (at, count) = state.ids.of(state.handles[k])
@@ -546,6 +546,78 @@ extension HitTestCLI.PointsCSV {
             }
             k0 += batch
             progress.report("wrote \(min(k0 * per, points.count)) of \(points.count) points")
+        }
+    }
+}
+
+/// `Query.appendNumber` without `description` for most numbers, byte for byte the same: whole
+/// numbers below 1e15 as integers; other numbers Swift's shortest round-trip text. For a
+/// non-integral x with 1e-4 <= |x| (all such x are below 2^52, so Swift writes them without
+/// an exponent), a short text is found directly: the fewest fraction digits d (at most
+/// `maxDigits`) for which m = round(|x| * 10^d) < 2^53 gives m / 10^d == |x| (one correctly
+/// rounded division of two exact doubles), and only when neither m - 1 nor m + 1 also gives |x|
+/// (then m is the only candidate with d digits, so it is the shortest and closest text, which
+/// is what Swift writes). Everything else (exponents, ties, long digit strings) goes to
+/// `description`.
+enum FastNumber {
+    static let pow10: [Double] = (0...22).map { (0..<$0).reduce(1.0) { r, _ in r * 10 } }
+    /// Fraction digits tried before `description`: short decimals are found in a few steps,
+    /// full-precision doubles (15-17 digits) do not pay for many tries.
+    static let maxDigits = 8
+
+    @inline(__always) static func append(_ x: Double, _ out: inout [UInt8]) {
+        let a = abs(x)
+        if x == x.rounded() && a < 1e15 {
+            write(x < 0, UInt64(a), 0, &out)
+            return
+        }
+        guard a >= 0.0001, a < 4503599627370496 else {
+            out.append(contentsOf: x.description.utf8)
+            return
+        }
+        var d = 1
+        var p = 10.0  // 10^d, exact
+        while d <= maxDigits {
+            let q = (a * p).rounded(.toNearestOrEven)
+            if q >= 9007199254740992 { break }
+            if q / p == a {
+                if (q - 1) / p == a || (q + 1) / p == a { break }
+                write(x < 0, UInt64(q), d, &out)
+                return
+            }
+            d += 1
+            p *= 10
+        }
+        out.append(contentsOf: x.description.utf8)
+    }
+
+    /// Writes m / 10^d with exactly d fraction digits and a "0" before the point when d > 0,
+    /// or the integer m when d == 0 ("-" first when `negative` and m or d is not zero, as
+    /// `Int64(x)` prints -0.0 as 0).
+    @inline(__always) static func write(_ negative: Bool, _ m: UInt64, _ d: Int, _ out: inout [UInt8]) {
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes, filled from the end
+        withUnsafeMutableBytes(of: &digits) { buf in
+            var n = 32
+            var v = m
+            if d > 0 {
+                for _ in 0..<d {
+                    n -= 1
+                    buf[n] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
+                    v /= 10
+                }
+                n -= 1
+                buf[n] = UInt8(ascii: ".")
+            }
+            repeat {
+                n -= 1
+                buf[n] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
+                v /= 10
+            } while v > 0
+            if negative && (m != 0 || d > 0) {
+                n -= 1
+                buf[n] = UInt8(ascii: "-")
+            }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[n..<32]))
         }
     }
 }

@@ -340,7 +340,8 @@ HT_API ht_status ht_tree_hit_test_default(ht_tree *tree, ht_node node, double x,
  * mutation invalidates the cells its node can reach (or the whole grid), and this call
  * recomputes them. Queries never build or refresh it: queries from other roots, or over cells
  * a mutation invalidated, take the exact walk.
- * - Complexity: O(cells x depth), with 128 cells per node, between 4,096 and 262,144 (1 MiB).
+ * - Complexity: O(cells x depth), with 64 cells per node, between 4,096 and 262,144 (16-bit
+ *   codes), and 16 sub-cells for each cell that is not sure (at most 4 MiB in all).
  */
 HT_API ht_status ht_tree_prepare_points(ht_tree *tree, ht_node node);
 
@@ -428,6 +429,14 @@ HT_API ht_status ht_tree_memory_usage(const ht_tree *tree, size_t *out_bytes);
 HT_API ht_status ht_tree_hit_test_points_counted(ht_tree *tree, ht_node node, const double *xy,
                                           size_t count, int use_answer_grid, ht_node *out,
                                           uint64_t *tests);
+
+/**
+ * What the answer grid of `node` (ht_tree_prepare_points) holds: its bytes (cells, palette and
+ * lookup table), its cell count and how many cells hold a sure answer. All zero when the tree
+ * has no usable grid for `node`. Any pointer may be NULL. For measuring.
+ */
+HT_API ht_status ht_tree_answer_grid_stats(const ht_tree *tree, ht_node node, size_t *out_bytes,
+                                           size_t *out_cells, size_t *out_sure_cells);
 
 #ifdef __cplusplus
 }

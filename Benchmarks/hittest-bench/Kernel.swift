@@ -1,0 +1,208 @@
+// The kernel mode (`--kernel`): the bulk path's costs level by level, as ratios measured in one
+// process, and the regression guard against a committed baseline of those ratios.
+import Foundation
+import HitTestKit
+import HitTestSampleScenes
+
+/// One scene's kernel figures (medians of interleaved rounds).
+struct KernelFigures {
+    var scene: String
+    var views: Int
+    var stream = 0.0       // ns per point
+    var bulk1 = 0.0        // ns per point, one thread
+    var bulkN = 0.0        // ns per point, all cores
+    var single = 0.0       // ns per point, View.hitTest(p) returning the View
+    var walk = 0.0         // ns per walked point (the exact walk without the grid, on the points the grid leaves)
+    var walkTests = 0.0    // nodes tested per walked point
+    var fair = 0.0         // ns per point, the fair walk
+    var fairTests = 0.0    // views tested per point by the fair walk
+    var sureShare = 0.0    // share of points the answer grid answers
+    var sureCells = 0.0    // share of cells that are sure
+    var gridBytes = 0
+    var indexBytes = 0
+    var cores = 1
+
+    var walkPerNode: Double { walkTests > 0 ? walk / walkTests : 0 }
+    var fairPerTest: Double { fairTests > 0 ? fair / fairTests : 0 }
+    /// The guarded ratios: name, value (lower is better).
+    var ratios: [(String, Double)] {
+        var r: [(String, Double)] = [("bulk1_per_stream", bulk1 / stream), ("single_per_stream", single / stream)]
+        if walkTests > 0 { r.append(("walk_node_per_fair_test", walkPerNode / fairPerTest)) }
+        return r
+    }
+}
+
+/// The default scenes of the kernel mode.
+let kernelScenes = ["app", "dense-overlap", "random-1m", "deep"]
+
+func runKernel(_ options: Options) -> Bool {
+    #if DEBUG
+        progress("warning: a debug build; numbers are meaningless. Use: swift build -c release")
+    #endif
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let scenes = options.scenesGiven ? options.scenes : kernelScenes
+    progress("kernel mode: \(cores) cores, \(options.points) points, \(options.reps) interleaved rounds")
+    var all: [KernelFigures] = []
+    var failures: [String] = []
+    var sink = 0
+    for name in scenes {
+        progress("\(name): building")
+        let scene = SampleScenes.make(name)!
+        let root = scene.root
+        root.prepareHitTesting()
+        let fairWalk = FairWalk(root)
+        let snapshot = root.makeHitTestSnapshot()
+        let stats = root.hitTestingStatistics()
+        var fig = KernelFigures(scene: name, views: scene.views.count)
+        fig.cores = cores
+        fig.gridBytes = stats.answerGridBytes
+        fig.indexBytes = stats.indexBytes
+        fig.sureCells = stats.answerGridCells > 0 ? Double(stats.sureCells) / Double(stats.answerGridCells) : 0
+        let points = SampleScenes.uniformPoints(options.points, in: root.bounds, seed: 7)
+        // The points the grid leaves to the walk (on a sample): each point alone, with the grid.
+        // (At most 100,000 points or about a second: a deep chain walks a million nodes a point.)
+        var probe: [Point] = []
+        var unsure: [Point] = []
+        let probeStart = ContinuousClock.now
+        for p in points.prefix(100_000) {
+            if probe.count % 256 == 0 && probeStart.duration(to: .now).seconds > 1 { break }
+            probe.append(p)
+            if snapshot.nodesTested(for: [p]) > 0 { unsure.append(p) }
+        }
+        fig.sureShare = 1 - Double(unsure.count) / Double(probe.count)
+        let walkPoints = unsure.isEmpty ? probe : unsure
+        let walkN = sampleSize(budget: 0.2, limit: walkPoints.count) { n in sink &+= snapshot.nodesTested(for: Array(walkPoints.prefix(n)), answerGrid: false) }
+        let walkSet = Array(walkPoints.prefix(walkN))
+        fig.walkTests = Double(snapshot.nodesTested(for: walkSet, answerGrid: false)) / Double(walkN)
+        let fairN = sampleSize(budget: 0.2, limit: points.count) { n in
+            for p in points.prefix(n) { sink &+= fairWalk.hitTest(p) == nil ? 0 : 1 }
+        }
+        var visits = 0
+        for p in points.prefix(fairN) { sink &+= fairWalk.hitTest(p, visits: &visits) == nil ? 0 : 1 }
+        fig.fairTests = Double(visits) / Double(fairN)
+        let bulkN = sampleSize(budget: 0.5, limit: points.count) { n in
+            var h = [HitTestHandle](repeating: .none, count: n)
+            points.withUnsafeBufferPointer { p in h.withUnsafeMutableBufferPointer { root.hitTest(UnsafeBufferPointer(rebasing: p.prefix(n)), into: $0, threads: 1) } }
+        }
+        let singleN = sampleSize(budget: 0.2, limit: min(points.count, 200_000)) { n in
+            for p in points.prefix(n) { sink &+= root.hitTest(p) == nil ? 0 : 1 }
+        }
+        var h1 = [HitTestHandle](repeating: .none, count: points.count)
+        var hN = h1
+        var out = [Int32](repeating: 0, count: points.count)
+        var times: [String: [Double]] = [:]
+        // One-thread methods are timed in this thread's CPU time, which the other processes of a
+        // shared machine do not inflate (they still share the caches); bulk on all cores in
+        // wall time.
+        func time(_ key: String, _ body: () -> Void) {
+            if key == "bulkN" {
+                let t0 = ContinuousClock.now
+                body()
+                times[key, default: []].append(t0.duration(to: .now).seconds)
+            } else {
+                let t0 = threadCPUSeconds()
+                body()
+                times[key, default: []].append(threadCPUSeconds() - t0)
+            }
+        }
+        progress("\(name): \(options.reps) rounds (bulk on \(bulkN) points, single on \(singleN), walk on \(walkN), fair walk on \(fairN))")
+        for _ in 0..<options.reps {
+            time("stream") { points.withUnsafeBufferPointer { p in out.withUnsafeMutableBufferPointer { streamingBound(p, $0) } } }
+            time("bulk1") {
+                points.withUnsafeBufferPointer { p in h1.withUnsafeMutableBufferPointer { root.hitTest(UnsafeBufferPointer(rebasing: p.prefix(bulkN)), into: $0, threads: 1) } }
+            }
+            time("bulkN") {
+                points.withUnsafeBufferPointer { p in hN.withUnsafeMutableBufferPointer { root.hitTest(UnsafeBufferPointer(rebasing: p.prefix(bulkN)), into: $0, threads: cores) } }
+            }
+            time("single") { for p in points.prefix(singleN) { sink &+= root.hitTest(p) == nil ? 0 : 1 } }
+            time("walk") { sink &+= snapshot.nodesTested(for: walkSet, answerGrid: false) }
+            time("fair") { for p in points.prefix(fairN) { sink &+= fairWalk.hitTest(p) == nil ? 0 : 1 } }
+        }
+        func med(_ key: String, _ n: Int) -> Double {
+            let t = times[key]!.sorted()
+            return t[t.count / 2] / Double(n) * 1e9
+        }
+        fig.stream = med("stream", points.count)
+        fig.bulk1 = med("bulk1", bulkN)
+        fig.bulkN = med("bulkN", bulkN)
+        fig.single = med("single", singleN)
+        fig.walk = med("walk", walkN)
+        fig.fair = med("fair", fairN)
+        sink &+= Int(out[0])
+        // Checks: bulk on any thread count and the single call agree with the fair walk.
+        if h1.prefix(bulkN) != hN.prefix(bulkN) { failures.append("\(name): bulk answers depend on the thread count") }
+        let ids = Dictionary(uniqueKeysWithValues: scene.views.enumerated().map { (ObjectIdentifier($1), $0) })
+        func id(_ v: View?) -> Int { v.map { ids[ObjectIdentifier($0)] ?? -2 } ?? -1 }
+        var bad = 0
+        for i in 0..<min(fairN, bulkN) where id(root.view(forHitTestHandle: h1[i])) != id(fairWalk.hitTest(points[i])) { bad += 1 }
+        for p in walkSet.prefix(2000) where id(root.hitTest(p)) != id(fairWalk.hitTest(p)) { bad += 1 }
+        if bad > 0 { failures.append("\(name): \(bad) answers differ from the fair walk") }
+        all.append(fig)
+    }
+    print(kernelTable(all))
+    if sink == 42 { print("") }
+    var ok = failures.isEmpty
+    for f in failures { print("FAIL: \(f)") }
+    if let path = options.writeBaseline {
+        write(baselineText(all), to: path)
+        print("baseline written to \(path)")
+    }
+    if let path = options.baseline {
+        ok = compareBaseline(all, path: path) && ok
+    }
+    return ok
+}
+
+func kernelTable(_ all: [KernelFigures]) -> String {
+    var lines = [
+        "| scene | views | stream ns | bulk-1 ns | ÷ stream | bulk-N ns | N-core speedup | single ns | grid answers | walk ns/walked pt | nodes/walked pt | walk ns/node | fair ns/test | walk node ÷ fair test | fair walk ns | bulk-1 × fair | grid KiB | sure cells |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for f in all {
+        lines.append(
+            "| \(f.scene) | \(f.views) | \(fmt(f.stream)) | \(fmt(f.bulk1)) | \(fmt(f.bulk1 / f.stream)) | \(fmt(f.bulkN)) | \(fmt(f.bulk1 / f.bulkN)) | \(fmt(f.single)) | "
+                + "\(fmt(f.sureShare * 100))% | \(fmt(f.walk)) | \(fmt(f.walkTests)) | \(fmt(f.walkPerNode)) | \(fmt(f.fairPerTest)) | \(fmt(f.walkPerNode / f.fairPerTest)) | "
+                + "\(fmt(f.fair)) | \(fmt(f.fair / f.bulk1)) | \(fmt(Double(f.gridBytes) / 1024)) | \(fmt(f.sureCells * 100))% |")
+    }
+    return lines.joined(separator: "\n")
+}
+
+func baselineText(_ all: [KernelFigures]) -> String {
+    var text = "# hittest-bench --kernel baseline: scene, ratio, value (lower is better); --baseline fails past +25%\n"
+    for f in all { for (k, v) in f.ratios { text += "\(f.scene) \(k) \(String(format: "%.4g", v))\n" } }
+    return text
+}
+
+/// Compares the ratios against the baseline file; prints each and returns false when one is
+/// more than 25% worse.
+func compareBaseline(_ all: [KernelFigures], path: String) -> Bool {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { fail("cannot read baseline \(path)") }
+    var base: [String: Double] = [:]
+    for (n, line) in text.split(separator: "\n").enumerated() where !line.hasPrefix("#") && !line.isEmpty {
+        let parts = line.split(separator: " ")
+        guard parts.count == 3, let v = Double(parts[2]), v > 0 else { fail("\(path): line \(n + 1): expected 'scene ratio value', found '\(line)'") }
+        base["\(parts[0]) \(parts[1])"] = v
+    }
+    var ok = true
+    var compared = 0
+    for f in all {
+        for (k, v) in f.ratios {
+            guard let b = base["\(f.scene) \(k)"] else { continue }
+            compared += 1
+            let change = v / b - 1
+            let worse = change > 0.25
+            if worse { ok = false }
+            print("\(worse ? "WORSE" : "ok   ") \(f.scene) \(k): \(String(format: "%.3g", v)) against \(String(format: "%.3g", b)) (\(change >= 0 ? "+" : "")\(String(format: "%.0f", change * 100))%)")
+        }
+    }
+    if compared == 0 { print("no ratio of this run is in \(path)"); return false }
+    print(ok ? "regression guard: every ratio within 25% of \(path)" : "regression guard: FAILED (a ratio is more than 25% worse than \(path))")
+    return ok
+}
+
+/// This thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID).
+func threadCPUSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}

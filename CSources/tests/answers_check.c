@@ -1,0 +1,254 @@
+/*
+ * answers_check.c - the bulk path's derived structures against the plain walk (scripts/ccheck.sh).
+ *
+ * Random scenes of many small overlapping views (a dense map of markers, some rotated, some
+ * with children, insets, flags, priorities, pass-through and capturing views), and plain random
+ * trees. For each: the answer grid (cells, sub-grids, unions of block-cell lists) and the
+ * single call are compared with the exact walk without any grid
+ * (ht_tree_hit_test_points_counted with use_answer_grid 0) on random points and on points on,
+ * and within 1e-12 and one ulp of, every edge (corners and middles) of every view's region,
+ * converted to the root's space; then after random mutations and a refresh of the grid.
+ *   answers_check [scenes]    exit 0: every answer agrees; 1: a difference (printed)
+ * Planted bugs (-DHT_PLANT_SUB_OFF_BY_ONE, -DHT_PLANT_UNION_MISSING, -DHT_PLANT_ZERO_MARGIN in
+ * the core's sources) must make it exit 1.
+ */
+#include <hittest.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static unsigned long long rng_state;
+static double unit(void) {
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+static int below(int n) { return (int)(unit() * n); }
+/* Multiples of 1/64: exact in binary, so edges are exact numbers and coincide often. */
+static double q64(double v) { return floor(v * 64) / 64; }
+
+#define MAX_NODES 4000
+#define MAX_POINTS 400000
+
+typedef struct scene {
+    ht_tree *t;
+    ht_node nodes[MAX_NODES];
+    int count;
+    ht_node root;
+} scene;
+
+static int fail(const char *what, ht_status st) {
+    fprintf(stderr, "answers_check: %s: %s\n", what, ht_status_string(st));
+    return 1;
+}
+
+static ht_node add(scene *s, ht_node parent, double cx, double cy, double w, double h) {
+    ht_node n;
+    if (s->count == MAX_NODES || ht_node_create(s->t, &n) != HT_OK) return HT_NULL_NODE;
+    ht_node_set_bounds(s->t, n, 0, 0, w, h);
+    ht_node_set_center(s->t, n, cx, cy);
+    if (ht_node_attach(s->t, n, parent, 1 << 30) != HT_OK) {
+        ht_node_free(s->t, n);
+        return HT_NULL_NODE;
+    }
+    s->nodes[s->count++] = n;
+    return n;
+}
+
+static void rotate(ht_tree *t, ht_node n, double a) {
+    ht_affine m = {cos(a), sin(a), -sin(a), cos(a), 0, 0};
+    ht_node_set_transform(t, n, &m);
+}
+
+/* Random customisation of node n (never hooks: those are not in the grid's reach). Hits
+ * outside bounds (`outside`) make a view a candidate everywhere, so dense scenes get none. */
+static void customise(ht_tree *t, ht_node n, int outside) {
+    double u = unit();
+    if (u < 0.04) ht_node_set_flags(t, n, HT_FLAG_PASS_THROUGH);
+    else if (u < 0.06) ht_node_set_flags(t, n, HT_FLAG_CAPTURES);
+    else if (u < 0.08) ht_node_set_flags(t, n, HT_FLAG_HIDDEN);
+    else if (u < 0.09 && outside) ht_node_set_flags(t, n, HT_FLAG_OUTSIDE_HITS);
+    if (unit() < 0.05) ht_node_set_insets(t, n, q64(unit() * 6 - 3), q64(unit() * 6 - 3), q64(unit() * 6 - 3), q64(unit() * 6 - 3));
+    if (unit() < 0.03) ht_node_set_priority(t, n, below(3) - 1);
+}
+
+/* A 390 x 844 window, a full-size map and `markers` markers of 12-22 pt (3-10% rotated, some
+ * with a child or two), or (dense == 0) a random tree of small overlapping views. */
+static void build(scene *s, int dense, int markers) {
+    ht_node_create(s->t, &s->root);
+    s->nodes[s->count++] = s->root;
+    ht_node_set_bounds(s->t, s->root, 0, 0, 390, 844);
+    ht_node_set_center(s->t, s->root, 195, 422);
+    if (dense) {
+        add(s, s->root, 195, 422, 390, 844);
+        double rotated = 0.03 + unit() * 0.07;
+        for (int i = 0; i < markers; i++) {
+            double w = q64(12 + unit() * 10), h = q64(12 + unit() * 10);
+            ht_node m = add(s, s->root, q64(unit() * 390), q64(unit() * 844), w, h);
+            if (m == HT_NULL_NODE) break;
+            if (unit() < rotated) rotate(s->t, m, unit() * 6.283 - 3.1416);
+            customise(s->t, m, 0);
+            if (unit() < 0.1) {
+                ht_node c = add(s, m, q64(unit() * w), q64(unit() * h), q64(3 + unit() * 8), q64(3 + unit() * 8));
+                if (c != HT_NULL_NODE) customise(s->t, c, 0);
+            }
+        }
+    } else {
+        for (int i = 0; i < markers; i++) {
+            ht_node p = s->nodes[below(s->count)];
+            ht_node n = add(s, p, q64(unit() * 300), q64(unit() * 600), q64(4 + unit() * 60), q64(4 + unit() * 60));
+            if (n == HT_NULL_NODE) continue;
+            if (unit() < 0.08) rotate(s->t, n, unit() * 6.283);
+            if (unit() < 0.05) ht_node_set_bounds(s->t, n, q64(unit() * 10 - 5), q64(unit() * 10 - 5), q64(4 + unit() * 60), q64(4 + unit() * 60));
+            customise(s->t, n, 1);
+        }
+    }
+}
+
+static double xy[2 * MAX_POINTS];
+static ht_node grid[MAX_POINTS], plain[MAX_POINTS];
+
+/* Random points, and points on and near the edges of every region, in the root's space. */
+static int make_points(scene *s) {
+    int n = 0;
+    for (int i = 0; i < 20000; i++) {
+        xy[2 * n] = unit() * 400 - 5;
+        xy[2 * n + 1] = unit() * 860 - 8;
+        n++;
+    }
+    static const double near[] = {0, 1e-12, -1e-12};
+    for (int k = 0; k < s->count; k++) {
+        ht_node_record r;
+        if (ht_node_get_record(s->t, s->nodes[k], &r) != HT_OK) continue;
+        double x0 = r.bounds_x + r.inset_left, y0 = r.bounds_y + r.inset_top;
+        double x1 = r.bounds_x + r.bounds_w - r.inset_right, y1 = r.bounds_y + r.bounds_h - r.inset_bottom;
+        double xs[3] = {x0, (x0 + x1) / 2, x1}, ys[3] = {y0, (y0 + y1) / 2, y1};
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < 3; j++) {
+                if (i == 1 && j == 1) continue;
+                double px, py;
+                if (ht_tree_convert_point(s->t, s->nodes[k], s->root, xs[i], ys[j], &px, &py) != HT_OK) continue;
+                for (int a = 0; a < 5; a++) {
+                    for (int b = 0; b < 5; b++) {
+                        if (n == MAX_POINTS) return n;
+                        double x = a < 3 ? px + near[a] : nextafter(px, a == 3 ? INFINITY : -INFINITY);
+                        double y = b < 3 ? py + near[b] : nextafter(py, b == 3 ? INFINITY : -INFINITY);
+                        xy[2 * n] = x;
+                        xy[2 * n + 1] = y;
+                        n++;
+                    }
+                }
+            }
+        }
+    }
+    return n;
+}
+
+/* Grid-backed bulk and single answers against the plain walk. Returns the differences. */
+static long compare(scene *s, int n, const char *what) {
+    ht_status st;
+    uint64_t tests = 0;
+    if ((st = ht_tree_prepare_points(s->t, s->root)) != HT_OK) return fail("prepare points", st);
+    if ((st = ht_tree_hit_test_points(s->t, s->root, xy, (size_t)n, NULL, grid)) != HT_OK) return fail("bulk", st);
+    if ((st = ht_tree_hit_test_points_counted(s->t, s->root, xy, (size_t)n, 0, plain, &tests)) != HT_OK)
+        return fail("plain walk", st);
+    long bad = 0;
+    for (int i = 0; i < n; i++) {
+        ht_node one;
+        if ((st = ht_tree_hit_test(s->t, s->root, xy[2 * i], xy[2 * i + 1], NULL, &one)) != HT_OK) return fail("single", st);
+        if (grid[i] != plain[i] || one != plain[i]) {
+            if (bad < 5)
+                fprintf(stderr, "answers_check: %s: point (%.17g, %.17g): bulk %d, single %d, walk %d\n", what,
+                        xy[2 * i], xy[2 * i + 1], (int)grid[i], (int)one, (int)plain[i]);
+            bad++;
+        }
+    }
+    return bad;
+}
+
+/* The answer grid's cells along x, as answers.c sizes them (CELLS_PER_NODE cells per node),
+ * checked against its stats: 0 when they disagree (the check then fails: keep them in step). */
+static int grid_columns(scene *s) {
+    size_t cells = 0;
+    if (ht_tree_prepare_points(s->t, s->root) != HT_OK ||
+        ht_tree_answer_grid_stats(s->t, s->root, NULL, &cells, NULL) != HT_OK)
+        return 0;
+    long want = (long)s->count * 64;
+    long c = want < 4096 ? 4096 : (want > 262144 ? 262144 : want);
+    int nx = (int)ceil(sqrt((double)c * 390 / 844));
+    return (size_t)nx * (size_t)(c / nx) == cells ? nx : 0;
+}
+
+/*
+ * Views whose left or top edge is exactly at, or one ulp beside, a boundary of the answer
+ * grid's cells or sub-cells, as answers.c computes those boundaries: points there are where a
+ * box without its margin would be wrong. A view with anchor (0, 0) and bounds origin (0, 0)
+ * at center e has its left edge exactly at e (x - e >= 0 is exact).
+ */
+static int align_to_grid(scene *s, int first) {
+    int nx = grid_columns(s);
+    if (nx == 0) {
+        fprintf(stderr, "answers_check: the answer grid is not sized as this check assumes\n");
+        return 1;
+    }
+    long cells = 0;
+    size_t got = 0;
+    ht_tree_answer_grid_stats(s->t, s->root, NULL, &got, NULL);
+    cells = (long)got;
+    int ny = (int)(cells / nx);
+    for (int k = first; k < s->count; k++) {
+        ht_node v = s->nodes[k];
+        int sub = unit() < 0.5 ? 4 : 1; /* sub-cell or cell boundaries */
+        double cw = 390.0 / ((double)nx * sub), ch = 844.0 / ((double)ny * sub);
+        double bx = 0 + (1 + below(nx * sub - 2)) * cw, by = 0 + (1 + below(ny * sub - 2)) * ch;
+        double e = below(3) == 0 ? bx : nextafter(bx, unit() < 0.5 ? INFINITY : -INFINITY);
+        double f = below(3) == 0 ? by : nextafter(by, unit() < 0.5 ? INFINITY : -INFINITY);
+        ht_node_set_anchor(s->t, v, 0, 0);
+        ht_node_set_transform(s->t, v, &(ht_affine){1, 0, 0, 1, 0, 0});
+        ht_node_set_insets(s->t, v, 0, 0, 0, 0);
+        ht_node_set_bounds(s->t, v, 0, 0, 6 + below(12), 6 + below(12));
+        if (below(2)) ht_node_set_center(s->t, v, e, q64(unit() * 830));
+        else ht_node_set_center(s->t, v, q64(unit() * 380), f);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    int scenes = argc > 1 ? atoi(argv[1]) : 12;
+    long bad = 0, points = 0;
+    for (int k = 0; k < scenes; k++) {
+        rng_state = 0xA5C3u + (unsigned long long)k * 104729u;
+        static scene s;
+        s.count = 0;
+        if (ht_tree_create(0, &s.t) != HT_OK) return fail("create", HT_E_NO_MEMORY);
+        int dense = k % 3 != 2;
+        build(&s, dense, dense ? 1500 + below(2000) : 600 + below(1200));
+        if (k % 3 == 1) bad += align_to_grid(&s, 2);
+        ht_status st = ht_tree_prepare(s.t);
+        if (st != HT_OK) return fail("prepare", st);
+        int n = make_points(&s);
+        bad += compare(&s, n, dense ? "dense scene" : "random tree");
+        points += n;
+        /* Mutations, then the grid's refresh (cells and sub-grids recomputed in place). */
+        for (int step = 0; step < 40; step++) {
+            ht_node v = s.nodes[1 + below(s.count - 1)];
+            switch (below(4)) {
+            case 0: ht_node_set_center(s.t, v, q64(unit() * 390), q64(unit() * 844)); break;
+            case 1: ht_node_set_bounds(s.t, v, 0, 0, q64(8 + unit() * 30), q64(8 + unit() * 30)); break;
+            case 2: rotate(s.t, v, unit() * 6.283); break;
+            default: customise(s.t, v, k % 3 == 2); break;
+            }
+        }
+        if ((st = ht_tree_prepare(s.t)) != HT_OK) return fail("prepare", st);
+        n = make_points(&s);
+        bad += compare(&s, n, "after mutations");
+        points += n;
+        if ((st = ht_tree_validate(s.t)) != HT_OK) {
+            fprintf(stderr, "answers_check: validate: %s\n", ht_status_string(st));
+            bad++;
+        }
+        ht_tree_destroy(s.t);
+    }
+    printf("%d scenes: %ld points, %ld differences from the plain walk\n", scenes, points, bad);
+    return bad ? 1 : 0;
+}

@@ -1,0 +1,84 @@
+import Foundation
+import HitTestKit
+import HitTestReference
+import HitTestSampleScenes
+import Testing
+
+/// The bulk path's derived structures (answer-grid cells with 16-bit codes, sub-grids for the
+/// cells that are not sure, unions of block-cell lists in the box walk) on random dense scenes
+/// of small overlapping views, some rotated, nested, inset, passing through or capturing, with
+/// priorities: single, bulk (1 and 2 threads) == the fair walk on random points and on points on
+/// and within 1e-12 and one ulp of the edges of the topmost and rotated views, then again after
+/// moves and rotations (the grid refreshed in place), and == the reference on a sample.
+/// (The C side, with planted bugs, is CSources/tests/answers_check.c in scripts/ccheck.sh.)
+@Suite struct KernelGridTests {
+    static func scene(seed: UInt64) -> (window: View, views: [View]) {
+        var rng = SplitMix64(seed: seed)
+        func q(_ v: Double) -> Double { (v * 64).rounded(.down) / 64 }
+        let window = View(frame: Rect(x: 0, y: 0, width: 390, height: 844))
+        let map = View(frame: window.bounds)
+        window.addSubview(map)
+        var views = [map]
+        for _ in 0..<(300 + Int(rng.unit() * 500)) {
+            let w = q(8 + rng.unit() * 16), h = q(8 + rng.unit() * 16)
+            let v = View(frame: Rect(x: q(rng.unit() * 390 - w / 2), y: q(rng.unit() * 844 - h / 2), width: w, height: h))
+            if rng.unit() < 0.1 { v.transform = .init(rotationAngle: rng.unit() * 6.283 - 3.1416) }
+            let u = rng.unit()
+            if u < 0.04 { v.passesTouchesThrough = true } else if u < 0.06 { v.capturesSubviewTouches = true }
+            if rng.unit() < 0.05 { v.hitTestInsets = EdgeInsets(top: q(rng.unit() * 4 - 2), left: q(rng.unit() * 4 - 2), bottom: q(rng.unit() * 4 - 2), right: q(rng.unit() * 4 - 2)) }
+            if rng.unit() < 0.03 { v.hitTestPriority = Int(rng.unit() * 3) - 1 }
+            window.addSubview(v)
+            views.append(v)
+            if rng.unit() < 0.1 {
+                let c = View(frame: Rect(x: q(rng.unit() * w), y: q(rng.unit() * h), width: q(3 + rng.unit() * 8), height: q(3 + rng.unit() * 8)))
+                v.addSubview(c)
+                views.append(c)
+            }
+        }
+        return (window, views)
+    }
+
+    static func points(_ window: View, _ views: [View], seed: UInt64) -> [Point] {
+        var rng = SplitMix64(seed: seed)
+        var out = (0..<3000).map { _ in Point(x: rng.unit() * 400 - 5, y: rng.unit() * 860 - 8) }
+        let chosen = Array(views.reversed().prefix(60)) + views.filter { !$0.transform.isIdentity }
+        for v in chosen { out += DenseSceneTests.edgePoints(v, in: window) }
+        return out
+    }
+
+    static func check(_ window: View, _ points: [Point], reference: Int, _ context: String) {
+        window.prepareHitTesting()
+        let bulk = window.hitTest(points)
+        var handles = [HitTestHandle](repeating: .none, count: points.count)
+        points.withUnsafeBufferPointer { p in handles.withUnsafeMutableBufferPointer { window.hitTest(p, into: $0, threads: 2) } }
+        let fair = FairWalk(window)
+        var bad = 0
+        for (i, p) in points.enumerated() {
+            let expected = i < reference ? Reference.hitTest(window, p) : fair.hitTest(p)
+            let single = window.hitTest(p), threaded = window.view(forHitTestHandle: handles[i])
+            if single !== expected || bulk[i] !== expected || threaded !== expected {
+                bad += 1
+                if bad <= 3 { Issue.record("\(context): point \(p): expected \(expected?.debugName ?? "nil"), single \(single?.debugName ?? "nil"), bulk \(bulk[i]?.debugName ?? "nil")") }
+            }
+        }
+        #expect(bad == 0, "\(context): \(bad) of \(points.count) points differ")
+    }
+
+    @Test("Dense random scenes: single and bulk == fair walk (and reference), before and after moves", arguments: 0..<8)
+    func denseScenes(seed: Int) {
+        let (window, views) = Self.scene(seed: UInt64(seed) &* 7919 &+ 3)
+        let stats = window.hitTestingStatistics()
+        #expect(stats.answerGridCells > 0 && stats.sureCells > 0, "the answer grid is in play")
+        Self.check(window, Self.points(window, views, seed: UInt64(seed)), reference: 400, "seed \(seed)")
+        var rng = SplitMix64(seed: UInt64(seed) + 100)
+        for _ in 0..<25 {
+            let v = views[Int(rng.unit() * Double(views.count))]
+            if rng.unit() < 0.5 {
+                v.center = Point(x: (rng.unit() * 390 * 64).rounded() / 64, y: (rng.unit() * 844 * 64).rounded() / 64)
+            } else {
+                v.transform = .init(rotationAngle: rng.unit() * 6.283)
+            }
+        }
+        Self.check(window, Self.points(window, views, seed: UInt64(seed) + 1), reference: 400, "seed \(seed) after moves")
+    }
+}
