@@ -97,7 +97,7 @@ import Testing
         #expect(lines.contains("1.2 touch 2 began delivered drawer-item"))
         #expect(lines.filter { $0.hasPrefix("#") }.count == 1)
         let (bad, e) = SceneAndCLITests.run(["replay", Self.drawerPath])
-        #expect(bad == 2 && e.err.contains("SCENE SCRIPT"))
+        #expect(bad == 2 && e.err.contains("SCENE and SCRIPT"))
         let script = SceneAndCLITests.temp("bad.csv")
         try? "0,1,began,x,1\n".write(toFile: script, atomically: true, encoding: .utf8)
         let (bad2, e2) = SceneAndCLITests.run(["replay", Self.drawerPath, script])
