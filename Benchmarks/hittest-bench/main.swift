@@ -9,6 +9,7 @@ let worker = Thread {
     let options = parse(Array(CommandLine.arguments.dropFirst()))
     let bench = Bench()
     bench.run(options)
+    bench.extras += layoutBenchmarks(reps: options.reps, quick: options.quick)  // Layout (LayoutBench.swift)
     bench.report(options)
     exit(bench.failures.isEmpty ? 0 : 1)
 }

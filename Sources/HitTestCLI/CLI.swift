@@ -56,6 +56,8 @@ public enum HitTestCLI {
           query SCENE POINTS [-o F]  hit-test a point file (CSV x,y or .f64); CSV x,y,id out
           render SCENE -o MAP.png    a PNG of which view a touch at each pixel reaches
                 [--scale S] [--cost] (--cost: views UIKit's walk tests per pixel, as heat)
+                [--size WxH]         (query, render, audit, explain: resize the window and
+                                     lay it out first, e.g. --size 844x390 for landscape)
           audit SCENE [--json]       tap areas, occlusion, small targets and dead zones
                 [--fail-on occluded,small,dead]
           explain SCENE X Y          the decision trail for one point, in UIKit's order
@@ -109,7 +111,7 @@ public enum HitTestCLI {
             long runs print their progress on standard error.
             """,
         "render": """
-            usage: hittest render SCENE -o MAP.png [--scale S] [--cost]
+            usage: hittest render SCENE -o MAP.png [--scale S] [--cost] [--size WxH]
 
             Draws, for each pixel of the root's rectangle on the screen, the view a touch at its
             centre reaches (a colour per view, dark grey for nothing), with outlines where the
@@ -117,6 +119,8 @@ public enum HitTestCLI {
             UIKit's walk calls hitTest on for a touch there, on a heat scale given in the legend.
             --scale is pixels per point (default 1; a scene too large for 16.7 M pixels is
             drawn smaller, with a message; an explicit --scale that is too large is refused).
+            --size resizes the window first (its views follow their autoresizing masks and
+            constraints, and the window lays out), e.g. --size 844x390 to rotate a phone screen.
             """,
         "audit": """
             usage: hittest audit SCENE [--json] [--step PT] [--fail-on occluded,small,unreachable,dead]

@@ -8,9 +8,10 @@ extension HitTestCLI {
 
     enum Query {
         static func run(_ args: [String], _ output: Output) throws {
-            let a = try Arguments(args, valued: ["-o"], flags: [])
+            let a = try Arguments(args, valued: ["-o", "--size"], flags: [])
             try a.expect(2, "SCENE and POINTS")
             let (_, window) = try loadScene(a.positional[0], output)
+            try LayoutOption.apply(a.options["--size"], to: window)  // Layout: --size
             let progress = Progress(output)
             let data = try read(a.positional[1], output)
             let t0 = ContinuousClock.now
@@ -196,7 +197,7 @@ extension HitTestCLI {
         static let outline: (UInt8, UInt8, UInt8) = (0, 0, 0)
 
         static func run(_ args: [String], _ output: Output) throws {
-            let a = try Arguments(args, valued: ["-o", "--scale"], flags: ["--cost"])
+            let a = try Arguments(args, valued: ["-o", "--scale", "--size"], flags: ["--cost"])
             try a.expect(1, "SCENE")
             guard let out = a.options["-o"] else { throw Failure(message: "-o MAP.png is required") }
             let explicit = try a.options["--scale"].map { s -> Double in
@@ -204,6 +205,7 @@ extension HitTestCLI {
                 return v
             }
             let (_, window) = try loadScene(a.positional[0], output)
+            try LayoutOption.apply(a.options["--size"], to: window)  // Layout: --size
             let grid = try Grid(window, scale: explicit, output)
             let image = a.flags.contains("--cost")
                 ? try costMap(window, grid, progress: Progress(output))
@@ -360,12 +362,13 @@ extension HitTestCLI {
         }
 
         static func run(_ args: [String], _ output: Output) throws {
-            let a = try Arguments(args, valued: [], flags: [])
+            let a = try Arguments(args, valued: ["--size"], flags: [])
             try a.expect(3, "SCENE X Y")
             guard let x = Double(a.positional[1]), let y = Double(a.positional[2]) else {
                 throw Failure(message: "X and Y must be numbers")
             }
             let (_, window) = try loadScene(a.positional[0], output)
+            try LayoutOption.apply(a.options["--size"], to: window)  // Layout: --size
             guard let flat = FlatTree(window) else { throw Failure(message: "explain needs a tree without handlers", status: 1) }
             let p = Screen.toRoot(Point(x: x, y: y), window)
             var steps: [FlatTree.Step] = []
