@@ -78,11 +78,11 @@ HT_API ht_status ht_solver_add_constraint(ht_solver *s, const ht_var *vars, cons
                                           ht_constraint *out);
 
 /**
- * The required constraints involved in the last HT_E_UNSATISFIABLE (of add_constraint or
- * set_constant): the refused constraint's own handle comes first (for add_constraint it is a
- * handle that is no longer valid: HT_E_BAD_HANDLE everywhere), then the constraints in place
- * that contradict it. Writes at most `cap` handles to `out` (`out` may be NULL when cap is 0)
- * and the full count to `*count`; 0 when no call has failed that way since the last success.
+ * The required constraints in place that the last HT_E_UNSATISFIABLE contradicted: for
+ * add_constraint, the ones the refused constraint conflicts with (it is not among them: it was
+ * never added); for set_constant, the edited constraint and the ones its new constant conflicts
+ * with. Writes at most `cap` handles to `out` (`out` may be NULL when cap is 0) and the full
+ * count to `*count`. The set is emptied by the next successful add_constraint or set_constant.
  */
 HT_API ht_status ht_solver_conflict(const ht_solver *s, ht_constraint *out, size_t cap,
                                     size_t *count);
