@@ -34,8 +34,8 @@ final class SolverCore {
     /// The outcome of adding a constraint or changing its constant.
     enum Outcome {
         case ok(Int32)
-        /// A required constraint conflicts: the handles of the constraints in place that
-        /// contradict it (the refused one left out).
+        /// A required constraint conflicts: the handles of the required constraints in place
+        /// that it contradicts.
         case unsatisfiable([Int32])
     }
 
@@ -83,7 +83,8 @@ final class SolverCore {
         return b
     }
 
-    /// The last conflict's constraints in place (the refused one, first in C's list, left out).
+    /// The last conflict's constraints in place (for an add, without the refused one; for a
+    /// constant change, with the edited one: callers leave it out).
     private func conflict() -> [Int32] {
         var count = 0
         SolverCore.check(ht_solver_conflict(solver, nil, 0, &count), "reading a constraint conflict")
@@ -91,7 +92,7 @@ final class SolverCore {
         var ids = [ht_constraint](repeating: -1, count: count)
         var written = 0
         _ = ids.withUnsafeMutableBufferPointer { ht_solver_conflict(solver, $0.baseAddress, count, &written) }
-        return Array(ids.dropFirst())
+        return Array(ids.prefix(written))
     }
 }
 
