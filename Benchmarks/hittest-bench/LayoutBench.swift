@@ -70,17 +70,25 @@ func layoutBenchmarks(reps: Int, quick: Bool) -> [String] {
         app.root.layoutIfNeeded()
     }
     lines.append("layout: app (\(app.views.count) views, masks from their frames): window resize + autoresizing + layout pass \(fmt(resize * 1e3)) ms (target <= 1 ms)")
+    progress(lines[lines.count - 1])
 
     // Auto Layout through the Swift layer: build + solve, one-edit re-solve.
+    var previousBuild: (n: Int, seconds: Double)?
     for n in quick ? [1_000] : [1_000, 10_000] {
+        if let (m, seconds) = previousBuild, seconds * Double(n / m) * Double(n / m) > 120 {
+            // A solver that grows quadratically would take minutes here: say so instead.
+            lines.append("layout: Auto Layout chain of \(n): skipped (\(m) views took \(fmt(seconds * 1e3)) ms; quadratic growth would take about \(fmt(seconds * Double(n / m) * Double(n / m))) s)")
+            continue
+        }
         progress("layout: Auto Layout chain of \(n)")
         var built: (root: View, views: [View], constraints: [LayoutConstraint])?
-        let build = median(quick ? 3 : max(3, min(reps, 5))) {
+        let build = median(quick ? 1 : 3) {
             let c = chain(n)
             c.root.layoutIfNeeded()
             built = c
         }
         guard let c = built else { continue }
+        previousBuild = (n, build)
         progress("layout: chain of \(n) built and solved in \(fmt(build * 1e3)) ms (median)")
         let expected = 8 + Double(n - 1) * 48
         let last = c.views[n - 1].frame
