@@ -115,15 +115,13 @@ enum SceneLayout {
 
     /// Every constraint's item names a node of the scene (`superview` not on the root).
     static func validateReferences(_ root: SceneNode) throws(SceneError) {
+        guard hasConstraints(root) else { return }
         var ids = Set<String>()
-        var hasConstraints = false
         var stack = [root]
         while let n = stack.popLast() {
             ids.insert(n.id)
-            if n.attributes["constraints"] != nil { hasConstraints = true }
             stack.append(contentsOf: n.children)
         }
-        guard hasConstraints else { return }
         var walk: [(SceneNode, Bool)] = [(root, true)]
         while let (n, isRoot) = walk.popLast() {
             for c in constraints(of: n) {
@@ -139,21 +137,27 @@ enum SceneLayout {
         }
     }
 
+    /// Whether any node has constraints (a walk without allocation per node beyond the stack).
+    static func hasConstraints(_ root: SceneNode) -> Bool {
+        var stack = [root]
+        while let n = stack.popLast() {
+            if n.attributes["constraints"] != nil { return true }
+            stack.append(contentsOf: n.children)
+        }
+        return false
+    }
+
     /// Activates the scene's constraints on the built views and lays the window out.
     static func applyConstraints(_ root: SceneNode, _ window: Window) {
+        guard hasConstraints(root) else { return }
         var pairs: [(SceneNode, View)] = []
         var byID: [String: View] = [:]
-        var hasConstraints = false
         var stack: [(SceneNode, View)] = [(root, window)]
         while let (n, v) = stack.popLast() {
             byID[n.id] = v
-            if n.attributes["constraints"] != nil {
-                hasConstraints = true
-                pairs.append((n, v))
-            }
+            if n.attributes["constraints"] != nil { pairs.append((n, v)) }
             for (child, view) in zip(n.children, v.subviews) { stack.append((child, view)) }
         }
-        guard hasConstraints else { return }
         var made: [LayoutConstraint] = []
         for (n, v) in pairs {
             v.translatesAutoresizingMaskIntoConstraints = false
