@@ -76,7 +76,13 @@ struct ht_solver {
     int32_t rhead, rtail;
     int64_t seq;
     double *rval; /* the basic symbol's value (refresh_values) */
-    int vals_dirty;
+    int vals_dirty;     /* every value must be recomputed */
+    int32_t *touched;   /* else: rows whose constant alone changed (an edit) */
+    int32_t ntouched, touchedcap;
+    int pg_ok; /* the evaluation program matches the rows' structure */
+    int32_t npg, pgcap, pgrefcap;
+    int32_t *pg_row, *pg_off, *pg_ref, *row_pg;
+    double *pg_const, *pg_val, *pg_coef;
     int32_t *heap; /* expansion: basic symbols by descending row age */
     int32_t nheap, heapcap;
     int32_t *rfree;
@@ -272,6 +278,7 @@ static ht_status row_new(ht_solver *s, int32_t *out) {
             GROW(s, s->rprev, cap);
             GROW(s, s->rnext, cap);
             GROW(s, s->rval, cap);
+            GROW(s, s->row_pg, cap);
             for (int32_t i = s->rowcap; i < cap; i++) {
                 s->rsym[i] = NULL;
                 s->rcoef[i] = NULL;
@@ -530,9 +537,112 @@ static ht_status row_expand(ht_solver *s, int32_t r) {
     return st;
 }
 
+/* Notes that row r's constant changed (and nothing else): its value and those of the
+ * definitions that refer to it are recomputed alone. Without memory: everything is. */
+static void touch_row(ht_solver *s, int32_t r) {
+    if (s->vals_dirty || !s->pg_ok) {
+        s->vals_dirty = 1;
+        return;
+    }
+    if (s->ntouched == s->touchedcap) {
+        int32_t cap = next_cap(s->touchedcap, s->ntouched + 1);
+        int32_t *p = xrealloc(s, s->touched, sizeof(int32_t) * (size_t)cap);
+        if (!p) {
+            s->vals_dirty = 1;
+            return;
+        }
+        s->touched = p;
+        s->touchedcap = cap;
+    }
+    s->touched[s->ntouched++] = r;
+}
+
+/* The evaluation program: the live rows in creation order, flat, with only the cells that
+ * refer to other definitions (the other cells are parametric, value 0). Rebuilt after a change
+ * of structure; an edit that changes constants alone patches them and streams through it. */
+static int build_program(ht_solver *s) {
+    int32_t n = 0, nref = 0;
+    for (int32_t r = s->rhead; r >= 0; r = s->rnext[r]) {
+        n++;
+        for (int32_t i = 0; i < s->rlen[r]; i++) nref += s->srow[s->rsym[r][i]] >= 0;
+    }
+    if (n + 1 > s->pgcap) {
+        int32_t cap = next_cap(s->pgcap, n + 1);
+        int32_t *a = xrealloc(s, s->pg_row, sizeof(int32_t) * (size_t)cap);
+        if (!a) return 0;
+        s->pg_row = a;
+        int32_t *b = xrealloc(s, s->pg_off, sizeof(int32_t) * (size_t)cap);
+        if (!b) return 0;
+        s->pg_off = b;
+        double *c = xrealloc(s, s->pg_const, sizeof(double) * (size_t)cap);
+        if (!c) return 0;
+        s->pg_const = c;
+        double *d = xrealloc(s, s->pg_val, sizeof(double) * (size_t)cap);
+        if (!d) return 0;
+        s->pg_val = d;
+        s->pgcap = cap;
+    }
+    if (nref > s->pgrefcap) {
+        int32_t cap = next_cap(s->pgrefcap, nref);
+        int32_t *a = xrealloc(s, s->pg_ref, sizeof(int32_t) * (size_t)cap);
+        if (!a) return 0;
+        s->pg_ref = a;
+        double *b = xrealloc(s, s->pg_coef, sizeof(double) * (size_t)cap);
+        if (!b) return 0;
+        s->pg_coef = b;
+        s->pgrefcap = cap;
+    }
+    int32_t p = 0, k = 0;
+    for (int32_t r = s->rhead; r >= 0; r = s->rnext[r], p++) {
+        s->row_pg[r] = p;
+        s->pg_row[p] = r;
+        s->pg_const[p] = s->rconst[r];
+        s->pg_off[p] = k;
+        for (int32_t i = 0; i < s->rlen[r]; i++) {
+            int32_t q = s->srow[s->rsym[r][i]];
+            if (q < 0) continue;
+            s->pg_ref[k] = s->row_pg[q]; /* older: numbered already */
+            s->pg_coef[k] = s->rcoef[r][i];
+            k++;
+        }
+    }
+    s->pg_off[p] = k;
+    s->npg = p;
+    return 1;
+}
+
+static void run_program(ht_solver *s) {
+    const int32_t *off = s->pg_off, *ref = s->pg_ref, *row = s->pg_row;
+    const double *cst = s->pg_const, *coef = s->pg_coef;
+    double *val = s->pg_val, *rval = s->rval;
+    for (int32_t p = 0, n = s->npg; p < n; p++) {
+        double v = cst[p];
+        for (int32_t k = off[p], e = off[p + 1]; k < e; k++) v += coef[k] * val[ref[k]];
+        val[p] = v;
+        rval[row[p]] = v;
+    }
+}
+
 /* Values of every basic symbol, definitions in creation order. */
 static void refresh_values(ht_solver *s) {
-    if (!s->vals_dirty) return;
+    if (!s->vals_dirty && s->ntouched == 0) return;
+    if (!s->vals_dirty && s->pg_ok) {
+        for (int32_t i = 0; i < s->ntouched; i++) {
+            int32_t r = s->touched[i];
+            s->pg_const[s->row_pg[r]] = s->rconst[r];
+        }
+        s->ntouched = 0;
+        run_program(s);
+        return;
+    }
+    s->ntouched = 0;
+    s->pg_ok = build_program(s);
+    if (s->pg_ok) {
+        run_program(s);
+        s->vals_dirty = 0;
+        return;
+    }
+    /* Without memory for the program: row by row. */
     for (int32_t r = s->rhead; r >= 0; r = s->rnext[r]) {
         double v = s->rconst[r];
         const int32_t *cs = s->rsym[r];
@@ -784,6 +894,7 @@ static ht_status substitute(ht_solver *s, int32_t sym, int32_t r) {
         row_remove_at(s, t, i);
         st = row_add_row(s, t, r, a);
         if (st != HT_OK) return st;
+        touch_row(s, t);
         int32_t b = s->rbasic[t];
         if (b >= 0 && restricted(s, b) && s->rconst[t] < -EPS) {
             st = push_infeasible(s, t);
@@ -816,7 +927,12 @@ static ht_status pivot(ht_solver *s, int32_t t, int32_t entering) {
     s->rbasic[t] = entering;
     s->srow[entering] = t;
     s->pivots++;
-    s->vals_dirty = 1;
+    /* A restricted symbol entering changes constants only (its row is reduced: no definition
+     * gains or loses a reference); an external one changes which rows are definitions. */
+    if (s->skind[entering] == K_EXT || s->skind[b] == K_EXT)
+        s->vals_dirty = 1;
+    else
+        touch_row(s, t);
     return substitute(s, entering, t);
 }
 
@@ -1352,6 +1468,14 @@ void ht_solver_destroy(ht_solver *s) {
     free(s->rnext);
     free(s->rval);
     free(s->heap);
+    free(s->touched);
+    free(s->pg_row);
+    free(s->pg_off);
+    free(s->pg_ref);
+    free(s->row_pg);
+    free(s->pg_const);
+    free(s->pg_val);
+    free(s->pg_coef);
     free(s->rfree);
     hts_obj *objs[2] = {&s->obj, &s->art};
     for (int q = 0; q < 2; q++) {
@@ -1601,11 +1725,11 @@ static ht_status shift_constant(ht_solver *s, int32_t k, double delta, int32_t *
     int32_t m = s->cmarker[k];
     double sh = delta / s->cmu[k];
     *dummy_row = -1;
-    s->vals_dirty = 1;
     ht_status st;
     if (s->srow[m] >= 0) {
         int32_t t = s->srow[m];
         s->rconst[t] -= sh;
+        touch_row(s, t);
         if (restricted(s, m) && s->rconst[t] < -EPS && (st = push_infeasible(s, t)) != HT_OK)
             return st;
         if (s->skind[m] == K_DUMMY && fabs(s->rconst[t]) > EPS_CONST) *dummy_row = t;
@@ -1616,6 +1740,7 @@ static ht_status shift_constant(ht_solver *s, int32_t k, double delta, int32_t *
         int32_t t = s->col[m][i];
         double a = row_coef(s, t, m);
         s->rconst[t] += a * sh;
+        touch_row(s, t);
         int32_t b = s->rbasic[t];
         if (restricted(s, b) && s->rconst[t] < -EPS && (st = push_infeasible(s, t)) != HT_OK)
             return st;
