@@ -71,6 +71,20 @@ struct ht_solver {
     uint8_t *rlive;
     uint32_t *rmark;
     uint32_t epoch;
+    int64_t *rseq;          /* creation order: a row refers only to older rows' basics */
+    int32_t *rprev, *rnext; /* live rows in creation order */
+    int32_t rhead, rtail;
+    int64_t seq;
+    double *rval; /* the basic symbol's value (refresh_values) */
+    int vals_dirty;     /* every value must be recomputed */
+    int32_t *touched;   /* else: rows whose constant alone changed (an edit) */
+    int32_t ntouched, touchedcap;
+    int pg_ok; /* the evaluation program matches the rows' structure */
+    int32_t npg, pgcap, pgrefcap;
+    int32_t *pg_row, *pg_off, *pg_ref, *row_pg;
+    double *pg_const, *pg_val, *pg_coef;
+    int32_t *heap; /* expansion: basic symbols by descending row age */
+    int32_t nheap, heapcap;
     int32_t *rfree;
     int32_t nrfree;
 
@@ -260,6 +274,11 @@ static ht_status row_new(ht_solver *s, int32_t *out) {
             GROW(s, s->rlive, cap);
             GROW(s, s->rmark, cap);
             GROW(s, s->rfree, cap);
+            GROW(s, s->rseq, cap);
+            GROW(s, s->rprev, cap);
+            GROW(s, s->rnext, cap);
+            GROW(s, s->rval, cap);
+            GROW(s, s->row_pg, cap);
             for (int32_t i = s->rowcap; i < cap; i++) {
                 s->rsym[i] = NULL;
                 s->rcoef[i] = NULL;
@@ -284,13 +303,32 @@ static ht_status row_new(ht_solver *s, int32_t *out) {
     s->rconst[r] = 0;
     s->rbasic[r] = NO_SYM;
     s->rlive[r] = 1;
+    s->rval[r] = 0.0;
+    s->rseq[r] = ++s->seq;
+    s->rprev[r] = s->rtail;
+    s->rnext[r] = -1;
+    if (s->rtail >= 0)
+        s->rnext[s->rtail] = r;
+    else
+        s->rhead = r;
+    s->rtail = r;
     s->nlive_rows++;
+    s->vals_dirty = 1;
     *out = r;
     return HT_OK;
 }
 
 static void row_drop(ht_solver *s, int32_t r) {
     if (s->rbasic[r] >= 0 && s->srow[s->rbasic[r]] == r) s->srow[s->rbasic[r]] = -1;
+    if (s->rprev[r] >= 0)
+        s->rnext[s->rprev[r]] = s->rnext[r];
+    else
+        s->rhead = s->rnext[r];
+    if (s->rnext[r] >= 0)
+        s->rprev[s->rnext[r]] = s->rprev[r];
+    else
+        s->rtail = s->rprev[r];
+    s->vals_dirty = 1;
     s->rlive[r] = 0;
     s->rlen[r] = 0;
     s->rbasic[r] = NO_SYM;
@@ -397,6 +435,225 @@ static ht_status row_add_row(ht_solver *s, int32_t t, int32_t src, double a) {
     }
     s->rlen[t] = w;
     return st;
+}
+
+/* ---- lazy definitions ----
+ * A row whose basic symbol is external may keep other basic external symbols as cells (it is
+ * then a definition in terms of older definitions, evaluated in creation order), so that a
+ * chain of views defined one after the other costs O(1) per view instead of substituting whole
+ * chains of markers into every row. Rows of restricted symbols and the objective never hold a
+ * basic symbol: the simplex reads them as they are. `row_expand` turns a row into that reduced
+ * form (every basic cell replaced by its definition, newest first, so that each definition is
+ * expanded once and cancellations stop the expansion early). */
+
+static ht_status heap_push(ht_solver *s, int32_t sym) {
+    if (s->nheap == s->heapcap) {
+        int32_t cap = next_cap(s->heapcap, s->nheap + 1);
+        GROW(s, s->heap, cap);
+        s->heapcap = cap;
+    }
+    int32_t i = s->nheap++;
+    int64_t key = s->rseq[s->srow[sym]];
+    while (i > 0) {
+        int32_t p = (i - 1) / 2;
+        if (s->rseq[s->srow[s->heap[p]]] >= key) break;
+        s->heap[i] = s->heap[p];
+        i = p;
+    }
+    s->heap[i] = sym;
+    return HT_OK;
+}
+
+static int32_t heap_pop(ht_solver *s) {
+    int32_t top = s->heap[0], last = s->heap[--s->nheap], n = s->nheap, i = 0;
+    int64_t key = n > 0 ? s->rseq[s->srow[last]] : 0;
+    while (n > 0) {
+        int32_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && s->rseq[s->srow[s->heap[c + 1]]] > s->rseq[s->srow[s->heap[c]]]) c++;
+        if (s->rseq[s->srow[s->heap[c]]] <= key) break;
+        s->heap[i] = s->heap[c];
+        i = c;
+    }
+    if (n > 0) s->heap[i] = last;
+    return top;
+}
+
+static int has_basic_cell(const ht_solver *s, int32_t r) {
+    for (int32_t i = 0, n = s->rlen[r]; i < n; i++)
+        if (s->srow[s->rsym[r][i]] >= 0) return 1;
+    return 0;
+}
+
+/* Replaces every basic cell of row r by its definition, recursively. */
+static ht_status row_expand(ht_solver *s, int32_t r) {
+    if (!has_basic_cell(s, r)) return HT_OK;
+    ht_status st = HT_OK;
+    s->nheap = 0;
+    for (int32_t i = 0; i < s->rlen[r]; i++) {
+        int32_t sym = s->rsym[r][i];
+        s->spos[sym] = i;
+        if (s->srow[sym] >= 0 && st == HT_OK) st = heap_push(s, sym);
+    }
+    while (s->nheap > 0 && st == HT_OK) {
+        int32_t v = heap_pop(s);
+        int32_t i = s->spos[v];
+        double c = s->rcoef[r][i];
+        s->rcoef[r][i] = 0.0;
+        if (fabs(c) <= EPS) continue;
+        int32_t q = s->srow[v];
+        s->rconst[r] += c * s->rconst[q];
+        st = row_reserve(s, r, s->rlen[r] + s->rlen[q]);
+        if (st != HT_OK) break;
+        for (int32_t j = 0, m = s->rlen[q]; j < m; j++) {
+            int32_t u = s->rsym[q][j];
+            double a = c * s->rcoef[q][j];
+            int32_t p = s->spos[u];
+            if (p >= 0) {
+                s->rcoef[r][p] = sum_snap(s->rcoef[r][p], a);
+            } else {
+                if ((st = col_push(s, u, r)) != HT_OK) break;
+                p = s->rlen[r]++;
+                s->rsym[r][p] = u;
+                s->rcoef[r][p] = a;
+                s->spos[u] = p;
+                if (s->srow[u] >= 0 && (st = heap_push(s, u)) != HT_OK) break;
+            }
+        }
+    }
+    s->nheap = 0;
+    int32_t w = 0;
+    for (int32_t i = 0, n = s->rlen[r]; i < n; i++) {
+        int32_t sym = s->rsym[r][i];
+        s->spos[sym] = -1;
+        if (fabs(s->rcoef[r][i]) > EPS && s->srow[sym] < 0) {
+            s->rsym[r][w] = sym;
+            s->rcoef[r][w] = s->rcoef[r][i];
+            w++;
+        }
+    }
+    s->rlen[r] = w;
+    s->vals_dirty = 1;
+    return st;
+}
+
+/* Notes that row r's constant changed (and nothing else): its value and those of the
+ * definitions that refer to it are recomputed alone. Without memory: everything is. */
+static void touch_row(ht_solver *s, int32_t r) {
+    if (s->vals_dirty || !s->pg_ok) {
+        s->vals_dirty = 1;
+        return;
+    }
+    if (s->ntouched == s->touchedcap) {
+        int32_t cap = next_cap(s->touchedcap, s->ntouched + 1);
+        int32_t *p = xrealloc(s, s->touched, sizeof(int32_t) * (size_t)cap);
+        if (!p) {
+            s->vals_dirty = 1;
+            return;
+        }
+        s->touched = p;
+        s->touchedcap = cap;
+    }
+    s->touched[s->ntouched++] = r;
+}
+
+/* The evaluation program: the live rows in creation order, flat, with only the cells that
+ * refer to other definitions (the other cells are parametric, value 0). Rebuilt after a change
+ * of structure; an edit that changes constants alone patches them and streams through it. */
+static int build_program(ht_solver *s) {
+    int32_t n = 0, nref = 0;
+    for (int32_t r = s->rhead; r >= 0; r = s->rnext[r]) {
+        n++;
+        for (int32_t i = 0; i < s->rlen[r]; i++) nref += s->srow[s->rsym[r][i]] >= 0;
+    }
+    if (n + 1 > s->pgcap) {
+        int32_t cap = next_cap(s->pgcap, n + 1);
+        int32_t *a = xrealloc(s, s->pg_row, sizeof(int32_t) * (size_t)cap);
+        if (!a) return 0;
+        s->pg_row = a;
+        int32_t *b = xrealloc(s, s->pg_off, sizeof(int32_t) * (size_t)cap);
+        if (!b) return 0;
+        s->pg_off = b;
+        double *c = xrealloc(s, s->pg_const, sizeof(double) * (size_t)cap);
+        if (!c) return 0;
+        s->pg_const = c;
+        double *d = xrealloc(s, s->pg_val, sizeof(double) * (size_t)cap);
+        if (!d) return 0;
+        s->pg_val = d;
+        s->pgcap = cap;
+    }
+    if (nref > s->pgrefcap) {
+        int32_t cap = next_cap(s->pgrefcap, nref);
+        int32_t *a = xrealloc(s, s->pg_ref, sizeof(int32_t) * (size_t)cap);
+        if (!a) return 0;
+        s->pg_ref = a;
+        double *b = xrealloc(s, s->pg_coef, sizeof(double) * (size_t)cap);
+        if (!b) return 0;
+        s->pg_coef = b;
+        s->pgrefcap = cap;
+    }
+    int32_t p = 0, k = 0;
+    for (int32_t r = s->rhead; r >= 0; r = s->rnext[r], p++) {
+        s->row_pg[r] = p;
+        s->pg_row[p] = r;
+        s->pg_const[p] = s->rconst[r];
+        s->pg_off[p] = k;
+        for (int32_t i = 0; i < s->rlen[r]; i++) {
+            int32_t q = s->srow[s->rsym[r][i]];
+            if (q < 0) continue;
+            s->pg_ref[k] = s->row_pg[q]; /* older: numbered already */
+            s->pg_coef[k] = s->rcoef[r][i];
+            k++;
+        }
+    }
+    s->pg_off[p] = k;
+    s->npg = p;
+    return 1;
+}
+
+static void run_program(ht_solver *s) {
+    const int32_t *off = s->pg_off, *ref = s->pg_ref, *row = s->pg_row;
+    const double *cst = s->pg_const, *coef = s->pg_coef;
+    double *val = s->pg_val, *rval = s->rval;
+    for (int32_t p = 0, n = s->npg; p < n; p++) {
+        double v = cst[p];
+        for (int32_t k = off[p], e = off[p + 1]; k < e; k++) v += coef[k] * val[ref[k]];
+        val[p] = v;
+        rval[row[p]] = v;
+    }
+}
+
+/* Values of every basic symbol, definitions in creation order. */
+static void refresh_values(ht_solver *s) {
+    if (!s->vals_dirty && s->ntouched == 0) return;
+    if (!s->vals_dirty && s->pg_ok) {
+        for (int32_t i = 0; i < s->ntouched; i++) {
+            int32_t r = s->touched[i];
+            s->pg_const[s->row_pg[r]] = s->rconst[r];
+        }
+        s->ntouched = 0;
+        run_program(s);
+        return;
+    }
+    s->ntouched = 0;
+    s->pg_ok = build_program(s);
+    if (s->pg_ok) {
+        run_program(s);
+        s->vals_dirty = 0;
+        return;
+    }
+    /* Without memory for the program: row by row. */
+    for (int32_t r = s->rhead; r >= 0; r = s->rnext[r]) {
+        double v = s->rconst[r];
+        const int32_t *cs = s->rsym[r];
+        const double *cc = s->rcoef[r];
+        for (int32_t i = 0, n = s->rlen[r]; i < n; i++) {
+            int32_t q = s->srow[cs[i]];
+            if (q >= 0) v += cc[i] * s->rval[q];
+        }
+        s->rval[r] = v;
+    }
+    s->vals_dirty = 0;
 }
 
 /* Row r (meaning 0 = constant + cells) solved for sym: afterwards sym = constant + cells. */
@@ -637,6 +894,7 @@ static ht_status substitute(ht_solver *s, int32_t sym, int32_t r) {
         row_remove_at(s, t, i);
         st = row_add_row(s, t, r, a);
         if (st != HT_OK) return st;
+        touch_row(s, t);
         int32_t b = s->rbasic[t];
         if (b >= 0 && restricted(s, b) && s->rconst[t] < -EPS) {
             st = push_infeasible(s, t);
@@ -669,6 +927,12 @@ static ht_status pivot(ht_solver *s, int32_t t, int32_t entering) {
     s->rbasic[t] = entering;
     s->srow[entering] = t;
     s->pivots++;
+    /* A restricted symbol entering changes constants only (its row is reduced: no definition
+     * gains or loses a reference); an external one changes which rows are definitions. */
+    if (s->skind[entering] == K_EXT || s->skind[b] == K_EXT)
+        s->vals_dirty = 1;
+    else
+        touch_row(s, t);
     return substitute(s, entering, t);
 }
 
@@ -844,10 +1108,7 @@ static ht_status tab_add(ht_solver *s, int32_t k) {
         int32_t x = s->vsym[s->cvars[k][i]];
         double c = s->ccoef[k][i];
         if (c == 0.0) continue;
-        if (s->srow[x] >= 0)
-            st = row_add_row(s, r, s->srow[x], c);
-        else
-            st = row_add_sym(s, r, x, c);
+        st = row_add_sym(s, r, x, c); /* basic ones too: a definition may refer to them */
         if (st != HT_OK) goto fail_row;
     }
     int rel = s->crel[k];
@@ -882,11 +1143,31 @@ static ht_status tab_add(ht_solver *s, int32_t k) {
         if ((st = row_add_sym(s, r, marker, 1.0)) != HT_OK) goto fail_syms;
     }
     s->cmu[k] = mu;
+
+    /* A definition: an external symbol in no other row and not in the objective becomes the
+     * row's basic symbol with nothing to substitute; the row keeps its basic cells. */
+    int32_t subject = NO_SYM;
+    if (!s->art_active) {
+        for (int32_t i = 0; i < s->rlen[r]; i++) {
+            int32_t sym = s->rsym[r][i];
+            if (s->skind[sym] != K_EXT || s->srow[sym] >= 0 || s->obj.pos[sym] >= 0) continue;
+            if (subject >= 0 && sym > subject) continue;
+            if (col_clean(s, sym) == 1) subject = sym; /* r alone */
+        }
+    }
+    if (subject >= 0) {
+        row_solve_for(s, r, subject);
+        s->rbasic[r] = subject;
+        s->srow[subject] = r;
+        s->pending = 1;
+        s->vals_dirty = 1;
+        return HT_OK;
+    }
+    if ((st = row_expand(s, r)) != HT_OK) goto fail_syms;
     if (s->rconst[r] < 0) row_negate(s, r);
 
     /* The subject: the lowest-numbered external symbol, else a marker with a negative
      * coefficient (its value is then the non-negative constant). */
-    int32_t subject = NO_SYM;
     int all_dummies = 1;
     for (int32_t i = 0; i < s->rlen[r]; i++) {
         int32_t sym = s->rsym[r][i];
@@ -999,6 +1280,7 @@ fail_row:
 /* Takes constraint k out of the tableau (its record stays). */
 static ht_status tab_remove(ht_solver *s, int32_t k) {
     ht_status st;
+    s->vals_dirty = 1;
     int32_t marker = s->cmarker[k], other = s->cother[k];
     if (!is_required(s, k)) {
         int32_t syms[2] = {marker, other};
@@ -1012,6 +1294,7 @@ static ht_status tab_remove(ht_solver *s, int32_t k) {
             row_drop(s, s->srow[marker]);
         } else {
             /* The row to pivot the marker into: a restricted row it would leave first. */
+        again:;
             int32_t n = col_clean(s, marker);
             int32_t first = -1, second = -1, third = -1;
             double r1 = 0, r2 = 0;
@@ -1036,6 +1319,12 @@ static ht_status tab_remove(ht_solver *s, int32_t k) {
                 }
             }
             int32_t t = first >= 0 ? first : second >= 0 ? second : third;
+            if (t >= 0 && t == third && n > 1 && has_basic_cell(s, t)) {
+                /* Its definition will be substituted into other rows: reduce it first (the
+                 * marker's coefficient may change, so choose again). */
+                if ((st = row_expand(s, t)) != HT_OK) goto broken;
+                goto again;
+            }
             if (t >= 0) {
                 if ((st = pivot(s, t, marker)) != HT_OK) goto broken;
                 row_drop(s, t);
@@ -1139,6 +1428,7 @@ ht_status ht_solver_create(ht_solver **out) {
     if (!out) return HT_E_INVALID_ARGUMENT;
     ht_solver *s = calloc(1, sizeof *s);
     if (!s) return HT_E_NO_MEMORY;
+    s->rhead = s->rtail = -1;
     s->art.stride = 1;
     s->art.cst = calloc(1, sizeof(double));
     s->obj.stride = 0;
@@ -1173,6 +1463,19 @@ void ht_solver_destroy(ht_solver *s) {
     free(s->rbasic);
     free(s->rlive);
     free(s->rmark);
+    free(s->rseq);
+    free(s->rprev);
+    free(s->rnext);
+    free(s->rval);
+    free(s->heap);
+    free(s->touched);
+    free(s->pg_row);
+    free(s->pg_off);
+    free(s->pg_ref);
+    free(s->row_pg);
+    free(s->pg_const);
+    free(s->pg_val);
+    free(s->pg_coef);
     free(s->rfree);
     hts_obj *objs[2] = {&s->obj, &s->art};
     for (int q = 0; q < 2; q++) {
@@ -1426,6 +1729,7 @@ static ht_status shift_constant(ht_solver *s, int32_t k, double delta, int32_t *
     if (s->srow[m] >= 0) {
         int32_t t = s->srow[m];
         s->rconst[t] -= sh;
+        touch_row(s, t);
         if (restricted(s, m) && s->rconst[t] < -EPS && (st = push_infeasible(s, t)) != HT_OK)
             return st;
         if (s->skind[m] == K_DUMMY && fabs(s->rconst[t]) > EPS_CONST) *dummy_row = t;
@@ -1436,6 +1740,7 @@ static ht_status shift_constant(ht_solver *s, int32_t k, double delta, int32_t *
         int32_t t = s->col[m][i];
         double a = row_coef(s, t, m);
         s->rconst[t] += a * sh;
+        touch_row(s, t);
         int32_t b = s->rbasic[t];
         if (restricted(s, b) && s->rconst[t] < -EPS && (st = push_infeasible(s, t)) != HT_OK)
             return st;
@@ -1530,8 +1835,9 @@ ht_status ht_solver_solve(ht_solver *s) {
     return ensure(s, 1);
 }
 
-static double sym_value(const ht_solver *s, int32_t sym) {
-    return s->srow[sym] >= 0 ? s->rconst[s->srow[sym]] : 0.0;
+static double sym_value(ht_solver *s, int32_t sym) {
+    refresh_values(s);
+    return s->srow[sym] >= 0 ? s->rval[s->srow[sym]] : 0.0;
 }
 
 ht_status ht_solver_value(ht_solver *s, ht_var v, double *out) {
@@ -1545,9 +1851,28 @@ ht_status ht_solver_value(ht_solver *s, ht_var v, double *out) {
 }
 
 /* One probe: optimizes dir * x at a level below every other; *value, or *unbounded. */
+/* A temporary row holding x's value in reduced form (definitions expanded); drop it after. */
+static ht_status temp_expanded(ht_solver *s, int32_t x, int32_t *out) {
+    int32_t r;
+    ht_status st = row_new(s, &r);
+    if (st != HT_OK) return st;
+    if ((st = row_add_sym(s, r, x, 1.0)) != HT_OK || (st = row_expand(s, r)) != HT_OK) {
+        row_drop(s, r);
+        return st;
+    }
+    *out = r;
+    return HT_OK;
+}
+
 static ht_status probe(ht_solver *s, int32_t x, int32_t slot, double dir, double *value,
                        int *unbounded) {
-    ht_status st = obj_add_level(s, x, slot, dir);
+    int32_t r;
+    ht_status st = temp_expanded(s, x, &r);
+    if (st != HT_OK) return st;
+    for (int32_t j = 0; j < s->obj.stride; j++) s->vtmp[j] = 0.0;
+    s->vtmp[slot] = dir;
+    st = obj_add_row(s, &s->obj, r, s->vtmp);
+    row_drop(s, r);
     if (st == HT_OK) st = optimize(s, &s->obj, s->ord, s->nord, unbounded);
     obj_clear_slot(&s->obj, slot);
     if (st != HT_OK) return st;
@@ -1569,7 +1894,11 @@ ht_status ht_solver_is_determined(ht_solver *s, ht_var v, bool *out) {
     /* Settled at once: a basic variable whose row holds only symbols fixed at 0 in every
      * optimal solution (dummies, and restricted symbols whose cost is positive). */
     if (s->srow[x] >= 0) {
-        int32_t r = s->srow[x], fixed = 1;
+        int32_t r, fixed = 1;
+        if ((st = temp_expanded(s, x, &r)) != HT_OK) {
+            s->broken = 1;
+            return st;
+        }
         for (int32_t i = 0; i < s->rlen[r] && fixed; i++) {
             int32_t p = s->rsym[r][i];
             if (s->skind[p] == K_DUMMY) continue;
@@ -1578,6 +1907,7 @@ ht_status ht_solver_is_determined(ht_solver *s, ht_var v, bool *out) {
                 continue;
             fixed = 0;
         }
+        row_drop(s, r);
         if (fixed) {
             *out = true;
             return HT_OK;
@@ -1640,7 +1970,10 @@ ht_status ht_solver_validate(ht_solver *s) {
         for (int32_t i = 0; i < s->rlen[r]; i++) {
             int32_t sym = s->rsym[r][i];
             if (sym < 0 || sym >= s->nsym || s->skind[sym] == K_FREE) CORRUPT;
-            if (s->srow[sym] >= 0) CORRUPT; /* a basic symbol in a row */
+            if (s->srow[sym] >= 0) { /* a definition may refer to older definitions only */
+                if (s->skind[b] != K_EXT || s->skind[sym] != K_EXT) CORRUPT;
+                if (s->rseq[s->srow[sym]] >= s->rseq[r]) CORRUPT;
+            }
             if (!isfinite(s->rcoef[r][i])) CORRUPT;
             int found = 0;
             for (int32_t j = 0; j < s->coln[sym] && !found; j++) found = s->col[sym][j] == r;
