@@ -70,6 +70,8 @@ final class EngineItem {
     var intrinsicQueued = false
     /// The frame of the last solve.
     var solved = Rect.zero
+    /// New, or its pins changed: compare with its view at the next solve even if `solved` agrees.
+    var unapplied = true
 
     var variables: [Int32] { [x, y, w, h] }
 }
@@ -229,6 +231,7 @@ final class LayoutEngine {
         for c in it.pins { removeInternal(c) }
         it.pins = []
         if view.layoutState.translatesAutoresizingMaskIntoConstraints { addPins(it, view) }
+        it.unapplied = true
         dirty = true
     }
 
@@ -483,9 +486,12 @@ final class LayoutEngine {
         solver.solve()
         dirty = false
         var moved = false
+        // Only items whose solution changed are looked at further (no weak loads for the rest).
         for it in items {
             let f = Rect(x: solver.value(it.x), y: solver.value(it.y), width: solver.value(it.w), height: solver.value(it.h))
+            if f == it.solved && !it.unapplied { continue }
             it.solved = f
+            it.unapplied = false
             guard let view = it.view, !view.layoutState.translatesAutoresizingMaskIntoConstraints else { continue }
             if f != view.layoutFrame {
                 moved = true
@@ -660,14 +666,13 @@ extension View {
     /// The default `layoutSubviews`: the solved frames of the subviews that use Auto Layout.
     func applyAutoLayoutFrames() {
         guard let node = layoutState.autoLayout, node.hostedItems > 0 else { return }
-        var solvedEngine: LayoutEngine?
+        // The items of one tree share its engine: solve it once, then apply.
+        var solved = false
         for s in storedSubviews {
-            guard let it = s.layoutState.autoLayout?.item, let engine = it.engine,
-                !s.layoutState.translatesAutoresizingMaskIntoConstraints
-            else { continue }
-            if solvedEngine !== engine {
-                engine.solveIfNeeded()
-                solvedEngine = engine
+            guard let it = s.layoutState.autoLayout?.item, !s.layoutState.translatesAutoresizingMaskIntoConstraints else { continue }
+            if !solved {
+                it.engine?.solveIfNeeded()
+                solved = true
             }
             s.setLayoutFrame(it.solved)
         }
