@@ -12,6 +12,7 @@ let worker = Thread {
     bench.run(options)
     bench.animationBenchmark(options)  // AnimationBench.swift
     bench.gestureReplayBenchmark(options)
+    bench.extras += layoutBenchmarks(reps: options.reps, quick: options.quick)  // Layout (LayoutBench.swift)
     bench.report(options)
     exit(bench.failures.isEmpty ? 0 : 1)
 }

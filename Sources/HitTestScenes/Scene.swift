@@ -186,6 +186,8 @@ public enum SceneAttributes {
             .bounds,
             .view("autoresizingMask", \View.autoresizingMask, default: []),
             .view("autoresizesSubviews", \View.autoresizesSubviews, default: true),
+            // MARK: Layout keys (SceneLayout.swift)
+            .layoutMargins, .safeAreaInsets, .constraints,
             .numbers("transform", \.transform, \View.transform, default: .identity, limits: [SceneLimits.scale, SceneLimits.scale, SceneLimits.scale, SceneLimits.scale, SceneLimits.coordinate, SceneLimits.coordinate]),
             .flag("hidden", \.hidden, \View.isHidden, default: false),
             .number("alpha", \.alpha, \View.alpha, default: 1),
@@ -633,6 +635,7 @@ public struct SceneFile: Sendable, Hashable, Codable {
         for (i, a) in animations.enumerated() where seen[a.view] == nil {
             throw SceneError(path: [], message: "animations[\(i)]: no node has the id \"\(a.view)\"")
         }
+        try SceneLayout.validateReferences(root)  // Layout: constraints name nodes of the scene
     }
 
     /// Decodes the wrapper: format, version, root (generic decoders; see `SceneNode.init(from:)`).
@@ -685,6 +688,7 @@ public struct SceneFile: Sendable, Hashable, Codable {
                 stack.append((child, v))
             }
         }
+        SceneLayout.applyConstraints(root, window)  // Layout: the scene's constraints, then layout
         return window
     }
 

@@ -80,7 +80,15 @@ typedef enum ht_status {
     /** A query on a tree changed since the last `ht_tree_prepare`: queries never write. */
     HT_E_NOT_PREPARED = 13,
     /** A hit_test hook answered a node that is not in this tree (it returned HT_HOOK_FOREIGN). */
-    HT_E_FOREIGN_ANSWER = 14
+    HT_E_FOREIGN_ANSWER = 14,
+    /** The constraint solver (hittest_solver.h): required constraints conflict; nothing changed. */
+    HT_E_UNSATISFIABLE = 15,
+    /** A solver variable or constraint handle that was never issued or has been freed. */
+    HT_E_BAD_HANDLE = 16,
+    /** A solver variable still used by a constraint cannot be freed. */
+    HT_E_IN_USE = 17,
+    /** A constraint's priority cannot change between required (1000) and optional. */
+    HT_E_REQUIRED_PRIORITY = 18
 } ht_status;
 
 /** A node handle. Results of hit tests are handles too. */

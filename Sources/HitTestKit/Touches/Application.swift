@@ -217,6 +217,7 @@ public final class Application: Responder {
         currentTime = target
         clockStarted = true
         settle()
+        layOutWindows()  // Layout: after advanceTime (SEMANTICS 10.8)
     }
 
     private func process(_ changes: [TouchChange]) {
@@ -233,6 +234,7 @@ public final class Application: Responder {
         runDeadlines(through: time)
         currentTime = time
         clockStarted = true
+        layOutWindows()  // Layout: before the step is hit-tested and delivered (SEMANTICS 10.8)
 
         let step = tracker.apply(changes, at: time)
         router.watchNewTouches(step.began)
