@@ -73,7 +73,7 @@ protocol TouchInterceptor: AnyObject {
 final class TouchRouter {
     unowned let application: Application
     /// The gesture seam; nil until recognizers exist.
-    var interceptor: TouchInterceptor?
+    @exclusivity(unchecked) var interceptor: TouchInterceptor?
     /// Touches with `route.pending` phases, in the order they got them.
     @exclusivity(unchecked) private var queued: [Touch] = []
 
@@ -111,7 +111,7 @@ final class TouchRouter {
     func deliver(_ event: Event, in window: Window) {
         var items: [(touch: Touch, phases: [Touch.Phase])] = []
         var mine: [Touch] = []
-        for touch in event.touches where touch.window === window && touch.view != nil { mine.append(touch) }
+        for touch in event.touchList where touch.window === window && touch.view != nil { mine.append(touch) }
         if mine.count > 1 { mine.sort { $0.identifier < $1.identifier } }
         for touch in mine {
             var phases = touch.route.pending
@@ -229,7 +229,9 @@ final class TouchRouter {
             guard phase != .stationary, let view = touch.view, !touch.route.viewHasFinished else { return [] }
             if phase == .began { touch.route.viewHasBegun = true }
             if phase == .ended || phase == .cancelled { touch.route.viewHasFinished = true }
-            return [Delivery(view: view, phase: phase, touches: [touch])]
+            var one = Set<Touch>(minimumCapacity: 1)
+            one.insert(touch)
+            return [Delivery(view: view, phase: phase, touches: one)]
         }
         var out: [Delivery] = []
         let rounds = items.reduce(0) { max($0, $1.phases.count) }
