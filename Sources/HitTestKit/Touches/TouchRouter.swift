@@ -110,9 +110,16 @@ final class TouchRouter {
     /// touches' pending phases, then the phase it has in this step unless it is held.
     func deliver(_ event: Event, in window: Window) {
         var items: [(touch: Touch, phases: [Touch.Phase])] = []
-        var mine: [Touch] = []
-        for touch in event.touchList where touch.window === window && touch.view != nil { mine.append(touch) }
-        if mine.count > 1 { mine.sort { $0.identifier < $1.identifier } }
+        var mine: [Touch]
+        if event.touchList.count == 1 {
+            // One touch (most steps): the event's own list, no copy.
+            let touch = event.touchList[0]
+            mine = touch.window === window && touch.view != nil ? event.touchList : []
+        } else {
+            mine = []
+            for touch in event.touchList where touch.window === window && touch.view != nil { mine.append(touch) }
+            if mine.count > 1 { mine.sort { $0.identifier < $1.identifier } }
+        }
         for touch in mine {
             var phases = touch.route.pending
             touch.route.pending.removeAll()
