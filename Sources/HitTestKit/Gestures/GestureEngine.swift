@@ -292,7 +292,7 @@ final class GestureEngine: TouchInterceptor {
         if g.pendingState != nil { unwait(g) }
         g.storedState = new
         activate(g)
-        note(g, "\(g.debugName) \(from) → \(new)" + (reason.map { " (\($0))" } ?? ""))
+        note(g, reason.map { g.transitionText(from, new) + " (\($0))" } ?? g.transitionText(from, new))
         let recognized = from == .possible && (new == .began || new == .ended)
         if recognized {
             preventOthers(g)
@@ -321,7 +321,7 @@ final class GestureEngine: TouchInterceptor {
             let multiple = g.actions.count > 1
             for k in g.actions.indices {
                 application.recorder.note(
-                    .action, about: responder, detail: "\(g.debugName) \(g.storedState)" + (multiple ? " (action \(k))" : ""),
+                    .action, about: responder, detail: multiple ? g.actionText(g.storedState) + " (action \(k))" : g.actionText(g.storedState),
                     touch: g.sequenceTouches.last?.identifier)
             }
         }
@@ -439,7 +439,7 @@ final class GestureEngine: TouchInterceptor {
         if g.pendingState != nil { unwait(g) }
         g.cancelScheduledDeadlines()
         g.storedState = .possible
-        note(g, "\(g.debugName) \(from) → possible")
+        note(g, g.transitionText(from, .possible))
         g.sequenceTouches.removeAll()
         g.reset()
     }
