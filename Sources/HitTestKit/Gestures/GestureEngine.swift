@@ -200,6 +200,9 @@ final class GestureEngine: TouchInterceptor {
     private func holds(_ touch: Touch, phase: Touch.Phase) -> Bool {
         guard let watchers = touch.route.watchers else { return false }
         for g in unsafeDowncast(watchers, to: Watchers.self).recognizers where g.isLive && g.storedState == .possible {
+            // A recognizer that was reset (G5) after its own touches ended is possible again
+            // but no longer follows this touch: it holds nothing of it.
+            guard g.sequenceTouches.contains(where: { $0 === touch }) else { continue }
             if g.delaysTouchesBegan { return true }
             if g.delaysTouchesEnded && phase == .ended { return true }
         }
