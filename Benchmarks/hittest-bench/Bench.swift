@@ -36,6 +36,9 @@ let usage = """
                          stream, walk ns per node ÷ fair walk ns per view tested) to F
       --baseline F       with --kernel: compare against F and exit 1 when a ratio is more
                          than 25% worse (the regression guard; Benchmarks/kernel-baseline.txt)
+      --first-query      only the first-query figures (with --kernel's scene default plus
+                         app-large): the answer structures' build after a change at the root
+                         plus one bulk call, against the bulk call alone (thread CPU time)
       --help             this text
     """
 
@@ -50,6 +53,7 @@ struct Options {
     var scenesGiven = false
     var baseline: String?
     var writeBaseline: String?
+    var firstQueryOnly = false
 }
 
 func parse(_ args: [String]) -> Options {
@@ -77,6 +81,7 @@ func parse(_ args: [String]) -> Options {
             guard let n = Int(value()), n > 0 else { fail("--reps takes a positive whole number") }
             o.reps = n
         case "--kernel": o.kernel = true
+        case "--first-query": o.kernel = true; o.firstQueryOnly = true
         case "--baseline": o.baseline = value()
         case "--write-baseline": o.writeBaseline = value()
         case "--csv": o.csv = value()
