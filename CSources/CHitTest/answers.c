@@ -515,11 +515,11 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
 }
 
 /* Announced bulk points per cell of the grid before the bulk path builds the sub-grids. They
- * cost about 16 box walks for each cell that is not sure (dense-overlap: ~85 ms, 7 times the
- * cells) and, measured on uniform points (hittest-bench --first-query), save nothing visible
- * per point on app, app-large, dense-overlap and random-1m; so they are built late, once their
- * cost is at most a few ns per point already queried (64 points per cell), for inputs that
- * crowd the cells a plain lookup leaves to the walk. */
+ * cost about 16 box walks for each cell that is not sure (dense-overlap: ~85 ms, against ~35 ms
+ * for the cells) and, measured on uniform points (hittest-bench --first-query), save nothing
+ * visible per point on app, app-large, dense-overlap and random-1m; so they are built late,
+ * once their cost is at most a few ns per point already queried (64 points per cell), for
+ * inputs that crowd the cells a plain lookup leaves to the walk. */
 #ifndef SUB_PAY_POINTS
 #define SUB_PAY_POINTS 64
 #endif
