@@ -353,6 +353,19 @@ HT_API ht_status ht_tree_hit_test_default(ht_tree *tree, ht_node node, double x,
  */
 HT_API ht_status ht_tree_prepare_points(ht_tree *tree, ht_node node);
 
+/**
+ * As `ht_tree_prepare_points` before a bulk query of `points` points, but builds the grid's
+ * sub-grids (the costly part of a build: 16 box walks for each cell that is not sure) only once
+ * the points announced through this call since the grid was built reach 64 per cell, so that
+ * a first bulk query after a build or a change at the root does not pay for sub-grids its
+ * points would not repay. Until then the cells that are not sure are left to the exact walk;
+ * the answers are the same either way. `ht_tree_prepare_points` builds any pending sub-grids
+ * at once.
+ * - Complexity: O(cells x depth) for a new grid; the pending sub-grids as in
+ *   `ht_tree_prepare_points` when built.
+ */
+HT_API ht_status ht_tree_prepare_points_for(ht_tree *tree, ht_node node, size_t points);
+
 /** From this many points on, a bulk query gains from an answer grid prepared first (the Swift
  * layer prepares one for such calls). */
 #define HT_BULK_GRID_MIN 65536
