@@ -5,6 +5,7 @@ import Foundation
 
 // The definition walk (HitTestReference) recurses once per level: run everything on a thread
 // with a large stack so that the 100,000-deep scene works. (The fair walk needs no such stack.)
+solverBenchIfAsked(Array(CommandLine.arguments.dropFirst()))  // --solver: the constraint solver (SolverBench.swift)
 let worker = Thread {
     let options = parse(Array(CommandLine.arguments.dropFirst()))
     if options.kernel { exit(runKernel(options) ? 0 : 1) }

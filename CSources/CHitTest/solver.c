@@ -30,7 +30,7 @@
 #include <stdio.h>
 #endif
 
-#define EPS 1e-8       /* a coefficient this small is zero */
+#define EPS 1e-7       /* a coefficient this small is zero */
 #define EPS_CONST 1e-7 /* an infeasibility (a required row's constant) this small is zero */
 #define REL_EPS 1e-10 /* a sum this small relative to its terms cancelled */
 #define NO_SYM (-1)
@@ -424,9 +424,6 @@ static ht_status row_add_row(ht_solver *s, int32_t t, int32_t src, double a) {
     int32_t w = 0;
     for (int32_t i = 0; i < n; i++) {
         s->spos[ts[i]] = -1;
-#ifdef HTS_TRACE
-        if (fabs(tc[i]) > 1e-13 && fabs(tc[i]) < 1e-5) fprintf(stderr, "tiny: row %d += %g * row %d: sym %d coef %g\n", t, a, src, ts[i], tc[i]);
-#endif
         if (fabs(tc[i]) > EPS) {
             ts[w] = ts[i];
             tc[w] = tc[i];
@@ -660,9 +657,6 @@ static void refresh_values(ht_solver *s) {
 static void row_solve_for(ht_solver *s, int32_t r, int32_t sym) {
     int32_t i = row_find(s, r, sym);
     double k = -1.0 / s->rcoef[r][i];
-#ifdef HTS_TRACE
-    if (fabs(s->rcoef[r][i]) < 1e-5) fprintf(stderr, "tiny pivot: row %d sym %d coef %g\n", r, sym, s->rcoef[r][i]);
-#endif
     row_remove_at(s, r, i);
     double *c = s->rcoef[r];
     for (int32_t j = 0, n = s->rlen[r]; j < n; j++) c[j] *= k;
@@ -999,9 +993,14 @@ static ht_status optimize(ht_solver *s, hts_obj *o, const int32_t *ord, int32_t 
         }
 #ifdef HTS_TRACE
         if (guard > limit - 20)
-            fprintf(stderr, "opt: enter %d (kind %d dir %d) leave row %d basic %d (kind %d) ratio %g\n",
+        {
+            const double *v = o->vec + (size_t)o->pos[entering] * o->stride;
+            int32_t kk = 0;
+            while (kk < nord && fabs(v[ord[kk]]) <= EPS) kk++;
+            fprintf(stderr, "opt: enter %d (kind %d dir %d) leave row %d basic %d (kind %d) ratio %g a %g cost[level %d of %d] %g\n",
                     entering, s->skind[entering], dir, leave, s->rbasic[leave],
-                    s->skind[s->rbasic[leave]], best);
+                    s->skind[s->rbasic[leave]], best, row_coef(s, leave, entering), kk, nord, kk < nord ? v[ord[kk]] : 0.0);
+        }
 #endif
         ht_status st = pivot(s, leave, entering);
         if (st != HT_OK) return st;
@@ -1099,6 +1098,9 @@ static void conflict_from_syms(ht_solver *s, const int32_t *syms, int32_t n, int
 
 /* Puts constraint k (its record complete) into the tableau. HT_E_UNSATISFIABLE leaves the
  * conflict set and, when the tableau was changed, s->broken set (the caller rebuilds it). */
+#ifdef HTS_TRACE
+static int trace_required(ht_solver *s, const char *where);
+#endif
 static ht_status tab_add(ht_solver *s, int32_t k) {
     int32_t r;
     ht_status st = row_new(s, &r);
@@ -1165,6 +1167,9 @@ static ht_status tab_add(ht_solver *s, int32_t k) {
     }
     if ((st = row_expand(s, r)) != HT_OK) goto fail_syms;
     if (s->rconst[r] < 0) row_negate(s, r);
+#ifdef HTS_TRACE
+    if (getenv("HTS_TRACE_ADD")) fprintf(stderr, "tab_add %d: expanded, %d cells\n", k, s->rlen[r]);
+#endif
 
     /* The subject: the lowest-numbered external symbol, else a marker with a negative
      * coefficient (its value is then the non-negative constant). */
@@ -1197,6 +1202,13 @@ static ht_status tab_add(ht_solver *s, int32_t k) {
             return st;
         }
         s->pending = 1;
+#ifdef HTS_TRACE
+        if (getenv("HTS_TRACE_ADD")) {
+            fprintf(stderr, "tab_add %d: subject %d kind %d\n", k, subject, s->skind[subject]);
+            s->vals_dirty = 1;
+            trace_required(s, "after subject");
+        }
+#endif
         return HT_OK;
     }
 
@@ -1227,11 +1239,15 @@ static ht_status tab_add(ht_solver *s, int32_t k) {
     obj_clear(&s->art);
     if (s->srow[art] >= 0) {
         int32_t t = s->srow[art];
-        int32_t entering = NO_SYM;
+        /* art is 0 but basic: pivot it out on a restricted symbol, else on an external one;
+         * a row of dummies alone says nothing and goes. */
+        int32_t entering = NO_SYM, ext = NO_SYM;
         for (int32_t i = 0; i < s->rlen[t]; i++) {
             int32_t sym = s->rsym[t][i];
             if (restricted(s, sym) && (entering < 0 || sym < entering)) entering = sym;
+            if (s->skind[sym] == K_EXT && (ext < 0 || sym < ext)) ext = sym;
         }
+        if (entering < 0) entering = ext;
         if (entering < 0) {
             row_drop(s, t); /* art = 0 + dummies: a dependency, nothing to keep */
         } else if ((st = pivot(s, t, entering)) != HT_OK) {
@@ -1248,6 +1264,13 @@ static ht_status tab_add(ht_solver *s, int32_t k) {
         if (s->obj.pos[art] >= 0) obj_remove_at(&s->obj, s->obj.pos[art]);
         sym_free(s, art);
     }
+#ifdef HTS_TRACE
+    if (getenv("HTS_TRACE_ADD")) {
+        fprintf(stderr, "tab_add %d: artificial, success %d\n", k, success);
+        s->vals_dirty = 1;
+        trace_required(s, "after art");
+    }
+#endif
     if (!success) {
         s->broken = 1; /* the caller removes the record and rebuilds */
         return HT_E_UNSATISFIABLE;
@@ -1405,6 +1428,24 @@ static ht_status rebuild(ht_solver *s) {
     s->pending = 1;
     return HT_OK;
 }
+
+#ifdef HTS_TRACE
+static double sym_value(ht_solver *s, int32_t sym);
+static int trace_required(ht_solver *s, const char *where) {
+    int bad = 0;
+    for (int32_t k = 0; k < s->ncon; k++) {
+        if (!s->clive[k] || !is_required(s, k) || s->cmarker[k] < 0) continue;
+        double sum = s->cconst[k];
+        for (int32_t i = 0; i < s->cn[k]; i++) sum += s->ccoef[k][i] * sym_value(s, s->vsym[s->cvars[k][i]]);
+        if ((s->crel[k] == HT_REL_EQ && fabs(sum) > 1e-6) || (s->crel[k] == HT_REL_LE && sum > 1e-6) ||
+            (s->crel[k] == HT_REL_GE && sum < -1e-6)) {
+            fprintf(stderr, "%s: constraint %d broken (%g)\n", where, k, sum);
+            bad = 1;
+        }
+    }
+    return bad;
+}
+#endif
 
 /* Brings the tableau to a usable (and, with optimal, optimal) state. */
 static ht_status ensure(ht_solver *s, int optimal) {
@@ -1997,8 +2038,12 @@ ht_status ht_solver_validate(ht_solver *s) {
         }
         double tol = 1e-6 * (1.0 + mag);
         if ((s->crel[k] == HT_REL_EQ && fabs(sum) > tol) || (s->crel[k] == HT_REL_LE && sum > tol) ||
-            (s->crel[k] == HT_REL_GE && sum < -tol))
+            (s->crel[k] == HT_REL_GE && sum < -tol)) {
+#ifdef HTS_TRACE
+            fprintf(stderr, "constraint %d rel %d: sum %g (mag %g)\n", k, s->crel[k], sum, mag);
+#endif
             CORRUPT;
+        }
     }
     return HT_OK;
 }
