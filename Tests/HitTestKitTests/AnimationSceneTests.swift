@@ -50,6 +50,9 @@ import Testing
         ("[{\"view\": \"nobody\", \"at\": 0, \"duration\": 1}]", "no node has the id \"nobody\""),
         ("[{\"view\": \"box\", \"duration\": 1}]", "\"at\""),
         ("[{\"view\": \"box\", \"at\": 0}]", "\"duration\""),
+        ("[{\"view\": \"box\", \"at\": 0, \"on\": \"box\", \"duration\": 1}]", "exactly one of \"at\""),
+        ("[{\"view\": \"box\", \"on\": \"box\", \"duration\": 1}]", "is not the id of a node of kind button or control"),
+        ("[{\"view\": \"box\", \"on\": 3, \"duration\": 1}]", "\"on\" must be the id"),
         ("[{\"view\": \"box\", \"at\": 0, \"duration\": -1}]", "\"duration\""),
         ("[{\"view\": \"box\", \"at\": 0, \"duration\": 1, \"curve\": \"bouncy\"}]", "\"curve\""),
         ("[{\"view\": \"box\", \"at\": 0, \"duration\": 1, \"frame\": [1, 2]}]", "\"frame\""),
@@ -84,6 +87,31 @@ import Testing
         app2.addWindow(window2)
         file.installAnimations(in: window2, on: app2)
         #expect(Array(app2.replay(script)).map(\.description) == log.map(\.description))
+    }
+
+    /// Item 4: a replayed tap on a button starts the scene's animation (its `"on"`), and a tap
+    /// during the slide reaches the model, not what is seen.
+    @Test func aButtonsActionStartsTheSceneAnimation() {
+        let dir = SceneAndCLITests.root.appendingPathComponent("Examples/animation")
+        let (status, c) = SceneAndCLITests.run([
+            "replay", dir.appendingPathComponent("drawer-button.json").path,
+            dir.appendingPathComponent("drawer-button-taps.csv").path, "--until", "2", "--only", "animation,controlEvent",
+        ])
+        #expect(status == 0, "\(c.err)")
+        let lines = c.out.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "0.5 touch 1 controlEvent menu-button: touchDown",
+            "0.55 touch 1 controlEvent menu-button: touchUpInside|primaryActionTriggered",
+            "0.55 animation drawer: start center duration 0.4 delay 0.0 easeOut",
+            "# 0.7 touch 2 at (100, 120): hit row-1 (model), seen drawer-item (presentation)",
+            "\(0.55 + 0.4) animation drawer: complete true",
+            "1.2 touch 3 controlEvent drawer-item: touchDown",
+            "1.25 touch 3 controlEvent drawer-item: touchUpInside|primaryActionTriggered",
+        ])
+        // The file round-trips with its trigger.
+        let file = try? SceneFile(contentsOf: dir.appendingPathComponent("drawer-button.json"))
+        #expect(file?.animations.first?.on == "menu-button")
+        if let file, let again = try? SceneFile(json: file.jsonData()) { #expect(again.animations == file.animations) }
     }
 
     @Test func replayCommandMarksTheDifference() {
