@@ -6,7 +6,8 @@
 #     (-DHT_PLANT_MISSING_INVALIDATION): the answers must disagree with the rebuild, and
 #     ht_tree_validate must report the stale block; the check fails if either does not;
 #  3. hidden internals: every global symbol of the objects is public (ht_) or prefixed
-#     (htq_, htr_), and the shared library CHitTestShared exports exactly hittest.h's functions.
+#     (htq_, htr_, hts_), and the shared library CHitTestShared exports exactly the functions of
+#     hittest.h and hittest_solver.h.
 #  4. no compiler fuses multiply-adds in the core (clang and gcc with FMA enabled).
 #  5. the bulk path's derived structures (answer-grid cells, sub-grids, unions of block-cell
 #     lists) against the plain walk on dense scenes, random trees and views aligned to the
@@ -44,12 +45,12 @@ echo "== 3. hidden internals"
 for f in "${src[@]}"; do
     "$cc" "${flags[@]}" -O2 -fPIC -c "$f" -o "$out/$(basename "$f" .c).o"
 done
-bad=$(nm --defined-only -g "$out"/*.o | awk 'NF == 3 {print $3}' | grep -vE '^(ht_|htq_|htr_)' || true)
+bad=$(nm --defined-only -g "$out"/*.o | awk 'NF == 3 {print $3}' | grep -vE '^(ht_|htq_|htr_|hts_)' || true)
 if [ -n "$bad" ]; then
     echo "FAIL: global symbols without a prefix:" $bad >&2
     exit 1
 fi
-api=$(grep -oE '^HT_API [^(]*\b(ht_[a-z_]+)\(' CSources/CHitTest/include/hittest.h | grep -oE 'ht_[a-z_]+\($' | tr -d '(' | sort)
+api=$(cat CSources/CHitTest/include/hittest.h CSources/CHitTest/include/hittest_solver.h | grep -oE '^HT_API [^(]*\b(ht_[a-z_]+)\(' | grep -oE 'ht_[a-z_]+\($' | tr -d '(' | sort)
 swift build --product CHitTestShared >/dev/null
 lib="$(swift build --show-bin-path)/libCHitTestShared.so"
 # Every defined dynamic symbol but the linker's own section markers.
@@ -59,7 +60,7 @@ if [ "$exported" != "$api" ]; then
     diff <(echo "$api") <(echo "$exported") >&2 || true
     exit 1
 fi
-echo "libCHitTestShared.so exports exactly hittest.h's $(echo "$api" | wc -l) functions"
+echo "libCHitTestShared.so exports exactly the $(echo "$api" | wc -l) functions of hittest.h and hittest_solver.h"
 echo "== 4. no fused multiply-adds (answers must match the Swift reference bit for bit)"
 # Clang honours `#pragma STDC FP_CONTRACT OFF`; GCC ignores it and fuses by default in GNU modes
 # on targets with FMA, so internal.h and geom.h give GCC its own pragma. Check both compilers.

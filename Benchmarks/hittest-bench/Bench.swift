@@ -31,11 +31,17 @@ let usage = """
                          thread and on all cores, the single call returning the View, the
                          exact walk on the points the answer grid leaves (ns per walked point,
                          per node), the fair walk, the grid's share of points and its memory;
-                         one-thread figures in thread CPU time (robust on a shared machine)
+                         one-thread figures in thread CPU time (robust on a shared machine);
+                         then the first-query table (see --first-query; not for deep)
       --write-baseline F with --kernel: write this run's ratios (bulk-1 ÷ stream, single ÷
-                         stream, walk ns per node ÷ fair walk ns per view tested) to F
+                         stream, walk ns per node ÷ fair walk ns per view tested, first bulk
+                         call after a change at the root ÷ the third, at --points) to F
       --baseline F       with --kernel: compare against F and exit 1 when a ratio is more
                          than 25% worse (the regression guard; Benchmarks/kernel-baseline.txt)
+      --first-query      only the first-query figures (scenes: app, dense-overlap, random-1m,
+                         app-large by default): after a change at the root, three bulk calls of
+                         the same points on one thread (the first prepares what it needs), then
+                         prepareHitTesting() (everything built) and a bulk call (thread CPU time)
       --help             this text
     """
 
@@ -50,6 +56,7 @@ struct Options {
     var scenesGiven = false
     var baseline: String?
     var writeBaseline: String?
+    var firstQueryOnly = false
 }
 
 func parse(_ args: [String]) -> Options {
@@ -77,6 +84,7 @@ func parse(_ args: [String]) -> Options {
             guard let n = Int(value()), n > 0 else { fail("--reps takes a positive whole number") }
             o.reps = n
         case "--kernel": o.kernel = true
+        case "--first-query": o.kernel = true; o.firstQueryOnly = true
         case "--baseline": o.baseline = value()
         case "--write-baseline": o.writeBaseline = value()
         case "--csv": o.csv = value()

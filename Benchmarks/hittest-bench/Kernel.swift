@@ -21,6 +21,7 @@ struct KernelFigures {
     var gridBytes = 0
     var indexBytes = 0
     var cores = 1
+    var firstPerBulk = 0.0 // first bulk call after a change at the root ÷ a later one, 1 thread (FirstQuery.swift)
 
     var walkPerNode: Double { walkTests > 0 ? walk / walkTests : 0 }
     var fairPerTest: Double { fairTests > 0 ? fair / fairTests : 0 }
@@ -28,21 +29,31 @@ struct KernelFigures {
     var ratios: [(String, Double)] {
         var r: [(String, Double)] = [("bulk1_per_stream", bulk1 / stream), ("single_per_stream", single / stream)]
         if walkTests > 0 { r.append(("walk_node_per_fair_test", walkPerNode / fairPerTest)) }
+        if firstPerBulk > 0 { r.append(("first_query_per_bulk", firstPerBulk)) }
         return r
     }
 }
 
 /// The default scenes of the kernel mode.
 let kernelScenes = ["app", "dense-overlap", "random-1m", "deep"]
+/// The default scenes of `--first-query`.
+let firstQueryScenes = ["app", "dense-overlap", "random-1m", "app-large"]
 
 func runKernel(_ options: Options) -> Bool {
     #if DEBUG
         progress("warning: a debug build; numbers are meaningless. Use: swift build -c release")
     #endif
     let cores = ProcessInfo.processInfo.activeProcessorCount
+    if options.firstQueryOnly {
+        let scenes = options.scenesGiven ? options.scenes : firstQueryScenes
+        progress("first query: \(options.points) points, \(options.reps) rounds")
+        print(firstQueryText(measureFirstQuery(scenes, points: options.points, reps: options.reps)))
+        return true
+    }
     let scenes = options.scenesGiven ? options.scenes : kernelScenes
     progress("kernel mode: \(cores) cores, \(options.points) points, \(options.reps) interleaved rounds")
     var all: [KernelFigures] = []
+    var firstQueryFigures: [FirstQueryFigures] = []
     var failures: [String] = []
     var sink = 0
     for name in scenes {
@@ -137,9 +148,19 @@ func runKernel(_ options: Options) -> Bool {
         for i in 0..<min(fairN, bulkN) where id(root.view(forHitTestHandle: h1[i])) != id(fairWalk.hitTest(points[i])) { bad += 1 }
         for p in walkSet.prefix(2000) where id(root.hitTest(p)) != id(fairWalk.hitTest(p)) { bad += 1 }
         if bad > 0 { failures.append("\(name): \(bad) answers differ from the fair walk") }
+        // The first query after a change at the root: the whole build plus one bulk call (not
+        // on a deep chain, whose bulk call of a million points would take minutes).
+        var firsts: [FirstQueryFigures] = []
+        if name != "deep" {
+            progress("\(name): first query")
+            firsts = measureFirstQuery([name], points: options.points, reps: options.reps)
+            if let f = firsts.first { fig.firstPerBulk = f.first / f.bulk }
+        }
+        firstQueryFigures += firsts
         all.append(fig)
     }
     print(kernelTable(all))
+    if !firstQueryFigures.isEmpty { print("\n" + firstQueryText(firstQueryFigures)) }
     if sink == 42 { print("") }
     var ok = failures.isEmpty
     for f in failures { print("FAIL: \(f)") }

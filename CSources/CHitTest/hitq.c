@@ -163,7 +163,9 @@ ht_status ht_tree_prepare(ht_tree *t) {
     return HT_OK;
 }
 
-ht_status ht_tree_prepare_points(ht_tree *t, ht_node node) {
+/* Brings the answer grid of `node` up to date; its sub-grids now when `all`, else when the
+ * bulk points announced (`points` more now) pay for them. */
+static ht_status prepare_points(ht_tree *t, ht_node node, size_t points, int all) {
     int32_t slot;
     ht_status st = resolve(t, node, &slot);
     if (st != HT_OK) return st;
@@ -173,9 +175,19 @@ ht_status ht_tree_prepare_points(ht_tree *t, ht_node node) {
      * refreshed now is not missing any later change. */
     if (t->hq.batch.depth > 0) batch_flush(t);
     const answer_grid *g = &t->hq.answers;
-    if (!(g->root == slot && g->codes)) return htq_build_answers(t, slot);
-    htq_refresh_answers(t);
+    if (!(g->root == slot && g->codes)) {
+        if ((st = htq_build_answers(t, slot)) != HT_OK) return st;
+    } else {
+        htq_refresh_answers(t);
+    }
+    htq_answers_announce(t, points, all);
     return HT_OK;
+}
+
+ht_status ht_tree_prepare_points(ht_tree *t, ht_node node) { return prepare_points(t, node, 0, 1); }
+
+ht_status ht_tree_prepare_points_for(ht_tree *t, ht_node node, size_t points) {
+    return prepare_points(t, node, points, 0);
 }
 
 ht_status htq_clone(ht_tree *c, const ht_tree *t) {

@@ -101,6 +101,10 @@ typedef struct answer_grid {
     int32_t *subrank;
     uint16_t *sub;     /* SUB_CELLS codes per sub-grid */
     int32_t nsub;
+    /* Sub-grids are built when the grid is, or deferred (ht_tree_prepare_points_for) until the
+     * bulk points announced since the grid's build pay for them (SUB_PAY_POINTS per cell). */
+    int subs_pending;
+    uint64_t announced;
 } answer_grid;
 
 /*
@@ -169,6 +173,9 @@ int htq_blocks_equal(const block *a, const block *b);
 /* ---- the answer grid (answers.c) ---- */
 
 ht_status htq_build_answers(ht_tree *t, int32_t root);
+/* After a build or refresh: `points` more bulk points are coming; builds the pending sub-grids
+ * when `now` or when the points announced since the grid's build pay for them. */
+void htq_answers_announce(ht_tree *t, size_t points, int now);
 void htq_refresh_answers(ht_tree *t); /* recomputes the UNKNOWN cells (derived blocks prepared) */
 /* `s`'s reach in the grid root's space: BOX_NEVER (none, or not under the root), BOX_BOUNDED
  * with the box, or BOX_UNBOUNDED (the grid must go). */

@@ -32,6 +32,10 @@ const char *ht_status_string(ht_status status) {
     case HT_E_BUSY: return "the tree is being hit-tested (a hook tried to change it)";
     case HT_E_NOT_PREPARED: return "the tree has changed since ht_tree_prepare";
     case HT_E_FOREIGN_ANSWER: return "a hit_test hook answered a node of another tree";
+    case HT_E_UNSATISFIABLE: return "required constraints conflict";
+    case HT_E_BAD_HANDLE: return "no such solver variable or constraint";
+    case HT_E_IN_USE: return "the variable is used by a constraint";
+    case HT_E_REQUIRED_PRIORITY: return "a priority cannot change between required and optional";
     }
     return "unknown status";
 }

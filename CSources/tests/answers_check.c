@@ -7,7 +7,9 @@
  * single call are compared with the exact walk without any grid
  * (ht_tree_hit_test_points_counted with use_answer_grid 0) on random points and on points on,
  * and within 1e-12 and one ulp of, every edge (corners and middles) of every view's region,
- * converted to the root's space; then after random mutations and a refresh of the grid.
+ * converted to the root's space, first with the sub-grids deferred (ht_tree_prepare_points_for
+ * with too few points to pay for them), then with them built late; then after random mutations
+ * and a refresh of the grid.
  *   answers_check [scenes]    exit 0: every answer agrees; 1: a difference (printed)
  * Planted bugs (-DHT_PLANT_SUB_OFF_BY_ONE, -DHT_PLANT_UNION_MISSING, -DHT_PLANT_ZERO_MARGIN in
  * the core's sources) must make it exit 1.
@@ -144,11 +146,14 @@ static int make_points(scene *s) {
     return n;
 }
 
-/* Grid-backed bulk and single answers against the plain walk. Returns the differences. */
-static long compare(scene *s, int n, const char *what) {
+/* Grid-backed bulk and single answers against the plain walk, the grid prepared whole or, when
+ * `deferred`, as a first bulk query prepares it (too few points announced to build its
+ * sub-grids). Returns the differences. */
+static long compare(scene *s, int n, const char *what, int deferred) {
     ht_status st;
     uint64_t tests = 0;
-    if ((st = ht_tree_prepare_points(s->t, s->root)) != HT_OK) return fail("prepare points", st);
+    st = deferred ? ht_tree_prepare_points_for(s->t, s->root, 0) : ht_tree_prepare_points(s->t, s->root);
+    if (st != HT_OK) return fail("prepare points", st);
     if ((st = ht_tree_hit_test_points(s->t, s->root, xy, (size_t)n, NULL, grid)) != HT_OK) return fail("bulk", st);
     if ((st = ht_tree_hit_test_points_counted(s->t, s->root, xy, (size_t)n, 0, plain, &tests)) != HT_OK)
         return fail("plain walk", st);
@@ -227,8 +232,12 @@ int main(int argc, char **argv) {
         ht_status st = ht_tree_prepare(s.t);
         if (st != HT_OK) return fail("prepare", st);
         int n = make_points(&s);
-        bad += compare(&s, n, dense ? "dense scene" : "random tree");
-        points += n;
+        /* A fresh grid as a first bulk query prepares it (sub-grids deferred: too few points),
+         * then the same grid with its sub-grids built late. */
+        bad += compare(&s, n, dense ? "dense scene, sub-grids deferred" : "random tree, sub-grids deferred",
+                       1);
+        bad += compare(&s, n, dense ? "dense scene" : "random tree", 0);
+        points += 2 * (long)n;
         /* Mutations, then the grid's refresh (cells and sub-grids recomputed in place). */
         for (int step = 0; step < 40; step++) {
             ht_node v = s.nodes[1 + below(s.count - 1)];
@@ -241,7 +250,7 @@ int main(int argc, char **argv) {
         }
         if ((st = ht_tree_prepare(s.t)) != HT_OK) return fail("prepare", st);
         n = make_points(&s);
-        bad += compare(&s, n, "after mutations");
+        bad += compare(&s, n, "after mutations", 0);
         points += n;
         if ((st = ht_tree_validate(s.t)) != HT_OK) {
             fprintf(stderr, "answers_check: validate: %s\n", ht_status_string(st));

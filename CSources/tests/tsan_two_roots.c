@@ -97,17 +97,21 @@ int main(void) {
     /* The expected answers, without any answer grid (the exact walk). */
     CHECK(ht_tree_hit_test_points(t, a, xy, POINTS, NULL, want_a) == HT_OK);
     CHECK(ht_tree_hit_test_points(t, b, xy, POINTS, NULL, want_b) == HT_OK);
-    CHECK(ht_tree_prepare_points(t, a) == HT_OK); /* the grid is A's: B's queries walk */
-    CHECK(ht_tree_validate(t) == HT_OK);
+    /* The grid is A's (B's queries walk): first as a bulk query prepares it (sub-grids
+     * deferred), then with its sub-grids built (ht_tree_prepare_points). */
     job ja = {t, a, xy, want_a, 0}, jb = {t, b, xy, want_b, 0};
-    pthread_t ta, tb;
-    CHECK(pthread_create(&ta, NULL, run, &ja) == 0);
-    CHECK(pthread_create(&tb, NULL, run, &jb) == 0);
-    CHECK(pthread_join(ta, NULL) == 0);
-    CHECK(pthread_join(tb, NULL) == 0);
-    CHECK(ht_tree_validate(t) == HT_OK);
-    printf("two roots, two threads, %d x %d points each: %d + %d differences\n", ROUNDS, POINTS,
-           ja.failures, jb.failures);
+    for (int phase = 0; phase < 2; phase++) {
+        CHECK((phase ? ht_tree_prepare_points(t, a) : ht_tree_prepare_points_for(t, a, POINTS)) == HT_OK);
+        CHECK(ht_tree_validate(t) == HT_OK);
+        pthread_t ta, tb;
+        CHECK(pthread_create(&ta, NULL, run, &ja) == 0);
+        CHECK(pthread_create(&tb, NULL, run, &jb) == 0);
+        CHECK(pthread_join(ta, NULL) == 0);
+        CHECK(pthread_join(tb, NULL) == 0);
+        CHECK(ht_tree_validate(t) == HT_OK);
+    }
+    printf("two roots, two threads, two grid states, %d x %d points each: %d + %d differences\n",
+           ROUNDS, POINTS, ja.failures, jb.failures);
     free(xy);
     free(want_a);
     free(want_b);

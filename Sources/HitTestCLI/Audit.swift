@@ -319,7 +319,7 @@ extension HitTestCLI {
         }
 
         static func run(_ args: [String], _ output: Output) throws -> Int32 {
-            let a = try Arguments(args, valued: ["--fail-on", "--step"], flags: ["--json"])
+            let a = try Arguments(args, valued: ["--fail-on", "--step", "--size"], flags: ["--json"])
             try a.expect(1, "SCENE")
             let failOn = Set((a.options["--fail-on"] ?? "").split(separator: ",").map(String.init))
             for f in failOn where !["occluded", "small", "dead", "unreachable"].contains(f) {
@@ -330,6 +330,7 @@ extension HitTestCLI {
                 return v
             }
             let (scene, window) = try loadScene(a.positional[0], output)
+            try LayoutOption.apply(a.options["--size"], to: window)  // Layout: --size
             let report = try audit(window, scene: scene, step: requested)
             if requested == nil && report.step != 1 {
                 output.err("the screen is large: sampling every \(fmt(report.step)) pt (at most \(defaultSamples) samples; --step to choose)")

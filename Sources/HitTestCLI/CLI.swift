@@ -56,6 +56,8 @@ public enum HitTestCLI {
           query SCENE POINTS [-o F]  hit-test a point file (CSV x,y or .f64); CSV x,y,id out
           render SCENE -o MAP.png    a PNG of which view a touch at each pixel reaches
                 [--scale S] [--cost] (--cost: views UIKit's walk tests per pixel, as heat)
+                [--size WxH]         (query, render, audit, explain: resize the window and
+                                     lay it out first, e.g. --size 844x390 for landscape)
           render SCENE -o MAP.html   an interactive page: point at the map, see which view
                                      a touch reaches and why (--sample NAME: a built-in scene)
           audit SCENE [--json]       tap areas, occlusion, small targets and dead zones
@@ -114,7 +116,7 @@ public enum HitTestCLI {
             long runs print their progress on standard error.
             """,
         "render": """
-            usage: hittest render SCENE -o MAP.png [--scale S] [--cost] [--at T [--presentation]]
+            usage: hittest render SCENE -o MAP.png [--scale S] [--cost] [--size WxH] [--at T [--presentation]]
 
             Draws, for each pixel of the root's rectangle on the screen, the view a touch at its
             centre reaches (a colour per view, dark grey for nothing), with outlines where the
@@ -139,6 +141,8 @@ public enum HitTestCLI {
             point (default 2, at most 1.5 M pixels). --sample NAME builds one of the benchmark's
             scenes instead of reading SCENE (app, app-insets, app-large, grid, deep,
             dense-overlap, random-1m); --save-scene also writes the scene file shown.
+            --size resizes the window first (its views follow their autoresizing masks and
+            constraints, and the window lays out), e.g. --size 844x390 to rotate a phone screen.
             """,
         "audit": """
             usage: hittest audit SCENE [--json] [--step PT] [--fail-on occluded,small,unreachable,dead]

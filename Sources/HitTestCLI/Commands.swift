@@ -8,9 +8,10 @@ extension HitTestCLI {
 
     enum Query {
         static func run(_ args: [String], _ output: Output) throws {
-            let a = try Arguments(args, valued: ["-o"], flags: [])
+            let a = try Arguments(args, valued: ["-o", "--size"], flags: [])
             try a.expect(2, "SCENE and POINTS")
             let (_, window) = try loadScene(a.positional[0], output)
+            try LayoutOption.apply(a.options["--size"], to: window)  // Layout: --size
             let progress = Progress(output)
             let data = try read(a.positional[1], output)
             let t0 = ContinuousClock.now
@@ -197,7 +198,7 @@ extension HitTestCLI {
 
         static func run(_ args: [String], _ output: Output) throws {
             if HTMLPage.wanted(args) { return try HTMLPage.run(args, output) }  // -o MAP.html / --html: the page
-            let a = try Arguments(args, valued: ["-o", "--scale", "--at"], flags: ["--cost", "--presentation"])
+            let a = try Arguments(args, valued: ["-o", "--scale", "--at", "--size"], flags: ["--cost", "--presentation"])
             try a.expect(1, "SCENE")
             guard let out = a.options["-o"] else { throw Failure(message: "-o MAP.png is required") }
             let explicit = try a.options["--scale"].map { s -> Double in
@@ -205,6 +206,7 @@ extension HitTestCLI {
                 return v
             }
             let (scene, window) = try loadScene(a.positional[0], output)
+            try LayoutOption.apply(a.options["--size"], to: window)  // Layout: --size
             let grid = try Grid(window, scale: explicit, output)
             // Animation: --at T runs the scene's animations on a clock up to T (the model map
             // then), --presentation draws what is seen at T instead.
@@ -377,12 +379,13 @@ extension HitTestCLI {
         }
 
         static func run(_ args: [String], _ output: Output) throws {
-            let a = try Arguments(args, valued: [], flags: [])
+            let a = try Arguments(args, valued: ["--size"], flags: [])
             try a.expect(3, "SCENE X Y")
             guard let x = Double(a.positional[1]), let y = Double(a.positional[2]) else {
                 throw Failure(message: "X and Y must be numbers")
             }
             let (_, window) = try loadScene(a.positional[0], output)
+            try LayoutOption.apply(a.options["--size"], to: window)  // Layout: --size
             guard let flat = FlatTree(window) else { throw Failure(message: "explain needs a tree without handlers", status: 1) }
             let p = Screen.toRoot(Point(x: x, y: y), window)
             var steps: [FlatTree.Step] = []

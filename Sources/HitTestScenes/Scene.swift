@@ -186,6 +186,8 @@ public enum SceneAttributes {
             .bounds,
             .view("autoresizingMask", \View.autoresizingMask, default: []),
             .view("autoresizesSubviews", \View.autoresizesSubviews, default: true),
+            // MARK: Layout keys (SceneLayout.swift)
+            .layoutMargins, .safeAreaInsets, .constraints,
             .numbers("transform", \.transform, \View.transform, default: .identity, limits: [SceneLimits.scale, SceneLimits.scale, SceneLimits.scale, SceneLimits.scale, SceneLimits.coordinate, SceneLimits.coordinate]),
             .flag("hidden", \.hidden, \View.isHidden, default: false),
             .number("alpha", \.alpha, \View.alpha, default: 1),
@@ -619,6 +621,7 @@ public struct SceneFile: Sendable, Hashable, Codable {
         }
         var seen: [String: Int] = [:]
         var stack: [(SceneNode, Int)] = [(root, -1)]
+        var controlIDs = Set<String>()
         while let (node, parent) = stack.popLast() {
             let index = ids.count
             ids.append(node.id)
@@ -628,11 +631,19 @@ public struct SceneFile: Sendable, Hashable, Codable {
                 throw SceneError(path: path(index), message: "id \"\(node.id)\" is used twice (first at \(path(first).joined(separator: "/")))")
             }
             seen[node.id] = index
+            if node.kind == .button || node.kind == .control { controlIDs.insert(node.id) }
             for child in node.children.reversed() { stack.append((child, index)) }
         }
         for (i, a) in animations.enumerated() where seen[a.view] == nil {
             throw SceneError(path: [], message: "animations[\(i)]: no node has the id \"\(a.view)\"")
         }
+        for (i, a) in animations.enumerated() {
+            if let on = a.on, !controlIDs.contains(on) {
+                throw SceneError(
+                    path: [], message: "animations[\(i)]: \"on\": \"\(on)\" is not the id of a node of kind button or control")
+            }
+        }
+        try SceneLayout.validateReferences(root)  // Layout: constraints name nodes of the scene
     }
 
     /// Decodes the wrapper: format, version, root (generic decoders; see `SceneNode.init(from:)`).
@@ -685,6 +696,7 @@ public struct SceneFile: Sendable, Hashable, Codable {
                 stack.append((child, v))
             }
         }
+        SceneLayout.applyConstraints(root, window)  // Layout: the scene's constraints, then layout
         return window
     }
 

@@ -1,20 +1,25 @@
 import HitTestKit
 
-/// An animation a scene file defines (SCENE_FORMAT "animations"): at simulated time `at`, the
-/// view `view` animates to the given values over `duration` seconds, as
+/// An animation a scene file defines (SCENE_FORMAT "animations"): at simulated time `at` — or,
+/// with `on`, each time the control `on` sends `primaryActionTriggered` (a replayed tap on a
+/// button) — the view `view` animates to the given values over `duration` seconds, as
 /// `View.animate(withDuration:delay:options:animations:completion:)` would. Replays
 /// (`Application.replay`, `hittest replay`) trigger it on the application's clock, so a tap
 /// during the slide meets the model-versus-presentation difference every run.
 ///
 /// ```json
 /// "animations": [ { "view": "drawer", "at": 0.5, "duration": 0.3, "curve": "easeOut",
-///                   "frame": [0, 0, 280, 844] } ]
+///                   "frame": [0, 0, 280, 844] },
+///                 { "view": "drawer", "on": "menu-button", "duration": 0.3, "frame": [0, 0, 280, 844] } ]
 /// ```
 public struct SceneAnimation: Sendable, Hashable {
     /// The id of the node to animate.
     public var view: String
-    /// When the animate call happens, in simulated seconds.
+    /// When the animate call happens, in simulated seconds (ignored when `on` is set).
     public var at: Double
+    /// The id of a control (a node of kind `button` or `control`): when set, the animation
+    /// starts each time that control sends `primaryActionTriggered`, instead of at `at`.
+    public var on: String?
     /// The duration in seconds.
     public var duration: Double
     /// The delay after `at`, in seconds (default 0).
@@ -89,14 +94,23 @@ public struct SceneAnimation: Sendable, Hashable {
                 }
                 return ds
             }
-            let known: Set<String> = ["view", "at", "duration", "delay", "curve", "allowUserInteraction", "frame", "center", "transform", "alpha"]
+            let known: Set<String> = ["view", "at", "on", "duration", "delay", "curve", "allowUserInteraction", "frame", "center", "transform", "alpha"]
             if let bad = o.keys.sorted().first(where: { !known.contains($0) }) {
                 throw fail("unknown key \"\(bad)\" (\(known.sorted().joined(separator: ", ")))")
             }
             guard case .string(let view)? = o["view"], !view.isEmpty else { throw fail("\"view\" must be the id of a node") }
-            guard let at = try number("at") else { throw fail("\"at\" (the time of the animate call) is required") }
+            var on: String?
+            if let v = o["on"] {
+                guard case .string(let id) = v, !id.isEmpty else { throw fail("\"on\" must be the id of a button or control") }
+                on = id
+            }
+            let at = try number("at")
+            if (at == nil) == (on == nil) {
+                throw fail("give exactly one of \"at\" (the time of the animate call) and \"on\" (the id of a button whose action starts it)")
+            }
             guard let duration = try number("duration", min: 0) else { throw fail("\"duration\" (seconds, ≥ 0) is required") }
-            var a = SceneAnimation(view: view, at: at, duration: duration)
+            var a = SceneAnimation(view: view, at: at ?? 0, duration: duration)
+            a.on = on
             a.delay = try number("delay", min: 0) ?? 0
             if let c = o["curve"] {
                 guard case .string(let name) = c, let curve = curveNames.first(where: { $0.0 == name })?.1 else {
@@ -133,7 +147,8 @@ public struct SceneAnimation: Sendable, Hashable {
         func n(_ d: Double) -> SceneJSON { .number(d, text: SceneJSON.format(d)) }
         func ns(_ ds: [Double]) -> SceneJSON { .array(ds.map(n)) }
         return .array(list.map { a in
-            var o: [String: SceneJSON] = ["view": .string(a.view), "at": n(a.at), "duration": n(a.duration)]
+            var o: [String: SceneJSON] = ["view": .string(a.view), "duration": n(a.duration)]
+            if let on = a.on { o["on"] = .string(on) } else { o["at"] = n(a.at) }
             if a.delay != 0 { o["delay"] = n(a.delay) }
             if a.curve != .easeInOut { o["curve"] = .string(curveNames.first { $0.1 == a.curve }!.0) }
             if a.allowUserInteraction { o["allowUserInteraction"] = .bool(true) }
@@ -174,6 +189,13 @@ extension SceneFile {
         }
         for a in animations {
             guard let view = byID[a.view] else { continue }
+            if let on = a.on {
+                // Validated at load: `on` names a button or control.
+                (byID[on] as? Control)?.addAction(for: .primaryActionTriggered) { _, _ in
+                    View.animate(withDuration: a.duration, delay: a.delay, options: a.options, animations: { a.apply(to: view) })
+                }
+                continue
+            }
             application.performAnimation(at: a.at) {
                 View.animate(withDuration: a.duration, delay: a.delay, options: a.options, animations: { a.apply(to: view) })
             }

@@ -90,6 +90,15 @@ enum RecursiveDescriptionReader {
             }
             // MARK: controls, buttons, scroll views (SceneImporter+Kinds.swift)
             SceneKindRules.apply(to: &node, className: className, fields: fields)
+            // MARK: Layout: `autoresize = W+H` (UIKit's letters for the autoresizing mask)
+            if let text = fields["autoresize"] {
+                switch SceneImporter.autoresizingMask(text) {
+                case .success(let mask):
+                    if !mask.isEmpty { node.attributes["autoresizingMask"] = .number(Double(mask.rawValue), text: String(mask.rawValue)) }
+                case .failure(let bad):
+                    warnings.append("line \(number): \(className)'s autoresize = \(text) has an unknown part \"\(bad.part)\"; mask left out")
+                }
+            }
             entries.append(Entry(depth: depth, line: number, node: node))
         }
         guard let first = entries.first else {
@@ -308,5 +317,32 @@ struct DescriptionScanner {
 
     static func isIdentifier(_ c: UInt8) -> Bool {
         isIdentifierStart(c) || (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: ".")
+    }
+}
+
+// MARK: - Layout: autoresizing masks in dumps
+
+extension SceneImporter {
+    /// An unknown part of an `autoresize = …` value.
+    struct UnknownMaskPart: Error { var part: String }
+
+    /// UIKit's `autoresize = LM+W+RM+TM+H+BM` (any subset, `+`-separated; `none` or empty for
+    /// no bits) as an autoresizing mask.
+    static func autoresizingMask(_ text: String) -> Swift.Result<View.AutoresizingMask, UnknownMaskPart> {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty || trimmed == "none" { return .success([]) }
+        var mask: View.AutoresizingMask = []
+        for part in trimmed.split(separator: "+", omittingEmptySubsequences: false) {
+            switch part.trimmingCharacters(in: .whitespaces) {
+            case "LM": mask.insert(.flexibleLeftMargin)
+            case "W": mask.insert(.flexibleWidth)
+            case "RM": mask.insert(.flexibleRightMargin)
+            case "TM": mask.insert(.flexibleTopMargin)
+            case "H": mask.insert(.flexibleHeight)
+            case "BM": mask.insert(.flexibleBottomMargin)
+            default: return .failure(UnknownMaskPart(part: String(part)))
+            }
+        }
+        return .success(mask)
     }
 }

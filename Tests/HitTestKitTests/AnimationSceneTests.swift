@@ -50,6 +50,9 @@ import Testing
         ("[{\"view\": \"nobody\", \"at\": 0, \"duration\": 1}]", "no node has the id \"nobody\""),
         ("[{\"view\": \"box\", \"duration\": 1}]", "\"at\""),
         ("[{\"view\": \"box\", \"at\": 0}]", "\"duration\""),
+        ("[{\"view\": \"box\", \"at\": 0, \"on\": \"box\", \"duration\": 1}]", "exactly one of \"at\""),
+        ("[{\"view\": \"box\", \"on\": \"box\", \"duration\": 1}]", "is not the id of a node of kind button or control"),
+        ("[{\"view\": \"box\", \"on\": 3, \"duration\": 1}]", "\"on\" must be the id"),
         ("[{\"view\": \"box\", \"at\": 0, \"duration\": -1}]", "\"duration\""),
         ("[{\"view\": \"box\", \"at\": 0, \"duration\": 1, \"curve\": \"bouncy\"}]", "\"curve\""),
         ("[{\"view\": \"box\", \"at\": 0, \"duration\": 1, \"frame\": [1, 2]}]", "\"frame\""),
@@ -86,6 +89,31 @@ import Testing
         #expect(Array(app2.replay(script)).map(\.description) == log.map(\.description))
     }
 
+    /// Item 4: a replayed tap on a button starts the scene's animation (its `"on"`), and a tap
+    /// during the slide reaches the model, not what is seen.
+    @Test func aButtonsActionStartsTheSceneAnimation() {
+        let dir = SceneAndCLITests.root.appendingPathComponent("Examples/animation")
+        let (status, c) = SceneAndCLITests.run([
+            "replay", dir.appendingPathComponent("drawer-button.json").path,
+            dir.appendingPathComponent("drawer-button-taps.csv").path, "--until", "2", "--only", "animation,controlEvent",
+        ])
+        #expect(status == 0, "\(c.err)")
+        let lines = c.out.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "0.5 touch 1 controlEvent menu-button: touchDown",
+            "0.55 touch 1 controlEvent menu-button: touchUpInside|primaryActionTriggered",
+            "0.55 animation drawer: start center duration 0.4 delay 0.0 easeOut",
+            "# 0.7 touch 2 at (100, 120): hit row-1 (model), seen drawer-item (presentation)",
+            "\(0.55 + 0.4) animation drawer: complete true",
+            "1.2 touch 3 controlEvent drawer-item: touchDown",
+            "1.25 touch 3 controlEvent drawer-item: touchUpInside|primaryActionTriggered",
+        ])
+        // The file round-trips with its trigger.
+        let file = try? SceneFile(contentsOf: dir.appendingPathComponent("drawer-button.json"))
+        #expect(file?.animations.first?.on == "menu-button")
+        if let file, let again = try? SceneFile(json: file.jsonData()) { #expect(again.animations == file.animations) }
+    }
+
     @Test func replayCommandMarksTheDifference() {
         let (status, c) = SceneAndCLITests.run(["replay", Self.drawerPath, Self.tapsPath, "--until", "2"])
         #expect(status == 0, "\(c.err)")
@@ -97,7 +125,7 @@ import Testing
         #expect(lines.contains("1.2 touch 2 began delivered drawer-item"))
         #expect(lines.filter { $0.hasPrefix("#") }.count == 1)
         let (bad, e) = SceneAndCLITests.run(["replay", Self.drawerPath])
-        #expect(bad == 2 && e.err.contains("SCENE SCRIPT"))
+        #expect(bad == 2 && e.err.contains("SCENE and SCRIPT"))
         let script = SceneAndCLITests.temp("bad.csv")
         try? "0,1,began,x,1\n".write(toFile: script, atomically: true, encoding: .utf8)
         let (bad2, e2) = SceneAndCLITests.run(["replay", Self.drawerPath, script])

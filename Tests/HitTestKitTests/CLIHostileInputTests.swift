@@ -429,6 +429,11 @@ import Testing
         node.hasGestureRecognizers = true
         node.attributes["autoresizingMask"] = .number(18, text: "18")
         node.attributes["autoresizesSubviews"] = .bool(false)
+        // MARK: Layout keys: margins go through views; constraints (which reproduce the frame
+        // here) and the window's safe-area insets are file-level.
+        node.attributes["layoutMargins"] = .array([1, 2, 3, 4].map { .number($0, text: "") })
+        node.attributes["safeAreaInsets"] = .array([5, 0, 6, 0].map { .number($0, text: "") })
+        node.attributes["constraints"] = .array(["left == superview.left + 1", "top == superview.top + 2", "width == 30", "height == 40"].map { .string($0) })
         let root = SceneNode(id: "w", frame: Rect(x: 0, y: 0, width: 100, height: 100), children: [node])
         let scene = SceneFile(root: root)
         let text = String(decoding: scene.jsonData(), as: UTF8.self)
@@ -439,6 +444,8 @@ import Testing
         var viewOnly = node
         viewOnly.className = nil
         viewOnly.hasGestureRecognizers = false
+        viewOnly.attributes["constraints"] = nil  // Layout: not read back from views
+        viewOnly.attributes["safeAreaInsets"] = nil  // Layout: a window's only
         let captured = SceneFile(view: scene.makeWindow()).root.children[0]
         #expect(captured == viewOnly)
         // The Codable path agrees with the file reader.

@@ -79,6 +79,27 @@ import Testing
         ])
     }
 
+    /// G8 with two recognizers on one touch: a swipe fails and is reset at the lift while a
+    /// double tap keeps the lift held; when the double tap fails, nothing holds the lift any
+    /// more (the reset swipe no longer watches that touch), so the button gets its
+    /// `touchUpInside` then.
+    @Test func g8AResetRecognizerNoLongerHoldsALiftSoTheButtonFiresWhenTheDoubleTapFails() {
+        let s = Screen()
+        let c = Counter()
+        let double = TapGestureRecognizer { _ in c.n.append("double") }
+        double.numberOfTapsRequired = 2
+        s.container.addGestureRecognizer(double)
+        s.container.addGestureRecognizer(SwipeGestureRecognizer())
+        s.button.addAction(for: .primaryActionTriggered) { _, _ in c.n.append("button") }
+        s.tap(1, 120, 110, 0)
+        #expect(c.n.isEmpty)  // the lift is held while the double tap may still recognize
+        s.app.advanceTime(to: 1)
+        #expect(c.n == ["button"])
+        let ups = s.app.deliveryLog.filter { $0.kind == .controlEvent && ($0.detail ?? "").hasPrefix("touchUpInside") }
+        #expect(ups.count == 1)
+        #expect(ups.first.map { $0.timestamp > 0.05 && $0.timestamp <= 1 } == true)
+    }
+
     @Test func c5ATapOnTheControlItselfWinsAndCancelsTheControlsTouch() {
         let s = Screen()
         let c = Counter()

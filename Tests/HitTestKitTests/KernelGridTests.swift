@@ -81,4 +81,40 @@ import Testing
         }
         Self.check(window, Self.points(window, views, seed: UInt64(seed) + 1), reference: 400, "seed \(seed) after moves")
     }
+
+    /// Bulk calls of `points` (on 1 and 2 threads, without prepareHitTesting) == the fair walk.
+    static func checkBulkOnly(_ window: View, _ points: [Point], _ context: String) {
+        var one = [HitTestHandle](repeating: .none, count: points.count)
+        var two = one
+        points.withUnsafeBufferPointer { p in one.withUnsafeMutableBufferPointer { window.hitTest(p, into: $0, threads: 1) } }
+        points.withUnsafeBufferPointer { p in two.withUnsafeMutableBufferPointer { window.hitTest(p, into: $0, threads: 2) } }
+        let fair = FairWalk(window)
+        var bad = 0
+        for (i, p) in points.enumerated() {
+            let expected = fair.hitTest(p)
+            if window.view(forHitTestHandle: one[i]) !== expected || window.view(forHitTestHandle: two[i]) !== expected {
+                bad += 1
+                if bad <= 3 { Issue.record("\(context): point \(p): expected \(expected?.debugName ?? "nil")") }
+            }
+        }
+        #expect(bad == 0, "\(context): \(bad) of \(points.count) points differ")
+    }
+
+    @Test("A first large bulk call (the grid's sub-grids deferred) == fair walk; then with them built, and after moves", arguments: 0..<3)
+    func deferredSubgrids(seed: Int) {
+        let (window, views) = Self.scene(seed: UInt64(seed) &* 104_729 &+ 11)
+        var points = Self.points(window, views, seed: UInt64(seed) + 50)
+        var rng = SplitMix64(seed: UInt64(seed) + 60)
+        // Enough points for the bulk call to prepare an answer grid (HT_BULK_GRID_MIN), far too
+        // few to pay for its sub-grids.
+        while points.count < 70_000 { points.append(Point(x: rng.unit() * 400 - 5, y: rng.unit() * 860 - 8)) }
+        Self.checkBulkOnly(window, points, "seed \(seed), first bulk call")
+        for _ in 0..<15 {
+            let v = views[Int(rng.unit() * Double(views.count))]
+            v.center = Point(x: (rng.unit() * 390 * 64).rounded() / 64, y: (rng.unit() * 844 * 64).rounded() / 64)
+        }
+        Self.checkBulkOnly(window, points, "seed \(seed), after moves, sub-grids still deferred")
+        window.prepareHitTesting()  // builds the sub-grids
+        Self.checkBulkOnly(window, points, "seed \(seed), sub-grids built")
+    }
 }

@@ -26,7 +26,7 @@ import Testing
             var apply: (inout SeededGenerator, View, RandomWorld) -> Void
         }
 
-        /// What random trees get. Controls and scroll views go here later (one entry each).
+        /// What random trees get: recognizers of every kind, buttons, scroll views with content.
         nonisolated(unsafe) static var decorations: [Decoration] = [
             Decoration(weight: 3) { rng, view, world in
                 let tap = TapGestureRecognizer()
@@ -52,7 +52,53 @@ import Testing
             Decoration(weight: 1) { rng, view, world in
                 world.register(rng.chance(0.5) ? PinchGestureRecognizer() : RotationGestureRecognizer(), on: view, &rng)
             },
+            // A button (sometimes disabled) inside the view.
+            Decoration(weight: 2) { rng, view, world in
+                let button = Button(frame: world.randomFrame(in: view, &rng))
+                button.isEnabled = rng.chance(0.85)
+                button.accessibilityIdentifier = "B\(world.controls.count)"
+                view.addSubview(button)
+                world.controls.append(button)
+            },
+            // A scroll view with content (a view and a button) larger than itself, inside the view.
+            Decoration(weight: 2) { rng, view, world in
+                let frame = world.randomFrame(in: view, &rng)
+                let scroll = ScrollView(frame: frame)
+                scroll.accessibilityIdentifier = "S\(world.scrollViews.count)"
+                scroll.contentSize = Size(
+                    width: frame.size.width * Double.random(in: 0.5...3, using: &rng),
+                    height: frame.size.height * Double.random(in: 0.5...4, using: &rng))
+                scroll.bounces = rng.chance(0.7)
+                scroll.isPagingEnabled = rng.chance(0.2)
+                scroll.delaysContentTouches = rng.chance(0.7)
+                scroll.canCancelContentTouches = rng.chance(0.8)
+                let content = View(frame: Rect(origin: .zero, size: scroll.contentSize))
+                scroll.addSubview(content)
+                let button = Button(frame: world.randomFrame(in: content, &rng))
+                button.accessibilityIdentifier = "B\(world.controls.count)"
+                content.addSubview(button)
+                world.controls.append(button)
+                view.addSubview(scroll)
+                world.scrollViews.append(scroll)
+                scroll.panGestureRecognizer.addAction { [unowned world] g in
+                    if g.state == .possible || g.state == .failed { world.badActions.append("\(g.name ?? "pan") \(g.state)") }
+                }
+            },
         ]
+
+        /// Controls and scroll views the decorations made.
+        var controls: [Control] = []
+        var scrollViews: [ScrollView] = []
+
+        /// A frame inside `view`'s bounds (at least 10 pt on a side).
+        func randomFrame(in view: View, _ rng: inout SeededGenerator) -> Rect {
+            let b = view.bounds
+            let w = max(10, b.size.width * Double.random(in: 0.2...0.9, using: &rng))
+            let h = max(10, b.size.height * Double.random(in: 0.2...0.9, using: &rng))
+            let x = b.origin.x + Double.random(in: 0...max(0, b.size.width - w), using: &rng)
+            let y = b.origin.y + Double.random(in: 0...max(0, b.size.height - h), using: &rng)
+            return Rect(x: x, y: y, width: w, height: h)
+        }
 
         /// A delegate answering at random but always the same for the same pair.
         final class Delegate: GestureRecognizerDelegate {
@@ -213,7 +259,7 @@ import Testing
                 problems.append("unreadable: \(detail)")
                 continue
             }
-            let name = String(words[0])
+            let name = "\(e.responderName)/\(words[0])"
             if let last = state[name], last != from { problems.append("\(name): \(from) after \(last)") }
             let legal = from.canTransition(to: to) || (to == .possible && from.isFinished)
             if !legal { problems.append("\(name): illegal \(from) → \(to)") }
@@ -223,6 +269,39 @@ import Testing
             problems.append("\(name) left in \(s) with no touch down and the clock run on")
         }
         problems += world.badActions.map { "action ran in \($0)" }
+        // Controls (C1): touchDown starts tracking; drags only while tracking; exactly one of
+        // touchUpInside/touchUpOutside/touchCancel ends it; nothing is left tracking at the end.
+        var tracking: [ObjectIdentifier: Bool] = [:]
+        for e in log where e.kind == .controlEvent {
+            let events = (e.detail ?? "").split(separator: "|").map(String.init)
+            let name = e.responderName
+            if events.contains("touchDown") {
+                if tracking[e.responder] == true { problems.append("\(name): touchDown while tracking") }
+                tracking[e.responder] = true
+            }
+            if events.contains(where: { $0.hasPrefix("touchDrag") }), tracking[e.responder] != true {
+                problems.append("\(name): \(events) while not tracking")
+            }
+            let ends = events.filter { ["touchUpInside", "touchUpOutside", "touchCancel"].contains($0) }
+            if ends.count > 1 { problems.append("\(name): two ends at once \(ends)") }
+            if !ends.isEmpty {
+                if tracking[e.responder] != true { problems.append("\(name): \(ends[0]) while not tracking") }
+                tracking[e.responder] = false
+            }
+        }
+        for c in world.controls where c.isTracking || c.isHighlighted {
+            problems.append("\(c.debugName) still tracking or highlighted at the end")
+        }
+        // Scroll views (S6): at rest, the offset is within the content's limits when it does
+        // not bounce, and back within them when it does.
+        for s in world.scrollViews where !s.isDragging && !s.isDecelerating {
+            let maxX = max(0, s.contentSize.width + s.contentInset.right - s.bounds.size.width)
+            let maxY = max(0, s.contentSize.height + s.contentInset.bottom - s.bounds.size.height)
+            let o = s.contentOffset
+            if o.x < -s.contentInset.left - 1e-9 || o.x > maxX + 1e-9 || o.y < -s.contentInset.top - 1e-9 || o.y > maxY + 1e-9 {
+                problems.append("\(s.debugName) at rest out of its limits: \(o)")
+            }
+        }
         return problems
     }
 
@@ -233,8 +312,11 @@ import Testing
         let script = script(seed: seed)
         let first = Array(world.app.replay(script))
         var problems = violations(in: first[...], world: world)
+        // Twice on one world gives the same log when replaying leaves nothing behind: scroll
+        // views keep the offset a script scrolled them to, so then only the copy below counts.
         let again = Array(world.app.replay(script))
-        if first.map(\.description) != again.map(\.description) {
+        problems += violations(in: again[...], world: world)
+        if world.scrollViews.isEmpty, first.map(\.description) != again.map(\.description) {
             problems.append("the same script gave a different log the second time")
         }
         let copy = RandomWorld(seed: seed)
@@ -256,14 +338,20 @@ import Testing
     @Test func runsExerciseTheRecognizers() {
         var recognized = 0
         var actions = 0
+        var ups = 0
+        var scrolls = 0
         for seed in UInt64(0)..<50 {
             let world = RandomWorld(seed: seed)
             let log = world.app.replay(RandomReplayTests.script(seed: seed))
             recognized += log.filter { $0.kind == .recognizer && ($0.detail!.hasSuffix("→ ended") || $0.detail!.hasSuffix("→ began")) }.count
             actions += log.filter { $0.kind == .action }.count
+            ups += log.filter { $0.kind == .controlEvent && $0.detail!.hasPrefix("touchUp") }.count
+            scrolls += log.filter { $0.kind == .scrolled }.count
         }
         #expect(recognized > 20)
         #expect(actions > 20)
+        #expect(ups > 5)
+        #expect(scrolls > 5)
     }
 
     /// The checker itself catches what it must: a phase after `ended`, a second `began`, an
@@ -284,5 +372,12 @@ import Testing
         #expect(RandomReplayTests.violations(in: [r("R0 possible → changed"), r("R0 changed → possible")][...], world: world).count == 2)
         #expect(RandomReplayTests.violations(in: [r("R0 possible → began"), r("R0 changed → ended"), r("R0 ended → possible")][...], world: world).count == 1)
         #expect(RandomReplayTests.violations(in: [r("R0 possible → failed")][...], world: world).count == 1)
+        func c(_ detail: String) -> TouchDelivery {
+            TouchDelivery(timestamp: 0, touch: 1, phase: nil, kind: .controlEvent, responder: v, responderName: "B0", reason: detail)
+        }
+        #expect(RandomReplayTests.violations(in: [c("touchDown"), c("touchDragInside"), c("touchUpInside|primaryActionTriggered")][...], world: world).isEmpty)
+        #expect(RandomReplayTests.violations(in: [c("touchUpInside")][...], world: world).count == 1)
+        #expect(RandomReplayTests.violations(in: [c("touchDown"), c("touchDown")][...], world: world).count == 1)
+        #expect(RandomReplayTests.violations(in: [c("touchDragExit|touchDragOutside")][...], world: world).count == 1)
     }
 }

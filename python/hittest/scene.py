@@ -23,6 +23,14 @@ KEYS = (
     "transform", "hidden", "alpha", "interactive", "clipsToBounds", "tag", "hitTestInsets",
     "passesTouchesThrough", "capturesSubviewTouches", "allowsSubviewHitsOutsideBounds",
     "hitTestPriority", "gestureRecognizers", "children",
+) + (
+    # Controls, scroll views and recognizers: they change what a touch does, not which view a
+    # hit test returns; "contentOffset" is the bounds origin and is applied as such.
+    "kind", "enabled", "selected", "highlighted", "contentOffset", "contentSize", "contentInset",
+    "scrollEnabled", "pagingEnabled", "bounces", "alwaysBounceVertical", "alwaysBounceHorizontal",
+    "decelerationRate", "delaysContentTouches", "canCancelContentTouches", "recognizers",
+    # Layout keys that place nothing without constraints.
+    "layoutMargins", "safeAreaInsets",
 )
 _BOOLS = ("hidden", "interactive", "clipsToBounds", "passesTouchesThrough", "capturesSubviewTouches",
           "allowsSubviewHitsOutsideBounds", "gestureRecognizers", "autoresizesSubviews")
@@ -189,6 +197,10 @@ def build_scene(root: Any) -> Scene:
             raise SceneError(parent_path + [name], 'missing "id"' if "id" not in node else '"id" must be a non-empty string')
         path = parent_path + [vid]
         for k in node:
+            if k == "constraints":
+                raise SceneError(
+                    path, '"constraints" (Auto Layout): the frames come from the Swift layout pass, which this '
+                    "package does not run; lay the scene out in Swift (SceneFile.makeWindow) and save it without constraints")
             if k not in KEYS:
                 raise SceneError(path, f'unknown key "{k}"')
         if vid in seen:
@@ -229,6 +241,12 @@ def _apply(tree: Tree, node: Dict[str, Any], path: List[str]) -> int:
         raise SceneError(path, 'missing "frame"')
     fx, fy, fw, fh = _numbers(node, "frame", 4, path, [COORDINATE_LIMIT] * 4)  # type: ignore[misc]
     bounds = _numbers(node, "bounds", 4, path, [COORDINATE_LIMIT] * 4)
+    offset = _numbers(node, "contentOffset", 2, path, [COORDINATE_LIMIT] * 2)
+    if offset is not None:
+        # A scroll view's contentOffset is its bounds origin (SEMANTICS S1).
+        if bounds is not None and (bounds[0], bounds[1]) != (offset[0], offset[1]):
+            raise SceneError(path, f'"contentOffset" {offset} differs from the bounds origin {bounds[:2]} (they are the same thing)')
+        bounds = [offset[0], offset[1], bounds[2], bounds[3]] if bounds is not None else [offset[0], offset[1], fw, fh]
     transform = _numbers(node, "transform", 6, path, [SCALE_LIMIT] * 4 + [COORDINATE_LIMIT] * 2)
     insets = _numbers(node, "hitTestInsets", 4, path, [COORDINATE_LIMIT] * 4)
     alpha = node.get("alpha", 1.0)

@@ -80,7 +80,15 @@ typedef enum ht_status {
     /** A query on a tree changed since the last `ht_tree_prepare`: queries never write. */
     HT_E_NOT_PREPARED = 13,
     /** A hit_test hook answered a node that is not in this tree (it returned HT_HOOK_FOREIGN). */
-    HT_E_FOREIGN_ANSWER = 14
+    HT_E_FOREIGN_ANSWER = 14,
+    /** The constraint solver (hittest_solver.h): required constraints conflict; nothing changed. */
+    HT_E_UNSATISFIABLE = 15,
+    /** A solver variable or constraint handle that was never issued or has been freed. */
+    HT_E_BAD_HANDLE = 16,
+    /** A solver variable still used by a constraint cannot be freed. */
+    HT_E_IN_USE = 17,
+    /** A constraint's priority cannot change between required (1000) and optional. */
+    HT_E_REQUIRED_PRIORITY = 18
 } ht_status;
 
 /** A node handle. Results of hit tests are handles too. */
@@ -344,6 +352,19 @@ HT_API ht_status ht_tree_hit_test_default(ht_tree *tree, ht_node node, double x,
  *   codes), and 16 sub-cells for each cell that is not sure (at most 4 MiB in all).
  */
 HT_API ht_status ht_tree_prepare_points(ht_tree *tree, ht_node node);
+
+/**
+ * As `ht_tree_prepare_points` before a bulk query of `points` points, but builds the grid's
+ * sub-grids (the costly part of a build: 16 box walks for each cell that is not sure) only once
+ * the points announced through this call since the grid was built reach 64 per cell, so that
+ * a first bulk query after a build or a change at the root does not pay for sub-grids its
+ * points would not repay. Until then the cells that are not sure are left to the exact walk;
+ * the answers are the same either way. `ht_tree_prepare_points` builds any pending sub-grids
+ * at once.
+ * - Complexity: O(cells x depth) for a new grid; the pending sub-grids as in
+ *   `ht_tree_prepare_points` when built.
+ */
+HT_API ht_status ht_tree_prepare_points_for(ht_tree *tree, ht_node node, size_t points);
 
 /** From this many points on, a bulk query gains from an answer grid prepared first (the Swift
  * layer prepares one for such calls). */

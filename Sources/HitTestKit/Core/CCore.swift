@@ -261,7 +261,7 @@ final class CoreTree {
         into out: UnsafeMutablePointer<HitTestHandle>
     ) {
         if activeQueries == 0 {
-            if count >= Int(HT_BULK_GRID_MIN) { prepareAnswers(for: view) } else { prepare() }
+            if count >= Int(HT_BULK_GRID_MIN) { prepareAnswers(for: view, points: count) } else { prepare() }
         }
         let n = Parallel.threads(threads, count: count)
         let node = view.node
@@ -288,10 +288,16 @@ final class CoreTree {
         }
     }
 
-    /// Builds the answer grid for bulk queries from `view` (`ht_tree_prepare_points`).
-    func prepareAnswers(for view: View) {
+    /// Builds the answer grid for bulk queries from `view` (`ht_tree_prepare_points`), all of
+    /// it; with `points`, before a bulk query of that many points, its sub-grids only once the
+    /// points announced pay for them (`ht_tree_prepare_points_for`).
+    func prepareAnswers(for view: View, points: Int? = nil) {
         guard activeQueries == 0 else { return }
-        Self.check(ht_tree_prepare_points(tree, view.node), "preparing bulk queries")
+        if let points {
+            Self.check(ht_tree_prepare_points_for(tree, view.node, max(0, points)), "preparing bulk queries")
+        } else {
+            Self.check(ht_tree_prepare_points(tree, view.node), "preparing bulk queries")
+        }
         prepared = true
     }
 

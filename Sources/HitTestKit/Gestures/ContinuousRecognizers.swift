@@ -28,13 +28,13 @@ open class PanGestureRecognizer: GestureRecognizer {
     public var restingInterval = PanGestureRecognizer.defaultRestingInterval
 
     /// Where translation is measured from (screen).
-    private var origin: Point?
+    @exclusivity(unchecked) private var origin: Point?
     /// The centroid at the last step with a new time, and that time.
-    private var lastPoint = Point(x: 0, y: 0)
-    private var lastTime = 0.0
-    private var lastMoveTime = 0.0
-    private var velocityOnScreen = Point(x: 0, y: 0)
-    private var translationOnScreen = Point(x: 0, y: 0)
+    @exclusivity(unchecked) private var lastPoint = Point(x: 0, y: 0)
+    @exclusivity(unchecked) private var lastTime = 0.0
+    @exclusivity(unchecked) private var lastMoveTime = 0.0
+    @exclusivity(unchecked) private var velocityOnScreen = Point(x: 0, y: 0)
+    @exclusivity(unchecked) private var translationOnScreen = Point(x: 0, y: 0)
 
     /// The translation of the fingers' centroid since touch-down (or the last
     /// `setTranslation`), in `view`'s coordinate system (nil: the window's).
@@ -177,8 +177,8 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
         let down = touchesDown
         return down.count >= 2 ? (down[0], down[1]) : nil
     }
-    var hasStarted = false
-    var lastValueTime = 0.0
+    @exclusivity(unchecked) var hasStarted = false
+    @exclusivity(unchecked) var lastValueTime = 0.0
 
     /// The measure of the two fingers now (distance, angle).
     func measure(_ a: Point, _ b: Point) -> Double { 0 }
@@ -235,9 +235,9 @@ open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
     /// How far from 1 the scale must get to begin.
     public var scaleThreshold = PinchGestureRecognizer.defaultScaleThreshold
 
-    private var baseDistance = 0.0
-    private var currentDistance = 0.0
-    private var storedScale = 1.0
+    @exclusivity(unchecked) private var baseDistance = 0.0
+    @exclusivity(unchecked) private var currentDistance = 0.0
+    @exclusivity(unchecked) private var storedScale = 1.0
 
     /// The scale (1 when the fingers came down). Setting it rebases: later scales multiply
     /// from the value set (set it to 1 to get increments).
@@ -290,8 +290,8 @@ open class RotationGestureRecognizer: TwoFingerGestureRecognizer {
     /// How far (radians) the fingers must turn to begin.
     public var rotationThreshold = RotationGestureRecognizer.defaultRotationThreshold
 
-    private var lastAngle = 0.0
-    private var storedRotation = 0.0
+    @exclusivity(unchecked) private var lastAngle = 0.0
+    @exclusivity(unchecked) private var storedRotation = 0.0
 
     /// The rotation in radians. Setting it rebases: later turns add to the value set.
     public var rotation: Double {

@@ -78,10 +78,10 @@ open class TapGestureRecognizer: GestureRecognizer {
     /// The longest wait (s) from a lift to the next tap's touch-down.
     public var maximumTapInterval = TapGestureRecognizer.defaultMaximumTapInterval
 
-    private var starts: [(touch: Touch, point: Point)] = []
-    private var fingersDown = 0
-    private var fingersThisTap = 0
-    private var tapsDone = 0
+    @exclusivity(unchecked) private var starts: [(touch: Touch, point: Point)] = []
+    @exclusivity(unchecked) private var fingersDown = 0
+    @exclusivity(unchecked) private var fingersThisTap = 0
+    @exclusivity(unchecked) private var tapsDone = 0
 
     /// Counts the fingers of the tap; too many fail it.
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
@@ -172,9 +172,9 @@ open class LongPressGestureRecognizer: GestureRecognizer {
     /// The longest wait (s) between the taps before the press (default 0.35). [ours]
     public var maximumTapInterval = TapGestureRecognizer.defaultMaximumTapInterval
 
-    private var starts: [(touch: Touch, point: Point)] = []
-    private var fingersDown = 0
-    private var tapsDone = 0
+    @exclusivity(unchecked) private var starts: [(touch: Touch, point: Point)] = []
+    @exclusivity(unchecked) private var fingersDown = 0
+    @exclusivity(unchecked) private var tapsDone = 0
 
     /// Starts the press timer once the required fingers are down.
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
@@ -277,10 +277,10 @@ open class SwipeGestureRecognizer: GestureRecognizer {
     /// The longest time (s) from touch-down to lift (default 0.5). [ours]
     public var maximumDuration = 0.5
 
-    private var starts: [(touch: Touch, point: Point)] = []
-    private var startTime = 0.0
-    private var fingersDown = 0
-    private var fingersMax = 0
+    @exclusivity(unchecked) private var starts: [(touch: Touch, point: Point)] = []
+    @exclusivity(unchecked) private var startTime = 0.0
+    @exclusivity(unchecked) private var fingersDown = 0
+    @exclusivity(unchecked) private var fingersMax = 0
 
     /// Notes where and when the fingers went down.
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {

@@ -200,6 +200,9 @@ final class GestureEngine: TouchInterceptor {
     private func holds(_ touch: Touch, phase: Touch.Phase) -> Bool {
         guard let watchers = touch.route.watchers else { return false }
         for g in unsafeDowncast(watchers, to: Watchers.self).recognizers where g.isLive && g.storedState == .possible {
+            // A recognizer that was reset (G5) after its own touches ended is possible again
+            // but no longer follows this touch: it holds nothing of it.
+            guard g.sequenceTouches.contains(where: { $0 === touch }) else { continue }
             if g.delaysTouchesBegan { return true }
             if g.delaysTouchesEnded && phase == .ended { return true }
         }
@@ -292,7 +295,7 @@ final class GestureEngine: TouchInterceptor {
         if g.pendingState != nil { unwait(g) }
         g.storedState = new
         activate(g)
-        note(g, "\(g.debugName) \(from) → \(new)" + (reason.map { " (\($0))" } ?? ""))
+        note(g, reason.map { g.transitionText(from, new) + " (\($0))" } ?? g.transitionText(from, new))
         let recognized = from == .possible && (new == .began || new == .ended)
         if recognized {
             preventOthers(g)
@@ -321,7 +324,7 @@ final class GestureEngine: TouchInterceptor {
             let multiple = g.actions.count > 1
             for k in g.actions.indices {
                 application.recorder.note(
-                    .action, about: responder, detail: "\(g.debugName) \(g.storedState)" + (multiple ? " (action \(k))" : ""),
+                    .action, about: responder, detail: multiple ? g.actionText(g.storedState) + " (action \(k))" : g.actionText(g.storedState),
                     touch: g.sequenceTouches.last?.identifier)
             }
         }
@@ -439,7 +442,7 @@ final class GestureEngine: TouchInterceptor {
         if g.pendingState != nil { unwait(g) }
         g.cancelScheduledDeadlines()
         g.storedState = .possible
-        note(g, "\(g.debugName) \(from) → possible")
+        note(g, g.transitionText(from, .possible))
         g.sequenceTouches.removeAll()
         g.reset()
     }

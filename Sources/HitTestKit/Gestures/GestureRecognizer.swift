@@ -46,6 +46,18 @@ open class GestureRecognizer {
             }
         }
 
+        /// 0 ..< 6, in declaration order.
+        var ordinal: Int {
+            switch self {
+            case .possible: 0
+            case .began: 1
+            case .changed: 2
+            case .ended: 3
+            case .cancelled: 4
+            case .failed: 5
+            }
+        }
+
         /// Ended, cancelled or failed: the recognizer waits for its touches to end, then resets.
         var isFinished: Bool { self == .ended || self == .cancelled || self == .failed }
 
@@ -159,7 +171,30 @@ open class GestureRecognizer {
     }
 
     /// `debugName`, kept until the name, the view or its list of recognizers changes.
-    @exclusivity(unchecked) var cachedDebugName: String?
+    @exclusivity(unchecked) var cachedDebugName: String? {
+        didSet { if cachedDebugName == nil, !logTexts.isEmpty { logTexts.removeAll() } }
+    }
+
+    /// The log's texts for this recognizer (`Name from → to`, `Name state`), built once each.
+    @exclusivity(unchecked) var logTexts: [String?] = []
+
+    /// `Name from → to`.
+    func transitionText(_ from: State, _ to: State) -> String {
+        logText(from.ordinal * 6 + to.ordinal) { "\(debugName) \(from) → \(to)" }
+    }
+
+    /// `Name state`, for an action entry.
+    func actionText(_ state: State) -> String {
+        logText(36 + state.ordinal) { "\(debugName) \(state)" }
+    }
+
+    private func logText(_ i: Int, _ make: () -> String) -> String {
+        if logTexts.isEmpty { logTexts = Array(repeating: nil, count: 42) }
+        if let text = logTexts[i] { return text }
+        let text = make()
+        logTexts[i] = text
+        return text
+    }
 
     private func computeDebugName() -> String {
         if let name { return name }

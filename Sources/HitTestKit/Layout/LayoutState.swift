@@ -8,6 +8,24 @@
 struct LayoutState {
     var autoresizingMask: View.AutoresizingMask = []
     var autoresizesSubviews = true
+    /// Marked by `setNeedsLayout()`: `layoutSubviews()` runs at the next pass.
+    var needsLayout = false
+    /// Some descendant needs layout: the pass goes down only through views with a mark.
+    var subtreeNeedsLayout = false
+    /// Marked by `setNeedsUpdateConstraints()`: `updateConstraints()` runs at the next pass.
+    var needsUpdateConstraints = false
+    /// Some descendant needs its constraints updated.
+    var subtreeNeedsUpdateConstraints = false
+    /// Set while the superview's autoresizing loop resizes this view: its own subviews are
+    /// resized by that loop (iteratively), not from inside the frame setter.
+    var autoresizingDeferred = false
+    /// `translatesAutoresizingMaskIntoConstraints` (default true).
+    var translatesAutoresizingMaskIntoConstraints = true
+    /// `layoutMargins` (8 on each side).
+    var layoutMargins = EdgeInsets(top: 8, left: 8, bottom: 8, right: 8)
+    /// Auto Layout's per-view state, allocated when the view first takes part (constraints,
+    /// guides, priorities); nil for the views that never do, so they pay one reference.
+    var autoLayout: AutoLayoutNode?
 }
 
 extension View {

@@ -16,7 +16,7 @@ public final class Application: Responder {
         case advance(Double)
     }
 
-    private var storedWindows: [Window] = []
+    @exclusivity(unchecked) private var storedWindows: [Window] = []
     @exclusivity(unchecked) private var queue: [Input] = []
     @exclusivity(unchecked) private var queueHead = 0
     @exclusivity(unchecked) private var processing = false
@@ -89,7 +89,7 @@ public final class Application: Responder {
     /// Routes the touches of `event` to their windows, front to back (`sendEvent:`); each
     /// window's `sendEvent(_:)` hands them to the router.
     public func sendEvent(_ event: Event) {
-        for window in storedWindows.reversed() where event.touches.contains(where: { $0.window === window }) {
+        for window in storedWindows.reversed() where event.touchList.contains(where: { $0.window === window }) {
             window.sendEvent(event)
         }
     }
@@ -153,7 +153,7 @@ public final class Application: Responder {
     /// The simulated time in seconds: the latest timestamp seen (input) or advanced to
     /// (`advanceTime(to:)`); while a deadline runs, its time. Never the wall clock. 0 before
     /// the first input, which may be at any time.
-    public private(set) var currentTime: Double = 0 {
+    @exclusivity(unchecked) public private(set) var currentTime: Double = 0 {
         didSet { recorder.now = currentTime }
     }
 
@@ -217,6 +217,7 @@ public final class Application: Responder {
         currentTime = target
         clockStarted = true
         settle()
+        layOutWindows()  // Layout: after advanceTime (SEMANTICS 10.8)
     }
 
     private func process(_ changes: [TouchChange]) {
@@ -233,14 +234,16 @@ public final class Application: Responder {
         runDeadlines(through: time)
         currentTime = time
         clockStarted = true
+        layOutWindows()  // Layout: before the step is hit-tested and delivered (SEMANTICS 10.8)
 
         let step = tracker.apply(changes, at: time)
         router.watchNewTouches(step.began)
         tracker.markStationary(except: step.changed)
-        var all = Set<Touch>(minimumCapacity: tracker.active.count + step.changed.count)
-        for touch in tracker.active { all.insert(touch) }
-        for touch in step.changed { all.insert(touch) }
-        let event = Event(timestamp: time, touches: all, application: self)
+        // The touches down, and any that changed and are not (every changed touch is down until
+        // `retire`, but the list must not depend on it).
+        var all = tracker.active
+        for touch in step.changed where !all.contains(where: { $0 === touch }) { all.append(touch) }
+        let event = Event(timestamp: time, list: all, application: self)
         router.stepWillDeliver(step.changed, event: event)
         for touch in step.changed where !touch.isDelivered && (touch.phase != .began || touch.route.isWatched) {
             if let view = touch.view {

@@ -75,8 +75,17 @@ public final class Touch: Hashable {
 public final class Event {
     /// When the event happened, in seconds.
     public let timestamp: Double
-    /// Every touch on the screen: the ones that changed and the stationary ones.
-    let touches: Set<Touch>
+    /// Every touch on the screen: the ones that changed and the stationary ones, each once.
+    let touchList: [Touch]
+    /// `touchList` as a set, made on first use (most events are never asked for one).
+    @exclusivity(unchecked) private var touchSet: Set<Touch>?
+    /// Every touch on the screen, as a set.
+    var touches: Set<Touch> {
+        if let touchSet { return touchSet }
+        let set = Set(touchList)
+        touchSet = set
+        return set
+    }
     /// The application whose pipeline made the event: `Window.sendEvent(_:)` hands the event
     /// back to its router, and the responder chain logs to its delivery log.
     /// Held strongly: an event a handler keeps keeps its application (a weak reference here
@@ -85,7 +94,15 @@ public final class Event {
 
     init(timestamp: Double, touches: Set<Touch>, application: Application?) {
         self.timestamp = timestamp
-        self.touches = touches
+        touchList = Array(touches)
+        touchSet = touches
+        self.application = application
+    }
+
+    /// An event of `list` (no touch twice).
+    init(timestamp: Double, list: [Touch], application: Application?) {
+        self.timestamp = timestamp
+        touchList = list
         self.application = application
     }
 
@@ -94,13 +111,15 @@ public final class Event {
 
     /// The touches of the event whose view is `view` (`touchesForView:`), or nil when none.
     public func touches(for view: View) -> Set<Touch>? {
-        let mine = touches.filter { $0.view === view }
+        var mine = Set<Touch>()
+        for touch in touchList where touch.view === view { mine.insert(touch) }
         return mine.isEmpty ? nil : mine
     }
 
     /// The touches of the event in `window` (`touchesForWindow:`), or nil when none.
     public func touches(for window: Window) -> Set<Touch>? {
-        let mine = touches.filter { $0.window === window }
+        var mine = Set<Touch>()
+        for touch in touchList where touch.window === window { mine.insert(touch) }
         return mine.isEmpty ? nil : mine
     }
 }

@@ -73,7 +73,7 @@ protocol TouchInterceptor: AnyObject {
 final class TouchRouter {
     unowned let application: Application
     /// The gesture seam; nil until recognizers exist.
-    var interceptor: TouchInterceptor?
+    @exclusivity(unchecked) var interceptor: TouchInterceptor?
     /// Touches with `route.pending` phases, in the order they got them.
     @exclusivity(unchecked) private var queued: [Touch] = []
 
@@ -110,9 +110,16 @@ final class TouchRouter {
     /// touches' pending phases, then the phase it has in this step unless it is held.
     func deliver(_ event: Event, in window: Window) {
         var items: [(touch: Touch, phases: [Touch.Phase])] = []
-        var mine: [Touch] = []
-        for touch in event.touches where touch.window === window && touch.view != nil { mine.append(touch) }
-        if mine.count > 1 { mine.sort { $0.identifier < $1.identifier } }
+        var mine: [Touch]
+        if event.touchList.count == 1 {
+            // One touch (most steps): the event's own list, no copy.
+            let touch = event.touchList[0]
+            mine = touch.window === window && touch.view != nil ? event.touchList : []
+        } else {
+            mine = []
+            for touch in event.touchList where touch.window === window && touch.view != nil { mine.append(touch) }
+            if mine.count > 1 { mine.sort { $0.identifier < $1.identifier } }
+        }
         for touch in mine {
             var phases = touch.route.pending
             touch.route.pending.removeAll()
@@ -229,7 +236,9 @@ final class TouchRouter {
             guard phase != .stationary, let view = touch.view, !touch.route.viewHasFinished else { return [] }
             if phase == .began { touch.route.viewHasBegun = true }
             if phase == .ended || phase == .cancelled { touch.route.viewHasFinished = true }
-            return [Delivery(view: view, phase: phase, touches: [touch])]
+            var one = Set<Touch>(minimumCapacity: 1)
+            one.insert(touch)
+            return [Delivery(view: view, phase: phase, touches: one)]
         }
         var out: [Delivery] = []
         let rounds = items.reduce(0) { max($0, $1.phases.count) }

@@ -67,6 +67,11 @@ final class TouchTracker {
             }
         }
         assignViews(step)
+        if step.began.count == 1 {
+            // One new touch (most steps): it is weighed against every other touch down.
+            applyBeganRules(step.began[0]) { _ in true }
+            return step
+        }
         // In input order: a touch is weighed against those already down, and those of this
         // step that came before it.
         var decided = Set<ObjectIdentifier>()

@@ -49,6 +49,7 @@ extension View {
         view.storedSuperview = self
         if windowChanges { view.forEachInSubtree { $0.storedWindow = newWindow } }
         mirrorAttach(view, at: position)
+        layoutDidInsert(view, from: oldSuperview)
 
         if windowChanges { view.forEachInSubtree { $0.didMoveToWindow() } }
         view.didMoveToSuperview()
@@ -121,6 +122,7 @@ extension View {
         storedSuperview = nil
         if windowChanges { forEachInSubtree { $0.storedWindow = nil } }
         core?.detach(self)
+        layoutDidRemove(from: old)
 
         if windowChanges { forEachInSubtree { $0.didMoveToWindow() } }
         didMoveToSuperview()

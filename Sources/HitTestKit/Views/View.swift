@@ -37,6 +37,7 @@ open class View: Responder {
             View.requireFinite(center.isFinite, "center", center)
             core?.writeCenter(self)
             animatableDidChange(.center, old: View.vector(oldValue))  // Animation: A1
+            if layoutState.autoLayout != nil { autoLayoutGeometryDidChange() }
         }
     }
 
@@ -50,6 +51,7 @@ open class View: Responder {
                 "bounds", bounds)
             core?.writeBounds(self)
             animatableDidChange(.bounds, old: View.vector(oldValue))  // Animation: A1
+            if bounds.size != oldValue.size { boundsSizeDidChange(from: oldValue.size) }
         }
     }
 
@@ -184,6 +186,38 @@ open class View: Responder {
     open func willMove(toWindow newWindow: Window?) {}
     /// Called after the window changed, on the view and each descendant, parent first.
     open func didMoveToWindow() {}
+
+    // MARK: - Layout (override points; the machinery is in Layout/ and AutoLayout/)
+
+    /// Lays out the subviews (`layoutSubviews`), called by the layout pass when the view was
+    /// marked (`setNeedsLayout()`, a bounds size change, a subview added or removed, Auto
+    /// Layout). The default applies Auto Layout's solved frames to the subviews that use it
+    /// (`translatesAutoresizingMaskIntoConstraints == false`); override to place subviews
+    /// yourself, calling `super` to keep Auto Layout's frames.
+    open func layoutSubviews() { applyAutoLayoutFrames() }
+
+    /// The size that best fits `size` (`sizeThatFits:`); the default returns the current
+    /// bounds size. `sizeToFit()` uses it.
+    open func sizeThatFits(_ size: Size) -> Size { bounds.size }
+
+    /// Called after `layoutMargins` changed (`layoutMarginsDidChange`); the default does nothing.
+    open func layoutMarginsDidChange() {}
+
+    /// The insets of the window's safe area that reach into this view's bounds
+    /// (`safeAreaInsets`): per edge, how far the window's unsafe band overlaps the view, never
+    /// negative and never more than the view's size; zero for a view in no window.
+    open var safeAreaInsets: EdgeInsets { safeAreaInsetsFromWindow() }
+
+    /// The size the view's content needs (`intrinsicContentSize`); `View.noIntrinsicMetric` on
+    /// an axis without one. The default has none on both axes. Auto Layout turns it into
+    /// hugging and compression-resistance constraints; call `invalidateIntrinsicContentSize()`
+    /// when it changes.
+    open var intrinsicContentSize: Size { Size(width: View.noIntrinsicMetric, height: View.noIntrinsicMetric) }
+
+    /// Updates the view's constraints (`updateConstraints`), called by the constraints pass
+    /// before layout for a view marked with `setNeedsUpdateConstraints()`, subviews before
+    /// their superview. The default does nothing; overrides call `super` last, as in UIKit.
+    open func updateConstraints() {}
 
     static func requireFinite(_ ok: Bool, _ name: String, _ value: Any) {
         precondition(ok, "View.\(name) must be finite, got \(value)")

@@ -26,6 +26,20 @@ open class Window: View {
         }
     }
 
+    // MARK: - Layout: the device's safe area
+
+    /// The window's own safe-area insets (a notch, a home indicator): set by the caller, zero
+    /// by default. The views inside derive theirs from it (`View.safeAreaInsets`).
+    var storedSafeAreaInsets = EdgeInsets.zero
+
+    /// The device's safe-area insets (`UIWindow.safeAreaInsets`), set by the caller (e.g. 47
+    /// at the top and 34 at the bottom for a phone in portrait); zero by default. Setting them
+    /// lays the window out again at the next pass.
+    public override var safeAreaInsets: EdgeInsets {
+        get { storedSafeAreaInsets }
+        set { setWindowSafeAreaInsets(newValue) }
+    }
+
     /// Creates a window with the given frame (in screen coordinates).
     public override init(frame: Rect) {
         super.init(frame: frame)

@@ -1,0 +1,756 @@
+/*
+ * solver_tests.c - the constraint solver's tests (hittest_solver.h), run by
+ * scripts/solvercheck.sh under AddressSanitizer and UndefinedBehaviorSanitizer.
+ *
+ *   solver_tests [SEED [ROUNDS]]
+ *
+ * Named cases first (each prints its name), then randomized systems built from frames chosen
+ * first (the solver must recover them to 1e-6), then randomized edits compared with a
+ * from-scratch solve of the same final system. A failure prints the case, the line and, for
+ * the randomized parts, the seed that reproduces it.
+ */
+#include "../CHitTest/solver.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures = 0;
+static const char *current = "";
+static unsigned long current_seed = 0;
+static int has_seed = 0;
+
+#define CHECK(cond)                                                                            \
+    do {                                                                                       \
+        if (!(cond)) {                                                                         \
+            failures++;                                                                        \
+            if (has_seed)                                                                      \
+                fprintf(stderr, "FAIL %s (seed %lu): %s:%d: %s\n", current, current_seed,      \
+                        __FILE__, __LINE__, #cond);                                           \
+            else                                                                               \
+                fprintf(stderr, "FAIL %s: %s:%d: %s\n", current, __FILE__, __LINE__, #cond);  \
+            return;                                                                            \
+        }                                                                                      \
+    } while (0)
+
+#define OK(call) CHECK((call) == HT_OK)
+static int NEAR(double a, double b) { return fabs(a - b) <= 1e-6 * (1.0 + fabs(b)); }
+
+/* ---- helpers ---- */
+
+static ht_solver *S;
+
+static ht_var var(void) {
+    ht_var v = -1;
+    if (ht_solver_new_variable(S, &v) != HT_OK) abort();
+    return v;
+}
+
+/* a*x + b*y + c REL 0 (y may be -1 for none) */
+static ht_status con2(double a, ht_var x, double b, ht_var y, double c, int rel, float p,
+                      ht_constraint *out) {
+    ht_var vs[2] = {x, y};
+    double cs[2] = {a, b};
+    ht_constraint tmp;
+    return ht_solver_add_constraint(S, vs, cs, y < 0 ? 1 : 2, c, rel, p, out ? out : &tmp);
+}
+
+/* x REL value @ p */
+static ht_status pin(ht_var x, double value, int rel, float p, ht_constraint *out) {
+    return con2(1, x, 0, -1, -value, rel, p, out);
+}
+
+static double val(ht_var x) {
+    double v = NAN;
+    if (ht_solver_value(S, x, &v) != HT_OK) return NAN;
+    return v;
+}
+
+static int determined(ht_var x) {
+    bool b = false;
+    if (ht_solver_is_determined(S, x, &b) != HT_OK) return -1;
+    return b ? 1 : 0;
+}
+
+static int in_conflict(ht_constraint c) {
+    ht_constraint list[64];
+    size_t n = 0;
+    if (ht_solver_conflict(S, list, 64, &n) != HT_OK) return 0;
+    for (size_t i = 0; i < n && i < 64; i++)
+        if (list[i] == c) return 1;
+    return 0;
+}
+
+static size_t conflict_count(void) {
+    size_t n = 0;
+    ht_solver_conflict(S, NULL, 0, &n);
+    return n;
+}
+
+static void begin(const char *name, int print) {
+    current = name;
+    has_seed = 0;
+    if (print) printf("  %s\n", name);
+    if (ht_solver_create(&S) != HT_OK) abort();
+}
+
+static void end(void) {
+    if (S) {
+        if (ht_solver_validate(S) != HT_OK) {
+            failures++;
+            fprintf(stderr, "FAIL %s: ht_solver_validate after the case\n", current);
+        }
+        ht_solver_destroy(S);
+    }
+    S = NULL;
+}
+
+/* ---- named cases ---- */
+
+static void required_equalities_give_exact_values(void) {
+    ht_var x = var(), y = var();
+    OK(pin(x, 10, HT_REL_EQ, 1000, NULL));
+    OK(con2(1, y, -1, x, -5, HT_REL_EQ, 1000, NULL)); /* y = x + 5 */
+    CHECK(val(x) == 10 && val(y) == 15);
+    CHECK(determined(x) == 1 && determined(y) == 1);
+}
+
+static void required_inequality_beats_optional_pull(void) {
+    ht_var x = var();
+    OK(pin(x, 100, HT_REL_GE, 1000, NULL));
+    OK(pin(x, 50, HT_REL_EQ, 500, NULL));
+    CHECK(NEAR(val(x), 100));
+    CHECK(determined(x) == 1);
+}
+
+static void optional_pull_inside_inequalities(void) {
+    ht_var x = var();
+    OK(pin(x, 0, HT_REL_GE, 1000, NULL));
+    OK(pin(x, 300, HT_REL_LE, 1000, NULL));
+    OK(pin(x, 120, HT_REL_EQ, 250, NULL));
+    CHECK(NEAR(val(x), 120));
+    CHECK(determined(x) == 1);
+}
+
+/* SEMANTICS 10.14: higher priority strictly first: one 751 beats a thousand 750s. */
+static void one_751_beats_a_thousand_750s(void) {
+    ht_var x = var();
+    for (int i = 0; i < 1000; i++) OK(pin(x, 10, HT_REL_EQ, 750, NULL));
+    CHECK(NEAR(val(x), 10));
+    ht_constraint strong;
+    OK(pin(x, 0, HT_REL_EQ, 751, &strong));
+    CHECK(NEAR(val(x), 0));
+    CHECK(determined(x) == 1);
+    /* and the other way round: lowering it below 750 hands x back to the crowd */
+    OK(ht_solver_set_priority(S, strong, 749));
+    CHECK(NEAR(val(x), 10));
+    OK(ht_solver_set_priority(S, strong, 999));
+    CHECK(NEAR(val(x), 0));
+}
+
+static void lexicographic_across_variables(void) {
+    /* x + y = 100 (required); a 751 wants x = 70; a hundred 750s want y = 90 (x = 10). */
+    ht_var x = var(), y = var();
+    OK(con2(1, x, 1, y, -100, HT_REL_EQ, 1000, NULL));
+    for (int i = 0; i < 100; i++) OK(pin(y, 90, HT_REL_EQ, 750, NULL));
+    OK(pin(x, 70, HT_REL_EQ, 751, NULL));
+    CHECK(NEAR(val(x), 70) && NEAR(val(y), 30));
+}
+
+static void within_a_level_the_majority_wins(void) {
+    ht_var x = var();
+    OK(pin(x, 0, HT_REL_EQ, 500, NULL));
+    OK(pin(x, 10, HT_REL_EQ, 500, NULL));
+    OK(pin(x, 10, HT_REL_EQ, 500, NULL));
+    CHECK(NEAR(val(x), 10));
+    CHECK(determined(x) == 1);
+}
+
+static void conflicting_equal_pulls_are_ambiguous(void) {
+    ht_var x = var();
+    OK(pin(x, 0, HT_REL_EQ, 500, NULL));
+    OK(pin(x, 10, HT_REL_EQ, 500, NULL));
+    double v = val(x);
+    CHECK(v >= -1e-9 && v <= 10 + 1e-9);
+    CHECK(determined(x) == 0);
+    OK(pin(x, 4, HT_REL_EQ, 250, NULL)); /* a weaker pull settles it */
+    CHECK(NEAR(val(x), 4));
+    CHECK(determined(x) == 1);
+}
+
+static void underdetermined_variables_say_so(void) {
+    ht_var x = var(), y = var(), z = var(), lone = var();
+    OK(con2(1, x, 1, y, -10, HT_REL_EQ, 1000, NULL)); /* x + y = 10 */
+    OK(pin(z, 0, HT_REL_GE, 1000, NULL));
+    CHECK(determined(x) == 0 && determined(y) == 0);
+    CHECK(determined(z) == 0);
+    CHECK(determined(lone) == 0 && val(lone) == 0);
+    OK(pin(x, 3, HT_REL_EQ, 250, NULL));
+    CHECK(determined(x) == 1 && determined(y) == 1);
+    CHECK(NEAR(val(x), 3) && NEAR(val(y), 7));
+    /* z >= 0 and z <= 0: determined without any pull */
+    OK(pin(z, 0, HT_REL_LE, 1000, NULL));
+    CHECK(determined(z) == 1 && NEAR(val(z), 0));
+}
+
+static void unsatisfiable_equality_is_refused_with_its_conflict(void) {
+    ht_var x = var(), y = var();
+    ht_constraint a, b, c;
+    OK(pin(x, 10, HT_REL_EQ, 1000, &a));
+    OK(con2(1, y, -1, x, 0, HT_REL_EQ, 1000, &b)); /* y = x */
+    c = 12345;
+    CHECK(pin(y, 20, HT_REL_EQ, 1000, &c) == HT_E_UNSATISFIABLE);
+    CHECK(c == 12345); /* out untouched */
+    CHECK(in_conflict(a) && in_conflict(b) && conflict_count() == 2);
+    CHECK(val(x) == 10 && val(y) == 10);
+    size_t ncons = 0;
+    OK(ht_solver_stats(S, NULL, &ncons, NULL));
+    CHECK(ncons == 2);
+    /* a later success clears the conflict set */
+    OK(pin(y, 10, HT_REL_EQ, 1000, NULL));
+    CHECK(conflict_count() == 0);
+}
+
+static void unsatisfiable_inequalities_are_refused(void) {
+    ht_var x = var(), y = var();
+    ht_constraint lo, other;
+    OK(pin(x, 10, HT_REL_GE, 1000, &lo));
+    OK(pin(y, 0, HT_REL_GE, 1000, &other));
+    OK(pin(x, 7, HT_REL_EQ, 500, NULL));
+    CHECK(pin(x, 5, HT_REL_LE, 1000, NULL) == HT_E_UNSATISFIABLE);
+    CHECK(in_conflict(lo) && !in_conflict(other));
+    CHECK(NEAR(val(x), 10));
+    OK(ht_solver_validate(S));
+    /* a cycle of required equalities that cannot close */
+    ht_var p = var(), q = var(), r = var();
+    ht_constraint c1, c2;
+    OK(con2(1, p, -1, q, -1, HT_REL_EQ, 1000, &c1)); /* p = q + 1 */
+    OK(con2(1, q, -1, r, -1, HT_REL_EQ, 1000, &c2)); /* q = r + 1 */
+    CHECK(con2(1, r, -1, p, -1, HT_REL_EQ, 1000, NULL) == HT_E_UNSATISFIABLE);
+    CHECK(in_conflict(c1) && in_conflict(c2));
+    /* a constant-only contradiction */
+    CHECK(ht_solver_add_constraint(S, NULL, NULL, 0, 5, HT_REL_EQ, 1000, &c1) == HT_E_UNSATISFIABLE);
+    CHECK(ht_solver_add_constraint(S, NULL, NULL, 0, 5, HT_REL_LE, 1000, &c1) == HT_E_UNSATISFIABLE);
+    OK(ht_solver_add_constraint(S, NULL, NULL, 0, 5, HT_REL_GE, 1000, &c1));
+    OK(ht_solver_add_constraint(S, NULL, NULL, 0, 5, HT_REL_EQ, 10, &c1));
+}
+
+static void redundant_required_constraints(void) {
+    ht_var x = var(), y = var();
+    ht_constraint a, b, c;
+    OK(pin(x, 10, HT_REL_EQ, 1000, &a));
+    OK(pin(x, 10, HT_REL_EQ, 1000, &b));
+    OK(con2(2, x, -2, y, 0, HT_REL_EQ, 1000, NULL)); /* 2x = 2y */
+    OK(con2(1, y, 0, -1, -10, HT_REL_EQ, 1000, &c));
+    CHECK(val(y) == 10);
+    /* the redundant copy blocks a constant change of the first */
+    CHECK(ht_solver_set_constant(S, a, -20) == HT_E_UNSATISFIABLE);
+    CHECK(in_conflict(a) && in_conflict(b));
+    CHECK(NEAR(val(x), 10) && NEAR(val(y), 10));
+    double k = 0;
+    OK(ht_solver_constraint_info(S, a, NULL, &k, NULL));
+    CHECK(k == -10);
+    OK(ht_solver_remove_constraint(S, b));
+    OK(ht_solver_remove_constraint(S, c));
+    OK(ht_solver_set_constant(S, a, -20));
+    CHECK(NEAR(val(x), 20) && NEAR(val(y), 20));
+    CHECK(determined(y) == 1);
+}
+
+static void set_constant_moves_the_solution(void) {
+    ht_var x = var(), w = var(), r = var();
+    ht_constraint cx, cw, opt;
+    OK(pin(x, 10, HT_REL_EQ, 1000, &cx));
+    OK(pin(w, 30, HT_REL_GE, 1000, &cw));
+    OK(pin(w, 0, HT_REL_EQ, 250, &opt)); /* hugging */
+    OK(ht_solver_add_constraint(S, (ht_var[]){r, x, w}, (double[]){1, -1, -1}, 3, 0, HT_REL_EQ,
+                                1000, &(ht_constraint){0})); /* r = x + w */
+    CHECK(NEAR(val(r), 40));
+    OK(ht_solver_set_constant(S, cw, -50));
+    CHECK(NEAR(val(w), 50) && NEAR(val(r), 60));
+    OK(ht_solver_set_constant(S, cx, -1));
+    CHECK(NEAR(val(r), 51));
+    OK(ht_solver_set_constant(S, opt, -70)); /* the pull now sits above the floor */
+    CHECK(NEAR(val(w), 70) && NEAR(val(r), 71));
+    OK(ht_solver_set_constant(S, cw, -100)); /* and the floor above the pull */
+    CHECK(NEAR(val(w), 100));
+    /* a required inequality pushed past another required one is refused */
+    OK(pin(w, 200, HT_REL_LE, 1000, NULL));
+    CHECK(ht_solver_set_constant(S, cw, -300) == HT_E_UNSATISFIABLE);
+    CHECK(in_conflict(cw));
+    CHECK(NEAR(val(w), 100));
+    OK(ht_solver_validate(S));
+}
+
+static void priorities_change_between_optional_levels_only(void) {
+    ht_var x = var();
+    ht_constraint req, a, b;
+    OK(pin(x, -100, HT_REL_GE, 1000, &req));
+    OK(pin(x, 0, HT_REL_EQ, 300, &a));
+    OK(pin(x, 10, HT_REL_EQ, 200, &b));
+    CHECK(NEAR(val(x), 0));
+    OK(ht_solver_set_priority(S, b, 400));
+    CHECK(NEAR(val(x), 10));
+    OK(ht_solver_set_priority(S, b, 400)); /* same: no-op */
+    CHECK(ht_solver_set_priority(S, b, 1000) == HT_E_REQUIRED_PRIORITY);
+    CHECK(ht_solver_set_priority(S, req, 999) == HT_E_REQUIRED_PRIORITY);
+    CHECK(ht_solver_set_priority(S, a, 0) == HT_E_INVALID_ARGUMENT);
+    CHECK(ht_solver_set_priority(S, a, NAN) == HT_E_INVALID_ARGUMENT);
+    float p = 0;
+    OK(ht_solver_constraint_info(S, b, NULL, NULL, &p));
+    CHECK(p == 400);
+    OK(ht_solver_remove_constraint(S, b));
+    CHECK(NEAR(val(x), 0));
+}
+
+static void remove_restores_freedom(void) {
+    ht_var x = var(), y = var();
+    ht_constraint a, b;
+    OK(pin(x, 10, HT_REL_EQ, 1000, &a));
+    OK(con2(1, y, -1, x, -1, HT_REL_EQ, 1000, &b));
+    CHECK(determined(y) == 1);
+    OK(ht_solver_remove_constraint(S, a));
+    CHECK(determined(x) == 0 && determined(y) == 0);
+    CHECK(ht_solver_remove_constraint(S, a) == HT_E_BAD_HANDLE);
+    OK(pin(x, -3, HT_REL_EQ, 1000, &a));
+    CHECK(NEAR(val(y), -2));
+}
+
+static void bad_input_is_an_error(void) {
+    ht_var x = var(), y = var();
+    ht_constraint c;
+    double one = 1, nan = NAN, inf = INFINITY;
+    CHECK(ht_solver_add_constraint(S, &x, &one, 1, nan, HT_REL_EQ, 1000, &c) == HT_E_NOT_FINITE);
+    CHECK(ht_solver_add_constraint(S, &x, &one, 1, inf, HT_REL_EQ, 1000, &c) == HT_E_NOT_FINITE);
+    CHECK(ht_solver_add_constraint(S, &x, &nan, 1, 0, HT_REL_EQ, 1000, &c) == HT_E_NOT_FINITE);
+    CHECK(ht_solver_add_constraint(S, &x, &one, 1, 0, 2, 1000, &c) == HT_E_INVALID_ARGUMENT);
+    CHECK(ht_solver_add_constraint(S, &x, &one, 1, 0, HT_REL_EQ, 0, &c) == HT_E_INVALID_ARGUMENT);
+    CHECK(ht_solver_add_constraint(S, &x, &one, 1, 0, HT_REL_EQ, 1000.5f, &c) == HT_E_INVALID_ARGUMENT);
+    CHECK(ht_solver_add_constraint(S, &x, &one, 1, 0, HT_REL_EQ, NAN, &c) == HT_E_INVALID_ARGUMENT);
+    CHECK(ht_solver_add_constraint(S, &x, &one, 1, 0, HT_REL_EQ, -5, &c) == HT_E_INVALID_ARGUMENT);
+    CHECK(ht_solver_add_constraint(S, NULL, &one, 1, 0, HT_REL_EQ, 1000, &c) == HT_E_INVALID_ARGUMENT);
+    CHECK(ht_solver_add_constraint(S, &x, &one, 1, 0, HT_REL_EQ, 1000, NULL) == HT_E_INVALID_ARGUMENT);
+    CHECK(ht_solver_add_constraint(NULL, &x, &one, 1, 0, HT_REL_EQ, 1000, &c) == HT_E_INVALID_ARGUMENT);
+    ht_var bogus[4] = {-1, 999, x + (1 << 24), 0x7FFFFFFF};
+    for (int i = 0; i < 4; i++)
+        CHECK(ht_solver_add_constraint(S, &bogus[i], &one, 1, 0, HT_REL_EQ, 1000, &c) == HT_E_BAD_HANDLE);
+    double v;
+    bool b;
+    CHECK(ht_solver_value(S, 999, &v) == HT_E_BAD_HANDLE);
+    CHECK(ht_solver_value(S, x, NULL) == HT_E_INVALID_ARGUMENT);
+    CHECK(ht_solver_is_determined(S, -7, &b) == HT_E_BAD_HANDLE);
+    CHECK(ht_solver_remove_constraint(S, 0) == HT_E_BAD_HANDLE);
+    CHECK(ht_solver_set_constant(S, 77, 1) == HT_E_BAD_HANDLE);
+    OK(pin(x, 5, HT_REL_EQ, 1000, &c));
+    CHECK(ht_solver_set_constant(S, c, NAN) == HT_E_NOT_FINITE);
+    CHECK(ht_solver_set_constant(S, c, -INFINITY) == HT_E_NOT_FINITE);
+    CHECK(ht_solver_create(NULL) == HT_E_INVALID_ARGUMENT);
+    CHECK(ht_solver_new_variable(S, NULL) == HT_E_INVALID_ARGUMENT);
+    CHECK(ht_solver_conflict(S, NULL, 3, &(size_t){0}) == HT_E_INVALID_ARGUMENT);
+    ht_solver_destroy(NULL);
+    /* freed variables are stale; a variable in a constraint cannot be freed */
+    CHECK(ht_solver_free_variable(S, x) == HT_E_IN_USE);
+    OK(ht_solver_free_variable(S, y));
+    CHECK(ht_solver_free_variable(S, y) == HT_E_BAD_HANDLE);
+    CHECK(ht_solver_value(S, y, &v) == HT_E_BAD_HANDLE);
+    ht_var y2 = var(); /* reuses the slot with a new generation */
+    CHECK(y2 != y);
+    CHECK(ht_solver_value(S, y, &v) == HT_E_BAD_HANDLE);
+    OK(ht_solver_remove_constraint(S, c));
+    OK(ht_solver_free_variable(S, x));
+    CHECK(ht_solver_set_constant(S, c, 1) == HT_E_BAD_HANDLE);
+}
+
+static void duplicate_variables_add_up(void) {
+    ht_var x = var();
+    OK(ht_solver_add_constraint(S, (ht_var[]){x, x, x}, (double[]){1, 2, -1}, 3, -8, HT_REL_EQ, 1000,
+                                &(ht_constraint){0})); /* 2x = 8 */
+    CHECK(NEAR(val(x), 4));
+    ht_var y = var();
+    /* a variable whose coefficients cancel is in the constraint but not constrained */
+    OK(ht_solver_add_constraint(S, (ht_var[]){y, y}, (double[]){1, -1}, 2, 0, HT_REL_EQ, 1000,
+                                &(ht_constraint){0}));
+    CHECK(determined(y) == 0);
+}
+
+/* Fitting: a view's width pulled to a target at priority 50 against content at 750/250. */
+static void fitting_size_pull_at_50(void) {
+    ht_var w = var();
+    OK(pin(w, 80, HT_REL_GE, 750, NULL));  /* compression resistance */
+    OK(pin(w, 80, HT_REL_LE, 250, NULL));  /* hugging */
+    OK(pin(w, 0, HT_REL_EQ, 50, NULL));    /* fittingSizeLevel: compressed */
+    CHECK(NEAR(val(w), 80));
+    ht_var w2 = var();
+    OK(pin(w2, 80, HT_REL_GE, 750, NULL));
+    OK(pin(w2, 80, HT_REL_LE, 250, NULL));
+    OK(pin(w2, 1e6, HT_REL_EQ, 50, NULL)); /* expanded: hugging holds it */
+    CHECK(NEAR(val(w2), 80));
+    ht_var w3 = var();
+    OK(pin(w3, 80, HT_REL_GE, 750, NULL));
+    OK(pin(w3, 80, HT_REL_LE, 250, NULL));
+    OK(pin(w3, 50, HT_REL_LE, 1000, NULL)); /* required max: compression gives */
+    CHECK(NEAR(val(w3), 50));
+}
+
+/* Allocation failures: every call either succeeds or returns HT_E_NO_MEMORY with the
+ * constraints as before; retried without failures, the end result equals a clean run. */
+static void build_script(ht_solver *s, int fail_at, double out[6]) {
+    ht_var v[6];
+    for (int i = 0; i < 6; i++) {
+        if (fail_at) hts_test_fail_allocation(s, fail_at);
+        while (ht_solver_new_variable(s, &v[i]) != HT_OK) hts_test_fail_allocation(s, 0);
+    }
+    struct { int a, b; double ca, cb, k; int rel; float p; } cs[] = {
+        {0, -1, 1, 0, -10, HT_REL_EQ, 1000}, {1, 0, 1, -1, -20, HT_REL_EQ, 1000},
+        {2, 1, 1, -1, 0, HT_REL_GE, 1000},   {2, -1, 1, 0, -100, HT_REL_EQ, 250},
+        {3, 2, 1, -2, 0, HT_REL_EQ, 1000},   {4, 3, 1, -1, -5, HT_REL_LE, 1000},
+        {4, -1, 1, 0, -1000, HT_REL_EQ, 500}, {5, 4, 1, 1, -7, HT_REL_EQ, 750},
+        {5, -1, 1, 0, 0, HT_REL_GE, 1000},
+    };
+    ht_constraint h[9];
+    for (int i = 0; i < 9; i++) {
+        ht_var vs[2] = {v[cs[i].a], cs[i].b >= 0 ? v[cs[i].b] : -1};
+        double cc[2] = {cs[i].ca, cs[i].cb};
+        if (fail_at) hts_test_fail_allocation(s, fail_at);
+        while (ht_solver_add_constraint(s, vs, cc, cs[i].b >= 0 ? 2 : 1, cs[i].k, cs[i].rel, cs[i].p,
+                                        &h[i]) != HT_OK)
+            hts_test_fail_allocation(s, 0);
+    }
+    if (fail_at) hts_test_fail_allocation(s, fail_at);
+    while (ht_solver_set_constant(s, h[0], -12) != HT_OK) hts_test_fail_allocation(s, 0);
+    if (fail_at) hts_test_fail_allocation(s, fail_at);
+    while (ht_solver_set_priority(s, h[3], 800) != HT_OK) hts_test_fail_allocation(s, 0);
+    if (fail_at) hts_test_fail_allocation(s, fail_at);
+    while (ht_solver_remove_constraint(s, h[6]) != HT_OK) hts_test_fail_allocation(s, 0);
+    if (fail_at) hts_test_fail_allocation(s, fail_at);
+    bool det;
+    while (ht_solver_is_determined(s, v[5], &det) != HT_OK) hts_test_fail_allocation(s, 0);
+    for (int i = 0; i < 6; i++) {
+        if (fail_at) hts_test_fail_allocation(s, fail_at);
+        while (ht_solver_value(s, v[i], &out[i]) != HT_OK) hts_test_fail_allocation(s, 0);
+    }
+    hts_test_fail_allocation(s, 0);
+}
+
+static void allocation_failures_leave_the_solver_usable(void) {
+    double want[6], got[6];
+    build_script(S, 0, want);
+    for (int fail_at = 1; fail_at < 400; fail_at++) {
+        ht_solver *s;
+        OK(ht_solver_create(&s));
+        build_script(s, fail_at, got);
+        ht_status vs = ht_solver_validate(s);
+        ht_solver_destroy(s);
+        CHECK(vs == HT_OK);
+        for (int i = 0; i < 6; i++) CHECK(NEAR(got[i], want[i]));
+    }
+}
+
+/* ---- randomized: frames first, then constraints they satisfy ---- */
+
+static unsigned long long rng_state;
+static unsigned rnd(void) {
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (unsigned)(rng_state >> 33);
+}
+static int rint_(int n) { return (int)(rnd() % (unsigned)n); }
+
+enum { A_LEFT, A_RIGHT, A_CX, A_W, A_TOP, A_BOTTOM, A_CY, A_H };
+#define MAXV 64
+
+typedef struct {
+    int n;
+    double fx[MAXV], fy[MAXV], fw[MAXV], fh[MAXV];
+    ht_var x[MAXV], y[MAXV], w[MAXV], h[MAXV];
+} frames;
+
+/* attribute a of view i as terms (var, coef) and its true value */
+static int attr_terms(const frames *f, int i, int a, ht_var *vs, double *cs, double *value) {
+    int horiz = a < A_TOP;
+    ht_var p = horiz ? f->x[i] : f->y[i], s = horiz ? f->w[i] : f->h[i];
+    double pv = horiz ? f->fx[i] : f->fy[i], sv = horiz ? f->fw[i] : f->fh[i];
+    switch (a % 4) {
+    case 0: vs[0] = p; cs[0] = 1; *value = pv; return 1;
+    case 1: vs[0] = p; cs[0] = 1; vs[1] = s; cs[1] = 1; *value = pv + sv; return 2;
+    case 2: vs[0] = p; cs[0] = 1; vs[1] = s; cs[1] = 0.5; *value = pv + 0.5 * sv; return 2;
+    default: vs[0] = s; cs[0] = 1; *value = sv; return 1;
+    }
+}
+
+typedef struct {
+    ht_var vs[6];
+    double cs[6];
+    int n;
+    double k;
+    int rel;
+    float p;
+} spec;
+
+/* attr(i,a) REL m * attr(j,b) + c, with c chosen so that the frames satisfy it with `gap`
+ * (0: exactly; > 0: strictly, in the relation's direction); j < 0: a constant. */
+static spec make_spec(const frames *f, int i, int a, int j, int b, double m, int rel, double gap,
+                      float p) {
+    spec sp;
+    double vi, vj = 0;
+    sp.n = attr_terms(f, i, a, sp.vs, sp.cs, &vi);
+    if (j >= 0) {
+        ht_var tv[2];
+        double tc[2];
+        int tn = attr_terms(f, j, b, tv, tc, &vj);
+        for (int q = 0; q < tn; q++) {
+            sp.vs[sp.n] = tv[q];
+            sp.cs[sp.n] = -m * tc[q];
+            sp.n++;
+        }
+    } else {
+        m = 0;
+    }
+    /* attr_i - m attr_j + k REL 0 with value(attr_i - m attr_j) = vi - m vj */
+    double lhs = vi - m * vj;
+    sp.k = -lhs;
+    if (rel == HT_REL_LE) sp.k -= gap;
+    if (rel == HT_REL_GE) sp.k += gap;
+    sp.rel = rel;
+    sp.p = p;
+    return sp;
+}
+
+static ht_status add_spec(ht_solver *s, const spec *sp, ht_constraint *out) {
+    return ht_solver_add_constraint(s, sp->vs, sp->cs, (size_t)sp->n, sp->k, sp->rel, sp->p, out);
+}
+
+#define MAXC 1024
+typedef struct {
+    spec sp[MAXC];
+    int n;
+} system_t;
+
+static void random_frames_are_recovered(unsigned long seed, int verbose) {
+    current_seed = seed;
+    has_seed = 1;
+    rng_state = seed * 2654435761ULL + 1;
+    static frames f;
+    static system_t sys;
+    f.n = 2 + rint_(MAXV - 2);
+    sys.n = 0;
+    for (int i = 0; i < f.n; i++) {
+        f.fx[i] = rint_(2000) / 4.0 - 100;
+        f.fy[i] = rint_(4000) / 8.0 - 100;
+        f.fw[i] = 1 + rint_(400) / 2.0;
+        f.fh[i] = 1 + rint_(300) / 4.0;
+        f.x[i] = var();
+        f.y[i] = var();
+        f.w[i] = var();
+        f.h[i] = var();
+    }
+    static const float det_prio[] = {1000, 1000, 1000, 900, 751};
+    for (int i = 0; i < f.n; i++) {
+        for (int axis = 0; axis < 2; axis++) {
+            /* two independent attributes of the four, each tied to an earlier view (or a
+             * constant), at a determining priority */
+            int a1 = rint_(4), a2 = (a1 + 1 + rint_(3)) % 4;
+            int as[2] = {a1, a2};
+            for (int q = 0; q < 2; q++) {
+                int j = i > 0 && rint_(4) ? rint_(i) : -1;
+                int b = rint_(4);
+                double m = (as[q] == A_W && b == A_W && rint_(2)) ? 0.5 * (1 + rint_(4)) : 1.0;
+                sys.sp[sys.n++] = make_spec(&f, i, as[q] + 4 * axis, j, b + 4 * axis, m, HT_REL_EQ,
+                                            0, det_prio[rint_(5)]);
+            }
+        }
+    }
+    int extra = f.n * 3;
+    for (int e = 0; e < extra && sys.n < MAXC; e++) {
+        int i = rint_(f.n), j = rint_(f.n), axis = rint_(2);
+        int a = rint_(4) + 4 * axis, b = rint_(4) + 4 * axis;
+        int kind = rint_(5);
+        if (kind == 0) /* redundant required equality */
+            sys.sp[sys.n++] = make_spec(&f, i, a, j, b, 1, HT_REL_EQ, 0, 1000);
+        else if (kind == 1) /* a true inequality with room */
+            sys.sp[sys.n++] = make_spec(&f, i, a, j, b, 1, rint_(2) ? HT_REL_LE : HT_REL_GE,
+                                        rint_(3) ? 1 + rint_(50) : 0, rint_(2) ? 1000 : 600);
+        else /* a weaker wrong wish, below every determining priority */
+            sys.sp[sys.n++] = make_spec(&f, i, a, rint_(3) ? j : -1, b, 1,
+                                        rint_(3) ? HT_REL_EQ : (rint_(2) ? HT_REL_LE : HT_REL_GE),
+                                        -(1 + rint_(100)), (float)(1 + rint_(700)));
+    }
+    /* shuffle so that the determining constraints are not always first */
+    for (int q = sys.n - 1; q > 0; q--) {
+        int r = rint_(q + 1);
+        spec t = sys.sp[q];
+        sys.sp[q] = sys.sp[r];
+        sys.sp[r] = t;
+    }
+    for (int q = 0; q < sys.n; q++) {
+        ht_constraint c;
+        ht_status st = add_spec(S, &sys.sp[q], &c);
+        if (st != HT_OK) fprintf(stderr, "  constraint %d: status %d\n", q, st);
+        CHECK(st == HT_OK);
+        if (getenv("SOLVER_VALIDATE_EACH") && ht_solver_validate(S) != HT_OK) {
+            fprintf(stderr, "  invalid after constraint %d (rel %d prio %g n %d)\n", q, sys.sp[q].rel,
+                    (double)sys.sp[q].p, sys.sp[q].n);
+            CHECK(0);
+        }
+    }
+    ht_status solved = ht_solver_solve(S);
+    if (solved != HT_OK) fprintf(stderr, "  solve: %s\n", ht_status_string(solved));
+    CHECK(solved == HT_OK);
+    OK(ht_solver_validate(S));
+    for (int i = 0; i < f.n; i++) {
+        ht_var vs[4] = {f.x[i], f.y[i], f.w[i], f.h[i]};
+        double want[4] = {f.fx[i], f.fy[i], f.fw[i], f.fh[i]};
+        for (int q = 0; q < 4; q++) {
+            double got = val(vs[q]);
+            if (!NEAR(got, want[q]))
+                fprintf(stderr, "  view %d var %d: got %.9g want %.9g\n", i, q, got, want[q]);
+            CHECK(NEAR(got, want[q]));
+            CHECK(determined(vs[q]) == 1);
+        }
+    }
+    if (verbose) printf("    seed %lu: %d views, %d constraints\n", seed, f.n, sys.n);
+}
+
+/* ---- randomized edits against a from-scratch solve ---- */
+
+typedef struct {
+    spec sp;
+    ht_constraint h;
+    int live;
+} rec;
+
+static void edits_match_a_fresh_solve(unsigned long seed) {
+    current_seed = seed;
+    has_seed = 1;
+    rng_state = seed * 0x9E3779B97F4A7C15ULL + 7;
+    enum { NV = 12, NC = 60 };
+    ht_var v[NV];
+    for (int i = 0; i < NV; i++) v[i] = var();
+    static rec recs[NC * 4];
+    int nrec = 0;
+    static const float prios[] = {1000, 1000, 1000, 750, 500, 250, 100, 50};
+    for (int step = 0; step < NC * 3; step++) {
+        int op = nrec < 8 ? 0 : rint_(6);
+        if (op <= 1 && nrec < NC * 4) { /* add */
+            rec *r = &recs[nrec];
+            r->sp.n = 1 + rint_(3);
+            for (int q = 0; q < r->sp.n; q++) {
+                r->sp.vs[q] = v[rint_(NV)];
+                r->sp.cs[q] = (double)(rint_(5) - 2);
+                if (r->sp.cs[q] == 0) r->sp.cs[q] = 1;
+            }
+            r->sp.k = rint_(201) - 100;
+            r->sp.rel = rint_(3) - 1;
+            r->sp.p = prios[rint_(8)];
+            ht_status st = add_spec(S, &r->sp, &r->h);
+            CHECK(st == HT_OK || st == HT_E_UNSATISFIABLE);
+            if (st == HT_OK) {
+                r->live = 1;
+                nrec++;
+            }
+        } else {
+            int i = rint_(nrec);
+            if (!recs[i].live) continue;
+            if (op == 2) {
+                OK(ht_solver_remove_constraint(S, recs[i].h));
+                recs[i].live = 0;
+            } else if (op == 3 || op == 4) {
+                double k = rint_(201) - 100;
+                ht_status st = ht_solver_set_constant(S, recs[i].h, k);
+                CHECK(st == HT_OK || st == HT_E_UNSATISFIABLE);
+                if (st == HT_OK) recs[i].sp.k = k;
+            } else if (recs[i].sp.p < 1000) {
+                float p = prios[3 + rint_(5)];
+                OK(ht_solver_set_priority(S, recs[i].h, p));
+                recs[i].sp.p = p;
+            }
+        }
+        if (rint_(4) == 0) OK(ht_solver_solve(S));
+    }
+    OK(ht_solver_validate(S));
+    /* the same final system from scratch */
+    ht_solver *fresh;
+    OK(ht_solver_create(&fresh));
+    ht_var fv[NV];
+    for (int i = 0; i < NV; i++) OK(ht_solver_new_variable(fresh, &fv[i]));
+    for (int i = 0; i < nrec; i++) {
+        if (!recs[i].live) continue;
+        spec sp = recs[i].sp;
+        for (int q = 0; q < sp.n; q++)
+            for (int j = 0; j < NV; j++)
+                if (sp.vs[q] == v[j]) sp.vs[q] = fv[j];
+        ht_constraint c;
+        ht_status st = add_spec(fresh, &sp, &c);
+        if (st != HT_OK) ht_solver_destroy(fresh);
+        CHECK(st == HT_OK);
+    }
+    for (int i = 0; i < NV; i++) {
+        bool d1 = false, d2 = false;
+        double a = 0, b = 0;
+        OK(ht_solver_is_determined(S, v[i], &d1));
+        ht_status st = ht_solver_is_determined(fresh, fv[i], &d2);
+        if (st == HT_OK) st = ht_solver_value(fresh, fv[i], &b);
+        OK(ht_solver_value(S, v[i], &a));
+        if (st != HT_OK || d1 != d2 || (d1 && !NEAR(a, b))) {
+            fprintf(stderr, "  var %d: incremental %.9g (%d), fresh %.9g (%d)\n", i, a, d1, b, d2);
+            ht_solver_destroy(fresh);
+            CHECK(0);
+        }
+    }
+    OK(ht_solver_validate(fresh));
+    ht_solver_destroy(fresh);
+}
+
+int main(int argc, char **argv) {
+    unsigned long seed0 = argc > 1 ? strtoul(argv[1], NULL, 10) : 1;
+    int rounds = argc > 2 ? atoi(argv[2]) : 200;
+    struct {
+        const char *name;
+        void (*fn)(void);
+    } cases[] = {
+#define CASE(f) {#f, f}
+        CASE(required_equalities_give_exact_values),
+        CASE(required_inequality_beats_optional_pull),
+        CASE(optional_pull_inside_inequalities),
+        CASE(one_751_beats_a_thousand_750s),
+        CASE(lexicographic_across_variables),
+        CASE(within_a_level_the_majority_wins),
+        CASE(conflicting_equal_pulls_are_ambiguous),
+        CASE(underdetermined_variables_say_so),
+        CASE(unsatisfiable_equality_is_refused_with_its_conflict),
+        CASE(unsatisfiable_inequalities_are_refused),
+        CASE(redundant_required_constraints),
+        CASE(set_constant_moves_the_solution),
+        CASE(priorities_change_between_optional_levels_only),
+        CASE(remove_restores_freedom),
+        CASE(bad_input_is_an_error),
+        CASE(duplicate_variables_add_up),
+        CASE(fitting_size_pull_at_50),
+        CASE(allocation_failures_leave_the_solver_usable),
+#undef CASE
+    };
+    printf("solver: named cases\n");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        begin(cases[i].name, 1);
+        cases[i].fn();
+        end();
+    }
+    printf("solver: %d random frame systems from seed %lu\n", rounds, seed0);
+    for (int r = 0; r < rounds; r++) {
+        begin("random_frames_are_recovered", 0);
+        random_frames_are_recovered(seed0 + (unsigned long)r, 0);
+        end();
+    }
+    printf("solver: %d random edit sequences from seed %lu\n", rounds, seed0);
+    for (int r = 0; r < rounds; r++) {
+        begin("edits_match_a_fresh_solve", 0);
+        edits_match_a_fresh_solve(seed0 + (unsigned long)r);
+        end();
+    }
+    if (failures) {
+        fprintf(stderr, "solver: %d failure(s)\n", failures);
+        return 1;
+    }
+    printf("solver: ok\n");
+    return 0;
+}

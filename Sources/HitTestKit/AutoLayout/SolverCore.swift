@@ -1,0 +1,110 @@
+import CHitTest
+
+/// The C constraint solver (`hittest_solver.h`) behind one `LayoutEngine`: the only file of
+/// Auto Layout that imports `CHitTest`. Exhaustion and broken invariants stop the program with
+/// the C library's message (as `CoreTree` does); conflicts come back as values.
+final class SolverCore {
+    /// `ht_solver *`, owned here.
+    let solver: OpaquePointer
+
+    init() {
+        var s: OpaquePointer?
+        SolverCore.check(ht_solver_create(&s), "creating a constraint solver")
+        solver = s!
+    }
+
+    deinit { ht_solver_destroy(solver) }
+
+    static func check(_ status: ht_status, _ what: @autoclosure () -> String) {
+        if status != HT_OK {
+            fatalError("HitTestKit: \(what()) failed: \(String(cString: ht_status_string(status)))")
+        }
+    }
+
+    func newVariable() -> Int32 {
+        var v: ht_var = -1
+        SolverCore.check(ht_solver_new_variable(solver, &v), "creating a layout variable")
+        return v
+    }
+
+    func freeVariable(_ v: Int32) {
+        SolverCore.check(ht_solver_free_variable(solver, v), "freeing a layout variable")
+    }
+
+    /// The outcome of adding a constraint or changing its constant.
+    enum Outcome {
+        case ok(Int32)
+        /// A required constraint conflicts: the handles of the required constraints in place
+        /// that it contradicts.
+        case unsatisfiable([Int32])
+    }
+
+    func add(_ e: LinearExpression, relation: Int32, priority: Float) -> Outcome {
+        var c: ht_constraint = -1
+        let status = e.vars.withUnsafeBufferPointer { vars in
+            e.coeffs.withUnsafeBufferPointer { coeffs in
+                ht_solver_add_constraint(
+                    solver, vars.baseAddress, coeffs.baseAddress, vars.count, e.constant, relation, priority, &c)
+            }
+        }
+        if status == HT_E_UNSATISFIABLE { return .unsatisfiable(conflict()) }
+        SolverCore.check(status, "adding a layout constraint")
+        return .ok(c)
+    }
+
+    func remove(_ c: Int32) {
+        SolverCore.check(ht_solver_remove_constraint(solver, c), "removing a layout constraint")
+    }
+
+    func setConstant(_ c: Int32, _ constant: Double) -> Outcome {
+        let status = ht_solver_set_constant(solver, c, constant)
+        if status == HT_E_UNSATISFIABLE { return .unsatisfiable(conflict()) }
+        SolverCore.check(status, "changing a layout constraint's constant")
+        return .ok(c)
+    }
+
+    func setPriority(_ c: Int32, _ priority: Float) {
+        SolverCore.check(ht_solver_set_priority(solver, c, priority), "changing a layout constraint's priority")
+    }
+
+    func solve() {
+        SolverCore.check(ht_solver_solve(solver), "solving the layout constraints")
+    }
+
+    func value(_ v: Int32) -> Double {
+        var d = 0.0
+        SolverCore.check(ht_solver_value(solver, v, &d), "reading a layout variable")
+        return d
+    }
+
+    func isDetermined(_ v: Int32) -> Bool {
+        var b = false
+        SolverCore.check(ht_solver_is_determined(solver, v, &b), "checking whether a layout variable is determined")
+        return b
+    }
+
+    /// The last conflict's constraints in place (for an add, without the refused one; for a
+    /// constant change, with the edited one: callers leave it out).
+    private func conflict() -> [Int32] {
+        var count = 0
+        SolverCore.check(ht_solver_conflict(solver, nil, 0, &count), "reading a constraint conflict")
+        guard count > 0 else { return [] }
+        var ids = [ht_constraint](repeating: -1, count: count)
+        var written = 0
+        _ = ids.withUnsafeMutableBufferPointer { ht_solver_conflict(solver, $0.baseAddress, count, &written) }
+        return Array(ids.prefix(written))
+    }
+}
+
+/// `sum(coeffs[i] * vars[i]) + constant`, the solver's form of a constraint's two sides.
+struct LinearExpression {
+    var vars: [Int32] = []
+    var coeffs: [Double] = []
+    var constant = 0.0
+
+    mutating func add(_ v: Int32, _ k: Double) {
+        if k == 0 { return }
+        vars.append(v)
+        coeffs.append(k)
+    }
+}
