@@ -33,6 +33,18 @@ rm -rf "$graphs" && mkdir -p "$graphs"
 "$extract" -module-name HitTestKit -target "$triple" -minimum-access-level public \
     -I "$modules" -I CSources/CHitTest/include -output-dir "$graphs"
 
+echo "== the C API article has a section per exported function"
+missing=0
+cfunctions=0
+for name in $(sed -n 's/^HT_API [^(]*[ *]\([a-z_0-9]*\)(.*/\1/p' CSources/CHitTest/include/hittest.h CSources/CHitTest/include/hittest_solver.h); do
+    cfunctions=$((cfunctions + 1))
+    if ! grep -qx "#### $name" "$catalog/CAPI.md"; then
+        echo "warning: CAPI.md: no section for $name (python3 scripts/capi-doc.py --update writes them)"
+        missing=1
+    fi
+done
+[ "$cfunctions" -gt 0 ] && [ "$missing" -eq 0 ] || { echo "docs.sh: the C API article is out of date" >&2; exit 1; }
+
 echo "== docc convert"
 rm -rf "$out"
 log=$(mktemp)
@@ -61,5 +73,5 @@ pages=$(find "$out/data/documentation" -name '*.json' | wc -l)
 articles=$(find "$catalog" -name '*.md' | wc -l)
 symbols=$(find "$out/data/documentation/hittestkit" -mindepth 1 -name '*.json' | wc -l)
 symbols=$((symbols - articles + 1))
-echo "$summary"
+echo "$summary; C API: $cfunctions functions, one section each"
 echo "docs: $pages pages ($articles articles, $symbols symbol pages) in $out, base path /${DOCS_BASE_PATH:-HitTestKit}, $(( $(date +%s) - start )) s"
