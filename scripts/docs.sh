@@ -73,5 +73,6 @@ pages=$(find "$out/data/documentation" -name '*.json' | wc -l)
 articles=$(find "$catalog" -name '*.md' | wc -l)
 symbols=$(find "$out/data/documentation/hittestkit" -mindepth 1 -name '*.json' | wc -l)
 symbols=$((symbols - articles + 1))
+base=${DOCS_BASE_PATH:-HitTestKit}
 echo "$summary; C API: $cfunctions functions, one section each"
-echo "docs: $pages pages ($articles articles, $symbols symbol pages) in $out, base path /${DOCS_BASE_PATH:-HitTestKit}, $(( $(date +%s) - start )) s"
+echo "docs: $pages pages ($articles articles, $symbols symbol pages) in $out, base path /${base#/}, $(( $(date +%s) - start )) s"
