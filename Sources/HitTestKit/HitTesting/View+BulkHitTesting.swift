@@ -20,6 +20,8 @@ extension View {
     /// Hit-tests `points` into `handles` without allocating: each result is the hit view's
     /// `hitTestHandle`, or `.none`. Resolve one with `view(forHitTestHandle:)`.
     /// - Parameters:
+    ///   - points: the points, in this view's bounds space.
+    ///   - handles: where the answers go, one per point.
     ///   - threads: how many threads to use; nil for all cores when the batch is large enough
     ///     (8,192 points per thread), 1 for the calling thread only.
     /// - Precondition: `handles.count >= points.count`.

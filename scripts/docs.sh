@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Builds the DocC site of HitTestKit into .build/docs with the toolchain alone, and fails on any
+# DocC warning (broken symbol links, unresolved topics), on a public symbol without a doc comment
+# and on a top-level symbol not curated under a topic of the landing page. The hosting base path is
+# $DOCS_BASE_PATH (default HitTestKit). Reuses the ordinary debug build: the module is built as
+# `swift build --target HitTestKit` builds it, and its symbol graph is extracted from the built
+# .swiftmodule, so a later `swift build` or `swift test` does not recompile anything for it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out=.build/docs
+graphs=.build/docs-symbol-graphs
+catalog=Sources/HitTestKit/HitTestKit.docc
+start=$(date +%s)
+
+tool() {   # a tool of the active Swift toolchain (there is no xcrun on Linux)
+    local dir
+    dir=$(dirname "$(command -v swift)")
+    if [ -x "$dir/$1" ]; then echo "$dir/$1"; else command -v "$1"; fi
+}
+docc=$(tool docc) || { echo "docs.sh: docc not found next to swift" >&2; exit 2; }
+extract=$(tool swift-symbolgraph-extract) || { echo "docs.sh: swift-symbolgraph-extract not found" >&2; exit 2; }
+
+echo "== swift build --target HitTestKit"
+swift build --target HitTestKit >/dev/null
+bin=$(swift build --show-bin-path)
+modules="$bin/Modules"
+[ -d "$modules" ] || modules="$bin"
+triple=$(swift -print-target-info | sed -n 's/^ *"triple": "\(.*\)",*$/\1/p' | head -n 1)
+
+echo "== symbol graph ($triple)"
+rm -rf "$graphs" && mkdir -p "$graphs"
+"$extract" -module-name HitTestKit -target "$triple" -minimum-access-level public \
+    -I "$modules" -I CSources/CHitTest/include -output-dir "$graphs"
+
+echo "== the C API article has a section per exported function"
+missing=0
+cfunctions=0
+for name in $(sed -n 's/^HT_API [^(]*[ *]\([a-z_0-9]*\)(.*/\1/p' CSources/CHitTest/include/hittest.h CSources/CHitTest/include/hittest_solver.h); do
+    cfunctions=$((cfunctions + 1))
+    if ! grep -qx "#### $name" "$catalog/CAPI.md"; then
+        echo "warning: CAPI.md: no section for $name (python3 scripts/capi-doc.py --update writes them)"
+        missing=1
+    fi
+done
+[ "$cfunctions" -gt 0 ] && [ "$missing" -eq 0 ] || { echo "docs.sh: the C API article is out of date" >&2; exit 1; }
+
+echo "== docc convert"
+rm -rf "$out"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+"$docc" convert "$catalog" \
+    --additional-symbol-graph-dir "$graphs" \
+    --fallback-display-name HitTestKit --fallback-bundle-identifier org.hittestkit.HitTestKit \
+    --output-path "$out" \
+    --hosting-base-path "${DOCS_BASE_PATH:-HitTestKit}" \
+    --warnings-as-errors >"$log" 2>&1 || status=$?
+cat "$log"
+if [ "$status" -ne 0 ] || grep -Eq '(^|[^a-z])(warning|error):' "$log"; then
+    echo "docs.sh: DocC reported problems (above); the site is not usable" >&2
+    exit 1
+fi
+
+echo "== doc comments and curation (scripts/docs-check.swift)"
+summary=$(swift scripts/docs-check.swift "$graphs/HitTestKit.symbols.json" "$out/data/documentation/hittestkit.json") || {
+    echo "$summary"
+    echo "docs.sh: undocumented or uncurated symbols (above)" >&2
+    exit 1
+}
+
+pages=$(find "$out/data/documentation" -name '*.json' | wc -l)
+articles=$(find "$catalog" -name '*.md' | wc -l)
+symbols=$(find "$out/data/documentation/hittestkit" -mindepth 1 -name '*.json' | wc -l)
+symbols=$((symbols - articles + 1))
+base=${DOCS_BASE_PATH:-HitTestKit}
+echo "$summary; C API: $cfunctions functions, one section each"
+echo "docs: $pages pages ($articles articles, $symbols symbol pages) in $out, base path /${base#/}, $(( $(date +%s) - start )) s"
