@@ -33,6 +33,9 @@
 #define EPS 1e-7       /* a coefficient this small is zero */
 #define EPS_CONST 1e-7 /* an infeasibility (a required row's constant) this small is zero */
 #define REL_EPS 1e-10 /* a sum this small relative to its terms cancelled */
+#define EPS_RATIO 1e-9 /* a restricted row's constant this small is 0 in the ratio test */
+#define RATIO_TIE 1e-9 /* ratios this close (relative) tie in the primal ratio test */
+#define PIVOT_SMALL 1e-5 /* a pivot this small beside its row's largest cell is avoided */
 #define NO_SYM (-1)
 
 enum { K_FREE = 0, K_EXT = 1, K_SLACK = 2, K_ERROR = 3, K_DUMMY = 4 };
@@ -930,76 +933,167 @@ static ht_status pivot(ht_solver *s, int32_t t, int32_t entering) {
     return substitute(s, entering, t);
 }
 
+/* A restricted row's constant as the ratio test reads it: negative or a residue of
+ * cancellation (at most EPS_RATIO) is 0, so that a residue over a small pivot does not make
+ * a degenerate row look like a real step. */
+static inline double ratio_const(double c) { return c <= EPS_RATIO ? 0.0 : c; }
+
+static double row_max(const ht_solver *s, int32_t r) {
+    double m = 0.0;
+    for (int32_t i = 0; i < s->rlen[r]; i++)
+        if (fabs(s->rcoef[r][i]) > m) m = fabs(s->rcoef[r][i]);
+    return m;
+}
+
+/* The primal ratio test for `entering` moving in direction dir: the minimum ratio, ties to
+ * the lowest-numbered basic symbol (Bland's). Only when that pivot is small beside its row's
+ * largest cell (PIVOT_SMALL: a coefficient that rounding left just above EPS; pivoting on it
+ * would blow the numbers up) does it give way to the largest pivot among the rows whose ratio
+ * is within RATIO_TIE of the minimum once residues of cancellation in their constants count
+ * as 0. Returns the leaving row (-1: unbounded); *small when no acceptable pivot was found.
+ * With snap (a long run of pivots: rounding may have broken the ties Bland's rule relies on,
+ * and degenerate pivots cycle), the minimum ratio itself reads residues as 0 and ties are
+ * relative. */
+static int32_t ratio_test(ht_solver *s, int32_t entering, int dir, int snap, int *small) {
+    int32_t n = col_clean(s, entering);
+    const int32_t *c = s->col[entering];
+    int32_t leave = -1;
+    double best = 0.0;
+    *small = 0;
+    for (int32_t k = 0; k < n; k++) {
+        int32_t t = c[k];
+        int32_t b = s->rbasic[t];
+        if (b < 0 || !restricted(s, b)) continue;
+        double a = row_coef(s, t, entering) * dir;
+        if (a >= -EPS) continue;
+        double ratio, tie;
+        if (snap) {
+            ratio = ratio_const(s->rconst[t]) / -a;
+            tie = RATIO_TIE * (1.0 + best);
+        } else {
+            ratio = s->rconst[t] < 0 ? 0.0 : s->rconst[t] / -a;
+            tie = 1e-12;
+        }
+        if (leave < 0 || ratio < best - tie || (ratio <= best + tie && b < s->rbasic[leave])) {
+            leave = t;
+            best = ratio;
+        }
+    }
+    if (leave < 0) return -1;
+    double a0 = -row_coef(s, leave, entering) * dir;
+    if (a0 >= PIVOT_SMALL * row_max(s, leave)) return leave;
+    /* a small pivot: the largest among the near-ties instead, if that one is not small */
+    double lim = ratio_const(s->rconst[leave]) / a0;
+    lim += RATIO_TIE * (1.0 + lim);
+    int32_t big = leave;
+    double amax = a0;
+    for (int32_t k = 0; k < n; k++) {
+        int32_t t = c[k];
+        int32_t b = s->rbasic[t];
+        if (b < 0 || !restricted(s, b)) continue;
+        double a = row_coef(s, t, entering) * dir;
+        if (a >= -EPS || ratio_const(s->rconst[t]) / -a > lim) continue;
+        if (-a > amax) {
+            amax = -a;
+            big = t;
+        }
+    }
+    *small = amax < PIVOT_SMALL * row_max(s, big);
+#ifdef HTS_TRACE
+    if (getenv("HTS_TRACE_PIV"))
+        fprintf(stderr, "replace: enter %d a0 %.3g rowmax %.3g -> amax %.3g (basic %d -> %d) consts %.3g %.3g\n", entering, a0,
+                row_max(s, leave), amax, s->rbasic[leave], s->rbasic[big], s->rconst[leave], s->rconst[big]);
+#endif
+    return big;
+}
+
 /* Primal simplex on objective o (levels ord): minimizes it. *unbounded when a direction
- * lowers it without end (then nothing was changed in that last step). */
+ * lowers it without end (then nothing was changed in that last step). The entering symbol is
+ * Bland's (the lowest-numbered with a lexicographically negative reduced cost), except that
+ * one whose pivot would be small (ratio_test) gives way to the next, if any. */
 static ht_status optimize(ht_solver *s, hts_obj *o, const int32_t *ord, int32_t nord,
                           int *unbounded) {
     long guard = 0, limit = 1000 + 50L * ((long)s->nlive_rows + (long)s->nsym);
     if (unbounded) *unbounded = 0;
     for (;;) {
-        if (++guard > limit) return HT_E_CORRUPT;
-        int32_t entering = -1;
-        int dir = 0;
-        for (int32_t i = 0; i < o->len; i++) {
-            int32_t sym = o->sym[i];
-            int kind = s->skind[sym];
-            if (kind == K_DUMMY) continue;
-            if (entering >= 0 && sym > entering) continue;
-            int sg = lex_sign(o->vec + (size_t)i * o->stride, ord, nord);
-            if (kind == K_EXT) {
-                if (sg == 0) continue;
-                entering = sym;
-                dir = -sg;
-            } else if (sg < 0) {
-                entering = sym;
-                dir = 1;
-            }
+        if (++guard > limit) {
+#ifdef HTS_TRACE
+            fprintf(stderr, "optimize: guard\n");
+#endif
+            return HT_E_CORRUPT;
         }
-        if (entering < 0) return HT_OK;
-        int32_t n = col_clean(s, entering);
-        const int32_t *c = s->col[entering];
-        int32_t leave = -1;
-        double best = 0.0;
-        for (int32_t k = 0; k < n; k++) {
-            int32_t t = c[k];
-            int32_t b = s->rbasic[t];
-            if (b < 0 || !restricted(s, b)) continue;
-            double a = row_coef(s, t, entering) * dir;
-            if (a >= -EPS) continue;
-            double ratio = s->rconst[t] / -a;
-            if (ratio < 0) ratio = 0;
-            if (leave < 0 || ratio < best - 1e-12 ||
-                (ratio <= best + 1e-12 && b < s->rbasic[leave])) {
-                leave = t;
-                best = ratio;
+        int32_t entering = -1, leave = -1, after = -1, first = -1, first_leave = -1;
+        int dir = 0;
+        for (;;) {
+            entering = -1;
+            for (int32_t i = 0; i < o->len; i++) {
+                int32_t sym = o->sym[i];
+                int kind = s->skind[sym];
+                if (kind == K_DUMMY || sym <= after) continue;
+                if (entering >= 0 && sym > entering) continue;
+                int sg = lex_sign(o->vec + (size_t)i * o->stride, ord, nord);
+                if (kind == K_EXT) {
+                    if (sg == 0) continue;
+                    entering = sym;
+                    dir = -sg;
+                } else if (sg < 0) {
+                    entering = sym;
+                    dir = 1;
+                }
             }
+            if (entering < 0) break;
+            int small = 0;
+            leave = ratio_test(s, entering, dir, guard > limit / 2, &small);
+#ifdef HTS_TRACE
+            if (getenv("HTS_TRACE_PIV") && leave >= 0 && small)
+                fprintf(stderr, "small: enter %d leave basic %d a %.3g rowmax %.3g const %.3g\n", entering,
+                        s->rbasic[leave], row_coef(s, leave, entering), row_max(s, leave), s->rconst[leave]);
+#endif
+            if (leave >= 0 ? !small : first < 0) break; /* unbounded: only as Bland's */
+            if (first < 0) {
+                first = entering;
+                first_leave = leave;
+            }
+            after = entering;
+        }
+        if (entering < 0) {
+            if (first < 0) return HT_OK;
+            entering = first; /* only small pivots: the first after all */
+            leave = first_leave;
+            dir = s->skind[entering] == K_EXT
+                      ? -lex_sign(o->vec + (size_t)o->pos[entering] * o->stride, ord, nord)
+                      : 1;
         }
         if (leave < 0) {
-#ifdef HTS_TRACE
-            fprintf(stderr, "unbounded: enter %d kind %d dir %d owner %d; col %d\n", entering,
-                    s->skind[entering], dir, s->sowner[entering], n);
-            for (int32_t k = 0; k < n; k++) {
-                int32_t t = c[k];
-                fprintf(stderr, "  row %d basic %d kind %d coef %g const %g\n", t, s->rbasic[t],
-                        s->skind[s->rbasic[t]], row_coef(s, t, entering), s->rconst[t]);
-            }
-            {
-                const double *v = o->vec + (size_t)o->pos[entering] * o->stride;
-                for (int32_t k = 0; k < nord; k++) fprintf(stderr, "  cost[%d] = %g (prio %g)\n", ord[k], v[ord[k]], (double)s->lprio[ord[k]]);
-            }
-#endif
             if (unbounded) *unbounded = 1;
             return HT_OK;
         }
 #ifdef HTS_TRACE
-        if (guard > limit - 20)
-        {
-            const double *v = o->vec + (size_t)o->pos[entering] * o->stride;
-            int32_t kk = 0;
-            while (kk < nord && fabs(v[ord[kk]]) <= EPS) kk++;
-            fprintf(stderr, "opt: enter %d (kind %d dir %d) leave row %d basic %d (kind %d) ratio %g a %g cost[level %d of %d] %g\n",
-                    entering, s->skind[entering], dir, leave, s->rbasic[leave],
-                    s->skind[s->rbasic[leave]], best, row_coef(s, leave, entering), kk, nord, kk < nord ? v[ord[kk]] : 0.0);
+        if (getenv("HTS_TRACE_PIV")) {
+            int32_t n = col_clean(s, entering);
+            const int32_t *c = s->col[entering];
+            double best = ratio_const(s->rconst[leave]) / fabs(row_coef(s, leave, entering));
+            double amax = 0;
+            for (int32_t k = 0; k < n; k++) {
+                int32_t t = c[k];
+                int32_t b = s->rbasic[t];
+                if (b < 0 || !restricted(s, b)) continue;
+                double a = row_coef(s, t, entering) * dir;
+                if (a < -EPS && s->rconst[t] / -a <= best + 1e-6 && -a > amax) amax = -a;
+            }
+            double rmax = 0;
+            for (int32_t i = 0; i < s->rlen[leave]; i++) if (fabs(s->rcoef[leave][i]) > rmax) rmax = fabs(s->rcoef[leave][i]);
+            fprintf(stderr, "rowmax %.3g len %d const %.3g ", rmax, s->rlen[leave], s->rconst[leave]);
+            {
+                const double *v = o->vec + (size_t)o->pos[entering] * o->stride;
+                int32_t kk = 0;
+                while (kk < nord && fabs(v[ord[kk]]) <= EPS) kk++;
+                fprintf(stderr, "cost[%d/%d]=%.3g cst0=%.9g ", kk, nord, kk < nord ? v[ord[kk]] : 0.0,
+                        kk < nord ? o->cst[ord[kk]] : 0.0);
+            }
+            fprintf(stderr, "piv%s enter %d kind %d leave basic %d a %.3g ratio %.6g amax(near-ties) %.3g\n",
+                    o == &s->art ? "(art)" : "", entering, s->skind[entering], s->rbasic[leave],
+                    row_coef(s, leave, entering), best, amax);
         }
 #endif
         ht_status st = pivot(s, leave, entering);

@@ -701,6 +701,43 @@ static void edits_match_a_fresh_solve(unsigned long seed) {
     ht_solver_destroy(fresh);
 }
 
+/* ---- numerical regressions: seeds that once failed, whatever range CI runs ---- */
+
+/* Seed 1168: 63 views, ~90 priority levels; a pivot on a coefficient that rounding left just
+ * above EPS (1.2e-7, the only one in its column) blew the numbers up and a required equality
+ * stopped holding. Seed 4239 likewise. */
+static void rounding_small_pivots_are_avoided(void) {
+    static const unsigned long seeds[] = {1168, 4239};
+    int before = failures;
+    for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
+        if (i > 0) {
+            end();
+            begin("rounding_small_pivots_are_avoided", 0);
+        }
+        random_frames_are_recovered(seeds[i], 0);
+        if (failures != before) return;
+    }
+}
+
+/* Seed 3122: degenerate pivots whose constants were residues of cancellation (~1e-12) broke
+ * the exact ties Bland's rule relies on, and the simplex cycled until its guard. */
+static void rounding_does_not_make_the_simplex_cycle(void) { random_frames_are_recovered(3122, 0); }
+
+/* Seeds of 5,001-10,000 that failed before the ratio test avoided small pivots and pass
+ * since (validation, values or determinacy). */
+static void rounding_earlier_failures_pass(void) {
+    static const unsigned long seeds[] = {6547, 7222, 7398, 7479, 9516};
+    int before = failures;
+    for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
+        if (i > 0) {
+            end();
+            begin("rounding_earlier_failures_pass", 0);
+        }
+        random_frames_are_recovered(seeds[i], 0);
+        if (failures != before) return;
+    }
+}
+
 int main(int argc, char **argv) {
     unsigned long seed0 = argc > 1 ? strtoul(argv[1], NULL, 10) : 1;
     int rounds = argc > 2 ? atoi(argv[2]) : 200;
@@ -727,6 +764,9 @@ int main(int argc, char **argv) {
         CASE(duplicate_variables_add_up),
         CASE(fitting_size_pull_at_50),
         CASE(allocation_failures_leave_the_solver_usable),
+        CASE(rounding_small_pivots_are_avoided),
+        CASE(rounding_does_not_make_the_simplex_cycle),
+        CASE(rounding_earlier_failures_pass),
 #undef CASE
     };
     printf("solver: named cases\n");
