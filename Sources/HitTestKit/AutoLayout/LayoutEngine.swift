@@ -184,17 +184,7 @@ final class LayoutEngine {
         e.constant = -c.constant
         c.engine = self
         c.active = true
-        switch solver.add(e, relation: Int32(c.relation.rawValue), priority: c.priority.rawValue) {
-        case .ok(let id):
-            c.solverID = id
-            c.solverConstant = e.constant
-            byHandle[id] = c
-        case .unsatisfiable(let ids):
-            c.solverID = -1
-            c.isBroken = true
-            LayoutConstraint.report(c, ids.compactMap { byHandle[$0] })
-        }
-        dirty = true
+        addToSolver(c, e)
     }
 
     /// Puts an internal constraint whose solver constraint was removed back (fitting sizes).
@@ -300,10 +290,16 @@ final class LayoutEngine {
         if c.usesSafeArea { safeAreaConstraints[ObjectIdentifier(c)] = c }
         c.isBroken = false
         let full = withConstant(e, c)
-        switch solver.add(full, relation: Int32(c.relation.rawValue), priority: c.priority.rawValue) {
+        addToSolver(c, full)
+    }
+
+    /// Adds `c`'s row `e` to the solver: its handle on success; on a conflict among required
+    /// constraints, broken and reported with the constraints it conflicts with (rule 18).
+    private func addToSolver(_ c: LayoutConstraint, _ e: LinearExpression) {
+        switch solver.add(e, relation: Int32(c.relation.rawValue), priority: c.priority.rawValue) {
         case .ok(let id):
             c.solverID = id
-            c.solverConstant = full.constant
+            c.solverConstant = e.constant
             byHandle[id] = c
         case .unsatisfiable(let ids):
             c.solverID = -1
