@@ -290,15 +290,7 @@ open class GestureRecognizer {
     var isInSequence: Bool { !sequenceTouches.isEmpty }
 
     func centroidOnScreen() -> Point {
-        guard !activeTouches.isEmpty else { return lastCentroid }
-        var x = 0.0
-        var y = 0.0
-        for t in activeTouches {
-            x += t.screenLocation.x
-            y += t.screenLocation.y
-        }
-        let n = Double(activeTouches.count)
-        return Point(x: x / n, y: y / n)
+        GestureRecognizer.centroid(activeTouches[...]) ?? lastCentroid
     }
 
     /// Remembers where the touches are, for `location(in:)` once they have lifted.
