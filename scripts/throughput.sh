@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Throughput of `hittest query` on big points files against `wc -l` / `cat` on the same bytes
+# (issue 10, item 14). Generates, deterministically, in $DIR (default /tmp/hittest-throughput):
+#   points.csv       13.6 M lines "x,y" (1-3 decimals, ~185 MB)
+#   points-dec.f64   13 M float64 pairs, short decimals like the CSV's (208 MB)
+#   points-3x.f64    13 M float64 pairs, pixel positions of a 3x screen (k / 3: 16-17 digits)
+# then runs each command RUNS times (default 3) with a warm page cache and prints wall, user
+# and sys time: best and median, and the ratios. The machine may be shared: compare the CPU
+# (user+sys) ratios as well as wall clock, and mind the load average printed.
+#
+# usage: scripts/throughput.sh [--no-build] [--csv-only|--f64-only]
+#   env: DIR, RUNS, CSV_LINES (13600000), F64_POINTS (13000000), HITTEST (a built binary)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DIR=${DIR:-/tmp/hittest-throughput}
+RUNS=${RUNS:-3}
+CSV_LINES=${CSV_LINES:-13600000}
+F64_POINTS=${F64_POINTS:-13000000}
+build=1 csv=1 f64=1
+for a in "$@"; do
+    case $a in
+        --no-build) build=0 ;;
+        --csv-only) f64=0 ;;
+        --f64-only) csv=0 ;;
+        *) echo "usage: $0 [--no-build] [--csv-only|--f64-only]" >&2; exit 2 ;;
+    esac
+done
+mkdir -p "$DIR"
+
+if [[ -z ${HITTEST:-} ]]; then
+    if [[ $build == 1 ]]; then swift build -c release --product hittest >"$DIR/build.log" 2>&1 || { tail -20 "$DIR/build.log"; exit 1; }; fi
+    HITTEST="$(swift build -c release --show-bin-path)/hittest"
+fi
+[[ -x $HITTEST ]] || { echo "no hittest binary at $HITTEST (build with: swift build -c release --product hittest)" >&2; exit 1; }
+
+# Inputs (made once; same bytes every time).
+cc -O2 -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$DIR/gen" scripts/throughput-gen.c
+make_file() {  # kind count file [size]: made when missing (or of another size)
+    if [[ ! -f $3 || ( -n ${4:-} && $(stat -c %s "$3") != "${4:-}" ) ]]; then "$DIR/gen" "$1" "$2" "$3"; fi
+}
+[[ $csv == 1 ]] && make_file csv "$CSV_LINES" "$DIR/points.csv"
+[[ $f64 == 1 ]] && make_file f64dec "$F64_POINTS" "$DIR/points-dec.f64" $((F64_POINTS * 16))
+[[ $f64 == 1 ]] && make_file f64px "$F64_POINTS" "$DIR/points-3x.f64" $((F64_POINTS * 16))
+[[ -f $DIR/demo-scene.json ]] || "$HITTEST" demo --out "$DIR" --points 1000 >/dev/null
+SCENE=$DIR/demo-scene.json
+
+# --progress (the closing line with the phase times) where the binary has it.
+P=()
+"$HITTEST" query --help | grep -q -- --progress && P=(--progress)
+echo "hittest: $HITTEST ($(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+echo "machine: $(nproc) cores; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# time_runs NAME COMMAND...: RUNS timed runs; prints one line, leaves "wall cpu" medians in $med
+# and bests in $best.
+TIMEFORMAT='%3R %3U %3S'
+time_runs() {
+    local name=$1; shift
+    local t=() k out
+    for ((k = 0; k < RUNS; k++)); do
+        rm -f "$DIR/out.csv" "$DIR/copy"
+        out=$( { time "$@" >/dev/null 2>"$DIR/stderr"; } 2>&1 ) || { cat "$DIR/stderr" >&2; exit 1; }
+        t+=("$out")
+    done
+    read -r best med line < <(printf '%s\n' "${t[@]}" | python3 -c '
+import sys
+rows = [tuple(map(float, l.split())) for l in sys.stdin if l.strip()]
+walls = sorted(r[0] for r in rows); cpus = sorted(r[1] + r[2] for r in rows)
+users = sorted(r[1] for r in rows); syss = sorted(r[2] for r in rows)
+m = lambda v: v[len(v) // 2]
+print(f"{walls[0]:.3f},{cpus[0]:.3f} {m(walls):.3f},{m(cpus):.3f} "
+      f"wall best {walls[0]:.3f} median {m(walls):.3f} s | user+sys best {cpus[0]:.3f} median {m(cpus):.3f} s "
+      f"(user {m(users):.3f}, sys {m(syss):.3f})")')
+    printf '  %-34s %s\n' "$name" "$line"
+}
+ratio() {  # label a b: a / b for wall and cpu (medians, bests)
+    python3 -c '
+import sys
+lab, a, b, ab, bb = sys.argv[1:]
+aw, ac = map(float, a.split(",")); bw, bc = map(float, b.split(","))
+abw, abc = map(float, ab.split(",")); bbw, bbc = map(float, bb.split(","))
+r = lambda x, y: f"{x / y:.1f}x" if y > 0 else "n/a"
+print(f"  ratio {lab}: wall median {r(aw, bw)} best {r(abw, bbw)} | user+sys median {r(ac, bc)} best {r(abc, bbc)}")' "$@"
+}
+warm() {  # read twice, then show the cached share
+    cat "$1" >/dev/null; cat "$1" >/dev/null
+    fincore --noheadings --output RES,SIZE "$1" 2>/dev/null | awk -v f="$(basename "$1")" '{ print "  page cache: " f " " $1 " of " $2 " resident" }' || true
+}
+
+if [[ $csv == 1 ]]; then
+    f=$DIR/points.csv
+    echo
+    echo "CSV: $(basename "$f"), $(stat -c %s "$f") bytes, $(($(wc -l <"$f") - 1)) points"
+    warm "$f"
+    time_runs "wc -l" wc -l "$f"; wb=$best wm=$med
+    time_runs "cat > /dev/null" cat "$f"; cb=$best cm=$med
+    time_runs "hittest query -o out.csv" "$HITTEST" query "$SCENE" "$f" -o "$DIR/out.csv" "${P[@]}"
+    qb=$best qm=$med
+    echo "  hittest's own line (last run): $(tail -1 "$DIR/stderr")"
+    warm "$f"
+    ratio "query / wc -l" "$qm" "$wm" "$qb" "$wb"
+    ratio "query / cat" "$qm" "$cm" "$qb" "$cb"
+    echo "  output: $(stat -c %s "$DIR/out.csv" 2>/dev/null || echo '?') bytes"
+fi
+
+if [[ $f64 == 1 ]]; then
+    for f in "$DIR/points-dec.f64" "$DIR/points-3x.f64"; do
+        echo
+        echo ".f64: $(basename "$f"), $(stat -c %s "$f") bytes, $(($(stat -c %s "$f") / 16)) points"
+        warm "$f"
+        time_runs "cat > /dev/null" cat "$f"; cb=$best cm=$med
+        time_runs "cp (read + write the bytes)" cp "$f" "$DIR/copy"; pb=$best pm=$med
+        time_runs "hittest query -o out.csv" "$HITTEST" query "$SCENE" "$f" -o "$DIR/out.csv" "${P[@]}"
+        qb=$best qm=$med
+        echo "  hittest's own line (last run): $(tail -1 "$DIR/stderr")"
+        warm "$f"
+        ratio "query / cat" "$qm" "$cm" "$qb" "$cb"
+        ratio "query / cp" "$qm" "$pm" "$qb" "$pb"
+        echo "  output: $(stat -c %s "$DIR/out.csv" 2>/dev/null || echo '?') bytes"
+    done
+fi
+rm -f "$DIR/out.csv" "$DIR/copy"
+echo
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
