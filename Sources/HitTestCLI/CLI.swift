@@ -106,14 +106,18 @@ public enum HitTestCLI {
     static let help: [String: String] = [
         "replay": Replay.help,
         "query": """
-            usage: hittest query SCENE POINTS [-o FILE]
+            usage: hittest query SCENE POINTS [-o FILE] [--progress]
 
             Hit-tests every point of POINTS against SCENE. Points are screen coordinates (the
             root's superview space, where the root's frame lies), as in every command. POINTS
             is CSV, one `x,y` a line (a header `x,y` is allowed, LF or CRLF), or little-endian
             float64 pairs in a `.f64` file. Writes CSV `x,y,id` in input order, an empty id
-            where nothing is hit, to FILE or standard output. `-` is standard input or output;
-            long runs print their progress on standard error.
+            where nothing is hit, to FILE or standard output: a CSV line repeats the input's
+            text, a `.f64` number is written as Swift's `description` writes it. `-` is
+            standard input or output. The file is read, hit-tested and written in pieces on
+            all cores; a bad line stops the run with its line number (FILE is then removed).
+            Runs longer than a second print their progress on standard error when it is a
+            terminal; --progress prints it (and a closing line with the time) in any case.
             """,
         "render": """
             usage: hittest render SCENE -o MAP.png [--scale S] [--cost] [--size WxH] [--at T [--presentation]]

@@ -8,14 +8,37 @@ extension HitTestCLI {
 
     enum Query {
         static func run(_ args: [String], _ output: Output) throws {
-            let a = try Arguments(args, valued: ["-o", "--size"], flags: [])
+            let a = try Arguments(args, valued: ["-o", "--size"], flags: ["--progress"])
             try a.expect(2, "SCENE and POINTS")
             let (_, window) = try loadScene(a.positional[0], output)
             try LayoutOption.apply(a.options["--size"], to: window)  // Layout: --size
-            let progress = Progress(output)
+            let progress = Progress(output, asked: a.flags.contains("--progress"))
+            let binary = a.positional[1].hasSuffix(".f64")
+            // Screen -> root coordinates (a no-op for a root at the origin, unscrolled).
+            let shift = Screen.toRoot(Point(x: 0, y: 0), window)
+            if window.transform.isIdentity {
+                // One pass: parse, hit-test and write piece by piece (PointsStream).
+                let input = try InputBytes(a.positional[1], output)
+                if binary, input.count % 16 != 0 {
+                    throw Failure(message: "\(display(a.positional[1])): \(input.count) bytes is not a whole number of x,y float64 pairs")
+                }
+                let t0 = ContinuousClock.now
+                var w = try FileWriter(a.options["-o"] ?? "-", output)
+                let count: Int
+                do {
+                    count = binary
+                        ? try PointsStream.binary(input.buffer, window: window, shift: shift, to: &w, progress: progress)
+                        : try PointsStream.csv(input.buffer, name: display(a.positional[1]), window: window, shift: shift, to: &w, progress: progress)
+                } catch {
+                    w.discard()
+                    throw error
+                }
+                try w.finish()
+                progress.done("\(count) points: read, hit-tested and wrote in \(ms(t0, .now))")
+                return
+            }
             let data = try read(a.positional[1], output)
             let t0 = ContinuousClock.now
-            let binary = a.positional[1].hasSuffix(".f64")
             var counts: [Int] = []
             var points: [Point]
             if binary {
@@ -24,19 +47,12 @@ extension HitTestCLI {
                 (points, counts) = try PointsCSV.parse(data, name: display(a.positional[1]))
             }
             let parsed = ContinuousClock.now
-            // Screen -> root coordinates (a no-op for a root at the origin, unscrolled).
-            let shift = Screen.toRoot(Point(x: 0, y: 0), window)
-            let plain = window.transform.isIdentity
-            if !(plain && shift == Point(x: 0, y: 0)) {
-                for k in points.indices { points[k] = plain ? Point(x: points[k].x + shift.x, y: points[k].y + shift.y) : Screen.toRoot(points[k], window) }
-            }
+            for k in points.indices { points[k] = Screen.toRoot(points[k], window) }
             var handles = [HitTestHandle](repeating: .none, count: points.count)
             window.prepareHitTesting()
             points.withUnsafeBufferPointer { p in handles.withUnsafeMutableBufferPointer { window.hitTest(p, into: $0) } }
-            if !plain || shift != Point(x: 0, y: 0) {
-                // The output repeats the input's screen points.
-                points = try parsePoints(data, binary: a.positional[1].hasSuffix(".f64"), name: "", progress: nil)
-            }
+            // The output repeats the input's screen points.
+            points = try parsePoints(data, binary: binary, name: "", progress: nil)
             let tested = ContinuousClock.now
             var w = try FileWriter(a.options["-o"] ?? "-", output)
             if binary {
@@ -89,16 +105,25 @@ extension HitTestCLI {
         }
     }
 
-    /// Progress on standard error for long runs: a line at most every 2 s, only after 1 s.
+    /// Progress on standard error for long runs: a line at most every 2 s, only after 1 s, and
+    /// a closing line; only when standard error is a terminal (the process's own) or when asked
+    /// (`--progress`, which also prints the closing line of short runs).
     final class Progress {
         let output: Output
         let start = ContinuousClock.now
         var last = ContinuousClock.now
         var spoke = false
+        let enabled: Bool
+        let asked: Bool
 
-        init(_ output: Output) { self.output = output }
+        init(_ output: Output, asked: Bool = false) {
+            self.output = output
+            self.asked = asked
+            enabled = asked || (output.rawStandardOutput && isatty(2) != 0)
+        }
 
         func report(_ text: @autoclosure () -> String) {
+            guard enabled else { return }
             let now = ContinuousClock.now
             guard start.duration(to: now) > .seconds(1), last.duration(to: now) > .seconds(2) || !spoke else { return }
             last = now
@@ -108,7 +133,7 @@ extension HitTestCLI {
 
         /// The closing line, when the run was long enough to report progress.
         func done(_ text: String) {
-            if spoke || start.duration(to: .now) > .seconds(1) { output.err(text) }
+            if asked || (enabled && (spoke || start.duration(to: .now) > .seconds(1))) { output.err(text) }
         }
     }
 

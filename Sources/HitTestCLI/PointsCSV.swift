@@ -19,14 +19,14 @@ extension HitTestCLI {
         static let chunkBytes = 4 << 20
 
         /// Chunk starts and the end: each chunk but the last ends just after a newline.
-        static func cuts(_ base: UnsafePointer<UInt8>, _ n: Int) -> [Int] {
+        static func cuts(_ base: UnsafePointer<UInt8>, _ n: Int, piece: Int = chunkBytes) -> [Int] {
             var cuts = [0]
-            var c = chunkBytes
+            var c = piece
             while c < n {
                 guard let q = memchr(base + (c - 1), 0x0A, n - (c - 1)) else { break }
                 let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(q))
                 cuts.append(at + 1)
-                c = at + 1 + chunkBytes
+                c = at + 1 + piece
             }
             if cuts.last! != n { cuts.append(n) }
             return cuts
@@ -301,8 +301,15 @@ extension HitTestCLI {
                     if slot >= slots.count { slots += [(Int32, Int, Int)](repeating: (-1, 0, 0), count: slot + 1 - slots.count) }
                     if slots[slot].0 < 0 { slots[slot] = (h, entry.0, entry.1) } else { others[h] = entry }
                 }
-                // Room for the 8-byte copies of the last id.
+                // Room for the 24-byte copies of the last id.
                 bytes += [UInt8](repeating: 0, count: 32)
+            }
+
+            /// The ids of every view of `window`'s tree (the window too).
+            init(allViewsOf window: Window) {
+                var handles: [HitTestHandle] = []
+                window.forEachView { handles.append($0.hitTestHandle) }
+                self.init(handles, window)
             }
 
             @inline(__always) func of(_ handle: HitTestHandle) -> (Int, Int) {
@@ -387,79 +394,93 @@ extension HitTestCLI {
         /// The output lines of chunk k into `out`; returns the bytes written.
         static func formatChunk(_ state: WriteState, _ k: Int, into out: UnsafeMutablePointer<UInt8>, first: Int) -> Int {
             let s0 = state.chunks.cuts[k]
-            let p = state.chunks.base + s0
-            let n = state.chunks.cuts[k + 1] - s0
             return state.handles.withUnsafeBufferPointer { handles in
-                state.ids.bytes.withUnsafeBufferPointer { idBytes in
-                    let ids = idBytes.baseAddress
-                    var i = 0, o = 0, index = first, line = 0
-                    @inline(__always) func finish() {
-                        out[o] = UInt8(ascii: ","); o += 1
-                        if index < handles.count {
-                            let (at, count) = state.ids.of(handles[index])
-                            if count <= 24 {
-                                // Three words, whatever the length (the buffers have room).
-                                let from = UnsafeRawPointer(ids! + at), to = UnsafeMutableRawPointer(out + o)
+                // No handles (no points): a pointer that is never read.
+                let h = handles.baseAddress.map { $0 + first } ?? UnsafePointer(bitPattern: MemoryLayout<HitTestHandle>.alignment)!
+                return formatLines(
+                    state.chunks.base + s0, state.chunks.cuts[k + 1] - s0, first: k == 0,
+                    handles: h, count: max(handles.count - first, 0), ids: state.ids, into: out)
+            }
+        }
+
+        /// The output lines `x,y,id` of the text p[0..<n] (a whole number of lines; `first`: it
+        /// starts the file, so its first line may be the header) into `out`: each point line's
+        /// text (trimmed, CR dropped, spaces around the comma dropped), then the id of
+        /// `handles[i]` for its i-th point (nothing past `count`). Returns the bytes written;
+        /// `out` needs room for n + points x (longest id + 2) + 64 bytes.
+        static func formatLines(
+            _ p: UnsafePointer<UInt8>, _ n: Int, first: Bool, handles: UnsafePointer<HitTestHandle>, count: Int, ids idTable: Ids,
+            into out: UnsafeMutablePointer<UInt8>
+        ) -> Int {
+            idTable.bytes.withUnsafeBufferPointer { idBytes in
+                let ids = idBytes.baseAddress
+                var i = 0, o = 0, index = 0, line = 0
+                @inline(__always) func finish() {
+                    out[o] = UInt8(ascii: ","); o += 1
+                    if index < count {
+                        let (at, length) = idTable.of(handles[index])
+                        if length <= 24 {
+                            // Three words, whatever the length (the buffers have room).
+                            let from = UnsafeRawPointer(ids! + at), to = UnsafeMutableRawPointer(out + o)
+                            to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+                            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
+                        } else {
+                            memcpy(out + o, ids! + at, length)
+                        }
+                        o += length
+                    }
+                    out[o] = 0x0A; o += 1
+                    index += 1
+                }
+                while i < n {
+                    line += 1
+                    // A line of number characters only (no space, tab, CR): copied whole.
+                    var j = i
+                    // Eight bytes at a time: the first byte below "+" (0x2B) ends the span.
+                    while j + 8 <= n {
+                        let v = UnsafeRawPointer(p).loadUnaligned(fromByteOffset: j, as: UInt64.self)
+                        let below = (v &- 0x2B2B_2B2B_2B2B_2B2B) & ~v & 0x8080_8080_8080_8080
+                        if below != 0 { j += below.trailingZeroBitCount >> 3; break }
+                        j += 8
+                    }
+                    if j + 8 > n { while j < n && p[j] >= 0x2B { j += 1 } }
+                    if j > i && !(first && line == 1) {
+                        var next = -1
+                        if j == n { next = n }
+                        else if p[j] == 0x0A { next = j + 1 }
+                        else if p[j] == 0x0D && (j + 1 == n || p[j + 1] == 0x0A) { next = min(j + 2, n) }
+                        if next >= 0 {
+                            if j - i <= 16 && i + 16 <= n {
+                                let from = UnsafeRawPointer(p + i), to = UnsafeMutableRawPointer(out + o)
                                 to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
                                 to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
-                                to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
                             } else {
-                                memcpy(out + o, ids! + at, count)
+                                memcpy(out + o, p + i, j - i)
                             }
-                            o += count
-                        }
-                        out[o] = 0x0A; o += 1
-                        index += 1
-                    }
-                    while i < n {
-                        line += 1
-                        // A line of number characters only (no space, tab, CR): copied whole.
-                        var j = i
-                        // Eight bytes at a time: the first byte below "+" (0x2B) ends the span.
-                        while j + 8 <= n {
-                            let v = UnsafeRawPointer(p).loadUnaligned(fromByteOffset: j, as: UInt64.self)
-                            let below = (v &- 0x2B2B_2B2B_2B2B_2B2B) & ~v & 0x8080_8080_8080_8080
-                            if below != 0 { j += below.trailingZeroBitCount >> 3; break }
-                            j += 8
-                        }
-                        if j + 8 > n { while j < n && p[j] >= 0x2B { j += 1 } }
-                        if j > i && !(k == 0 && line == 1) {
-                            var next = -1
-                            if j == n { next = n }
-                            else if p[j] == 0x0A { next = j + 1 }
-                            else if p[j] == 0x0D && (j + 1 == n || p[j + 1] == 0x0A) { next = min(j + 2, n) }
-                            if next >= 0 {
-                                if j - i <= 16 && i + 16 <= n {
-                                    let from = UnsafeRawPointer(p + i), to = UnsafeMutableRawPointer(out + o)
-                                    to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
-                                    to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
-                                } else {
-                                    memcpy(out + o, p + i, j - i)
-                                }
-                                o += j - i
-                                finish()
-                                i = next
-                                continue
-                            }
-                        }
-                        // Otherwise as `CSVLines` reads it: trimmed, spaces around the comma dropped.
-                        let (s, e, next) = CSVLines.line(p, from: i, count: n)
-                        if s < e && !(k == 0 && line == 1 && (p[s] | 0x20) == UInt8(ascii: "x")) {
-                            var comma = s
-                            while comma < e && p[comma] != UInt8(ascii: ",") { comma += 1 }
-                            var xe = comma
-                            while xe > s && CSVLines.space(p[xe - 1]) { xe -= 1 }
-                            var ys = min(comma + 1, e)
-                            while ys < e && CSVLines.space(p[ys]) { ys += 1 }
-                            memcpy(out + o, p + s, xe - s); o += xe - s
-                            out[o] = UInt8(ascii: ","); o += 1
-                            memcpy(out + o, p + ys, e - ys); o += e - ys
+                            o += j - i
                             finish()
+                            i = next
+                            continue
                         }
-                        i = next
                     }
-                    return o
+                    // Otherwise as `CSVLines` reads it: trimmed, spaces around the comma dropped.
+                    let (s, e, next) = CSVLines.line(p, from: i, count: n)
+                    if s < e && !(first && line == 1 && (p[s] | 0x20) == UInt8(ascii: "x")) {
+                        var comma = s
+                        while comma < e && p[comma] != UInt8(ascii: ",") { comma += 1 }
+                        var xe = comma
+                        while xe > s && CSVLines.space(p[xe - 1]) { xe -= 1 }
+                        var ys = min(comma + 1, e)
+                        while ys < e && CSVLines.space(p[ys]) { ys += 1 }
+                        memcpy(out + o, p + s, xe - s); o += xe - s
+                        out[o] = UInt8(ascii: ","); o += 1
+                        memcpy(out + o, p + ys, e - ys); o += e - ys
+                        finish()
+                    }
+                    i = next
                 }
+                return o
             }
         }
     }
@@ -565,16 +586,24 @@ enum FastNumber {
     /// full-precision doubles (15-17 digits) do not pay for many tries.
     static let maxDigits = 8
 
+    /// Appends the text of `x` (see `write`).
     @inline(__always) static func append(_ x: Double, _ out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxBytes) { buffer in
+            let n = write(x, buffer.baseAddress!)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<n]))
+        }
+    }
+
+    /// The most bytes `write` writes ("-2.2250738585072014e-308" is 24).
+    static let maxBytes = 32
+
+    /// Writes the text of `x` at `out` (room for `maxBytes`); returns its length.
+    @inline(__always) static func write(_ x: Double, _ out: UnsafeMutablePointer<UInt8>) -> Int {
         let a = abs(x)
         if x == x.rounded() && a < 1e15 {
-            write(x < 0, UInt64(a), 0, &out)
-            return
+            return write(x < 0, UInt64(a), 0, out)
         }
-        guard a >= 0.0001, a < 4503599627370496 else {
-            out.append(contentsOf: x.description.utf8)
-            return
-        }
+        guard a >= 0.0001, a < 4503599627370496 else { return description(x, out) }
         var d = 1
         var p = 10.0  // 10^d, exact
         while d <= maxDigits {
@@ -582,21 +611,52 @@ enum FastNumber {
             if q >= 9007199254740992 { break }
             if q / p == a {
                 if (q - 1) / p == a || (q + 1) / p == a { break }
-                write(x < 0, UInt64(q), d, &out)
-                return
+                return write(x < 0, UInt64(q), d, out)
             }
             d += 1
             p *= 10
         }
-        out.append(contentsOf: x.description.utf8)
+        return description(x, out)
+    }
+
+    /// `x.description`'s bytes at `out`, without making a String: finite numbers through
+    /// `Double.write(to:)`, which hands its digits to the stream as ASCII bytes (the same text as
+    /// `description`, checked by `FastNumberTests`).
+    @inline(never) static func description(_ x: Double, _ out: UnsafeMutablePointer<UInt8>) -> Int {
+        var sink = Sink(out: out)
+        if x.isFinite {
+            x.write(to: &sink)
+        } else {
+            sink.write(x.description)
+        }
+        return sink.count
+    }
+
+    /// A text stream into a fixed buffer of `maxBytes`.
+    struct Sink: TextOutputStream {
+        let out: UnsafeMutablePointer<UInt8>
+        var count = 0
+
+        mutating func write(_ string: String) {
+            for byte in string.utf8 where count < FastNumber.maxBytes {
+                out[count] = byte
+                count += 1
+            }
+        }
+
+        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+            let n = min(buffer.count, FastNumber.maxBytes - count)
+            if n > 0 { memcpy(out + count, buffer.baseAddress!, n) }
+            count += n
+        }
     }
 
     /// Writes m / 10^d with exactly d fraction digits and a "0" before the point when d > 0,
     /// or the integer m when d == 0 ("-" first when `negative` and m or d is not zero, as
     /// `Int64(x)` prints -0.0 as 0).
-    @inline(__always) static func write(_ negative: Bool, _ m: UInt64, _ d: Int, _ out: inout [UInt8]) {
+    @inline(__always) static func write(_ negative: Bool, _ m: UInt64, _ d: Int, _ out: UnsafeMutablePointer<UInt8>) -> Int {
         var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes, filled from the end
-        withUnsafeMutableBytes(of: &digits) { buf in
+        return withUnsafeMutableBytes(of: &digits) { buf in
             var n = 32
             var v = m
             if d > 0 {
@@ -617,7 +677,8 @@ enum FastNumber {
                 n -= 1
                 buf[n] = UInt8(ascii: "-")
             }
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[n..<32]))
+            memcpy(out, buf.baseAddress! + n, 32 - n)
+            return 32 - n
         }
     }
 }

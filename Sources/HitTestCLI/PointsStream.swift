@@ -1,0 +1,364 @@
+import Foundation
+import HitTestKit
+
+extension HitTestCLI {
+    /// The bytes of an input file: a regular file is mapped (no copy, no fresh memory to
+    /// fault in), anything else (`-`, pipes, devices) is read into memory.
+    ///
+    /// A mapped file that another process truncates while it is read ends the process with
+    /// SIGBUS, as for any tool that maps its input.
+    final class InputBytes: @unchecked Sendable {
+        /// The first byte (nil when empty).
+        let base: UnsafePointer<UInt8>?
+        /// Bytes.
+        let count: Int
+        private let mapped: Bool
+
+        init(_ path: String, _ output: Output) throws {
+            if path != "-" {
+                let fd = open(path, O_RDONLY)
+                if fd >= 0 {
+                    defer { close(fd) }
+                    var st = stat()
+                    if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 {
+                        #if os(Linux)
+                            let flags = MAP_PRIVATE | MAP_POPULATE
+                        #else
+                            let flags = MAP_PRIVATE
+                        #endif
+                        if let m = mmap(nil, Int(st.st_size), PROT_READ, flags, fd, 0), m != MAP_FAILED {
+                            _ = madvise(m, Int(st.st_size), MADV_SEQUENTIAL)
+                            base = UnsafePointer(m.assumingMemoryBound(to: UInt8.self))
+                            count = Int(st.st_size)
+                            mapped = true
+                            return
+                        }
+                    }
+                }
+            }
+            // Not mappable: read (which also gives the error messages for missing files).
+            let data = try read(path, output)
+            count = data.count
+            mapped = false
+            if data.isEmpty {
+                base = nil
+            } else {
+                let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: data.count)
+                data.copyBytes(to: copy, count: data.count)
+                base = UnsafePointer(copy)
+            }
+        }
+
+        deinit {
+            guard let base else { return }
+            if mapped {
+                munmap(UnsafeMutableRawPointer(mutating: base), count)
+            } else {
+                UnsafeMutablePointer(mutating: base).deallocate()
+            }
+        }
+
+        /// The bytes as a buffer (empty when there are none).
+        var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : count) }
+    }
+
+    /// `query` as one pass: the input is cut into pieces that worker threads parse, hit-test
+    /// (against a `HitTestSnapshot`, one thread per piece) and format into their own buffer, while
+    /// the calling thread writes the buffers in input order with one `write(2)` each. The points
+    /// and answers of a piece stay in the cache; no array of all points or answers is made.
+    ///
+    /// Points whose answer needs a handler (`HitTestHandle.needsHandler`) are resolved by the
+    /// calling thread, which owns the views, before that piece is formatted.
+    enum PointsStream {
+        /// Input bytes that the workers read (and nobody writes) while the run lasts.
+        struct SharedBytes: @unchecked Sendable {
+            let raw: UnsafeRawPointer
+            let count: Int
+            var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: raw, count: count) }
+        }
+
+        /// Target CSV piece size (a piece ends just after a newline).
+        static let csvPieceBytes = 512 << 10
+        /// Points per `.f64` piece.
+        static let binaryPiecePoints = 1 << 15
+
+        /// One piece's buffers and result; owned by one worker between claim and `ready`, then
+        /// by the writer until it is released.
+        final class Slot {
+            var points = UnsafeMutablePointer<Point>.allocate(capacity: 1)
+            var pointCapacity = 1
+            var handles = UnsafeMutablePointer<HitTestHandle>.allocate(capacity: 1)
+            var bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+            var byteCapacity = 1
+            /// Points of the piece, output bytes, and whether it was formatted.
+            var count = 0
+            var used = 0
+            var formatted = false
+            /// A parse failure: the line (1-based in the piece) and its text.
+            var failure: (Int, String)?
+            var ready = false
+
+            func reservePoints(_ n: Int) {
+                guard n > pointCapacity else { return }
+                points.deallocate()
+                handles.deallocate()
+                points = .allocate(capacity: n)
+                handles = .allocate(capacity: n)
+                pointCapacity = n
+            }
+
+            func reserveBytes(_ n: Int) {
+                guard n > byteCapacity else { return }
+                bytes.deallocate()
+                bytes = .allocate(capacity: n)
+                byteCapacity = n
+            }
+
+            deinit {
+                points.deallocate()
+                handles.deallocate()
+                bytes.deallocate()
+            }
+        }
+
+        /// What the workers and the writer share. `slots[k % slots.count]` holds piece k from its
+        /// claim until the writer has written it; the condition guards `next`, `written`,
+        /// `stop` and each slot's `ready`.
+        final class Shared: @unchecked Sendable {
+            let condition = NSCondition()
+            let slots: [Slot]
+            let pieces: Int
+            var next = 0
+            var written = 0
+            var stop = false
+
+            init(slots: Int, pieces: Int) {
+                self.slots = (0..<slots).map { _ in Slot() }
+                self.pieces = pieces
+            }
+        }
+
+        /// Runs `work(k, slot)` for every piece on worker threads and `write(k, slot)` for each
+        /// piece in order on the calling thread. A throwing `write` stops the workers (after
+        /// their current piece) and is rethrown once they have finished.
+        static func run(
+            pieces: Int, work: @escaping @Sendable (Int, Slot) -> Void, write: (Int, Slot) throws -> Void
+        ) throws {
+            guard pieces > 0 else { return }
+            let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, pieces))
+            let shared = Shared(slots: 2 * workers + 2, pieces: pieces)
+            let group = DispatchGroup()
+            for _ in 0..<workers {
+                DispatchQueue.global().async(group: group) {
+                    let c = shared.condition
+                    while true {
+                        c.lock()
+                        let k = shared.next
+                        guard k < shared.pieces, !shared.stop else { c.unlock(); return }
+                        shared.next += 1
+                        // The slot is free once the piece that used it before has been written.
+                        while shared.written <= k - shared.slots.count && !shared.stop { c.wait() }
+                        if shared.stop { c.unlock(); return }
+                        let slot = shared.slots[k % shared.slots.count]
+                        c.unlock()
+                        work(k, slot)
+                        c.lock()
+                        slot.ready = true
+                        c.broadcast()
+                        c.unlock()
+                    }
+                }
+            }
+            var failure: Error?
+            let c = shared.condition
+            for k in 0..<pieces {
+                let slot = shared.slots[k % shared.slots.count]
+                c.lock()
+                while !slot.ready { c.wait() }
+                c.unlock()
+                do {
+                    try write(k, slot)
+                } catch {
+                    failure = error
+                }
+                c.lock()
+                slot.ready = false
+                shared.written = k + 1
+                if failure != nil { shared.stop = true }
+                c.broadcast()
+                c.unlock()
+                if failure != nil { break }
+            }
+            group.wait()
+            if let failure { throw failure }
+        }
+
+        /// A piece's lines `x,y,id`, from the input text and the answers (see
+        /// `PointsCSV.formatLines`), into the slot's byte buffer.
+        static func format(_ p: UnsafePointer<UInt8>, _ n: Int, first: Bool, _ slot: Slot, _ ids: PointsCSV.Ids) {
+            slot.reserveBytes(n + slot.count * (ids.longest + 2) + 64)
+            slot.used = PointsCSV.formatLines(p, n, first: first, handles: slot.handles, count: slot.count, ids: ids, into: slot.bytes)
+            slot.formatted = true
+        }
+
+        /// `query` for a CSV input whose window has no transform: parse, hit-test and write in one
+        /// pass (see `PointsStream`). `shift`: added to each point (screen to root space). Returns
+        /// the number of points.
+        static func csv(
+            _ input: UnsafeRawBufferPointer, name: String, window: Window, shift: Point,
+            to w: inout FileWriter, progress: Progress
+        ) throws -> Int {
+            try w.write(Array("x,y,id\n".utf8))
+            guard let raw = input.baseAddress, input.count > 0 else { return 0 }
+            let base = raw.assumingMemoryBound(to: UInt8.self)
+            let n = input.count
+            let cuts = PointsCSV.cuts(base, n, piece: csvPieceBytes)
+            let ids = PointsCSV.Ids(allViewsOf: window)
+            let snapshot = window.makeHitTestSnapshot()
+            let moved = shift != Point(x: 0, y: 0)
+            let input = SharedBytes(raw: UnsafeRawPointer(base), count: n)
+            let work: @Sendable (Int, Slot) -> Void = { k, slot in
+                let s = cuts[k], len = cuts[k + 1] - s
+                let p = input.raw.assumingMemoryBound(to: UInt8.self) + s
+                // A point needs at least "d,d" and, but for the last line, a newline.
+                slot.reservePoints(len / 4 + 2)
+                let (count, failure) = PointsCSV.chunk(p, len, header: k == 0, into: slot.points, capacity: slot.pointCapacity)
+                slot.count = count
+                slot.failure = failure
+                slot.formatted = false
+                guard failure == nil else { return }
+                if moved {
+                    for i in 0..<count { slot.points[i] = Point(x: slot.points[i].x + shift.x, y: slot.points[i].y + shift.y) }
+                }
+                snapshot.hitTest(
+                    UnsafeBufferPointer(start: slot.points, count: count),
+                    into: UnsafeMutableBufferPointer(start: slot.handles, count: count), threads: 1)
+                for i in 0..<count where slot.handles[i] == .needsHandler { return }  // formatted by the writer
+                format(p, len, first: k == 0, slot, ids)
+            }
+            var total = 0
+            try run(pieces: cuts.count - 1, work: work) { k, slot in
+                let s = cuts[k], len = cuts[k + 1] - s
+                if let (line, text) = slot.failure {
+                    let before = PointsCSV.newlines(base, s)
+                    throw Failure(message: "\(name): line \(before + line): expected x,y, found '\(text)'")
+                }
+                if !slot.formatted {
+                    resolveHandlers(slot, window)
+                    format(base + s, len, first: k == 0, slot, ids)
+                }
+                try w.writeLarge(UnsafeRawBufferPointer(start: slot.bytes, count: slot.used))
+                total += slot.count
+                progress.report("\(total) points (\(cuts[k + 1] * 100 / n)% of the input)")
+            }
+            return total
+        }
+
+        /// `query` for `.f64` input whose window has no transform: the points are read where they
+        /// are (the mapped file), hit-tested and formatted in pieces (see `PointsStream`).
+        static func binary(
+            _ input: UnsafeRawBufferPointer, window: Window, shift: Point, to w: inout FileWriter, progress: Progress
+        ) throws -> Int {
+            try w.write(Array("x,y,id\n".utf8))
+            let total = input.count / 16
+            guard total > 0, let raw = input.baseAddress else { return 0 }
+            let ids = PointsCSV.Ids(allViewsOf: window)
+            let snapshot = window.makeHitTestSnapshot()
+            let moved = shift != Point(x: 0, y: 0)
+            // Points in place when aligned and little-endian (always, for a mapped file on the
+            // usual machines); otherwise copied per piece.
+            let direct = UInt16(littleEndian: 1) == 1 && Int(bitPattern: raw) % MemoryLayout<Point>.alignment == 0 && !moved
+            let shared = SharedBytes(raw: raw, count: total * 16)
+            let per = binaryPiecePoints
+            let pieces = (total + per - 1) / per
+            let work: @Sendable (Int, Slot) -> Void = { k, slot in
+                let source = shared.buffer
+                let start = k * per, count = min(per, total - start)
+                slot.reservePoints(count)
+                slot.count = count
+                slot.failure = nil
+                slot.formatted = false
+                let points: UnsafePointer<Point>
+                if direct {
+                    points = (source.baseAddress! + start * 16).assumingMemoryBound(to: Point.self)
+                } else {
+                    for i in 0..<count {
+                        let at = (start + i) * 16
+                        let x = Double(bitPattern: UInt64(littleEndian: source.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
+                        let y = Double(bitPattern: UInt64(littleEndian: source.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self)))
+                        slot.points[i] = Point(x: x + shift.x, y: y + shift.y)
+                    }
+                    points = UnsafePointer(slot.points)
+                }
+                snapshot.hitTest(
+                    UnsafeBufferPointer(start: points, count: count),
+                    into: UnsafeMutableBufferPointer(start: slot.handles, count: count), threads: 1)
+                for i in 0..<count where slot.handles[i] == .needsHandler { return }
+                formatBinary(source, start, slot, ids)
+            }
+            var done = 0
+            let source = shared.buffer
+            try run(pieces: pieces, work: work) { k, slot in
+                if !slot.formatted {
+                    let start = k * per
+                    if direct { (slot.points).update(from: (source.baseAddress! + start * 16).assumingMemoryBound(to: Point.self), count: slot.count) }
+                    resolveHandlers(slot, window)
+                    formatBinary(source, start, slot, ids)
+                }
+                try w.writeLarge(UnsafeRawBufferPointer(start: slot.bytes, count: slot.used))
+                done += slot.count
+                progress.report("\(done) of \(total) points")
+            }
+            return total
+        }
+
+        /// The `.f64` lines of a piece: each number as `FastNumber` writes it (the bytes of
+        /// `Query.appendNumber`), then the id.
+        static func formatBinary(_ source: UnsafeRawBufferPointer, _ start: Int, _ slot: Slot, _ ids: PointsCSV.Ids) {
+            slot.reserveBytes(slot.count * (2 * FastNumber.maxBytes + ids.longest + 3) + 64)
+            var o = 0
+            let out = slot.bytes
+            ids.bytes.withUnsafeBufferPointer { idBytes in
+                for i in 0..<slot.count {
+                    let at = (start + i) * 16
+                    let x = Double(bitPattern: UInt64(littleEndian: source.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
+                    let y = Double(bitPattern: UInt64(littleEndian: source.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self)))
+                    o += FastNumber.write(x, out + o)
+                    out[o] = UInt8(ascii: ","); o += 1
+                    o += FastNumber.write(y, out + o)
+                    out[o] = UInt8(ascii: ","); o += 1
+                    let (from, length) = ids.of(slot.handles[i])
+                    if length > 0 { memcpy(out + o, idBytes.baseAddress! + from, length) }
+                    o += length
+                    out[o] = 0x0A; o += 1
+                }
+            }
+            slot.used = o
+            slot.formatted = true
+        }
+
+        /// Answers that need a handler, found with the views' own hit test on this thread.
+        static func resolveHandlers(_ slot: Slot, _ window: Window) {
+            for i in 0..<slot.count where slot.handles[i] == .needsHandler {
+                slot.handles[i] = window.hitTest(slot.points[i])?.hitTestHandle ?? .none
+            }
+        }
+    }
+}
+
+extension HitTestCLI.FileWriter {
+    /// Gives up after a failure: a regular output file is closed and removed (it would hold
+    /// the results up to the failure only); standard output keeps what was written. [ours]
+    mutating func discard() {
+        buffer.removeAll()
+        if collected != nil {
+            collected = []
+            return
+        }
+        guard fd != 1 else { return }
+        var st = stat()
+        let regular = fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+        close(fd)
+        if regular { unlink(path) }
+    }
+}
