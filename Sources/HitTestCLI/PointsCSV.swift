@@ -571,20 +571,14 @@ extension HitTestCLI.PointsCSV {
     }
 }
 
-/// `Query.appendNumber` without `description` for most numbers, byte for byte the same: whole
-/// numbers below 1e15 as integers; other numbers Swift's shortest round-trip text. For a
-/// non-integral x with 1e-4 <= |x| (all such x are below 2^52, so Swift writes them without
-/// an exponent), a short text is found directly: the fewest fraction digits d (at most
-/// `maxDigits`) for which m = round(|x| * 10^d) < 2^53 gives m / 10^d == |x| (one correctly
-/// rounded division of two exact doubles), and only when neither m - 1 nor m + 1 also gives |x|
-/// (then m is the only candidate with d digits, so it is the shortest and closest text, which
-/// is what Swift writes). Everything else (exponents, ties, long digit strings) goes to
-/// `description`.
+/// `Query.appendNumber`'s text without making a String, byte for byte the same: whole numbers
+/// below 1e15 as integers; other numbers as Swift's `description` writes them. A non-integral x
+/// with 1e-4 <= |x| < 2^52 (Swift writes these without an exponent) is written directly from its
+/// shortest round-trip digits (`ShortestDouble`, Schubfach); everything else (exponents, inf,
+/// nan) takes `description`'s bytes through `Double.write(to:)`.
 enum FastNumber {
+    /// Powers of ten exact in a Double (used by the tests).
     static let pow10: [Double] = (0...22).map { (0..<$0).reduce(1.0) { r, _ in r * 10 } }
-    /// Fraction digits tried before `description`: short decimals are found in a few steps,
-    /// full-precision doubles (15-17 digits) do not pay for many tries.
-    static let maxDigits = 8
 
     /// Appends the text of `x` (see `write`).
     @inline(__always) static func append(_ x: Double, _ out: inout [UInt8]) {
@@ -594,29 +588,23 @@ enum FastNumber {
         }
     }
 
-    /// The most bytes `write` writes ("-2.2250738585072014e-308" is 24).
+    /// Room `write` needs: its text is at most 24 bytes ("-2.2250738585072014e-308"), and up
+    /// to 7 bytes after the text may be overwritten.
     static let maxBytes = 32
 
-    /// Writes the text of `x` at `out` (room for `maxBytes`); returns its length.
+    /// Writes the text of `x` at `out` (room for `maxBytes`: up to 7 bytes after the text may be
+    /// overwritten); returns its length.
     @inline(__always) static func write(_ x: Double, _ out: UnsafeMutablePointer<UInt8>) -> Int {
         let a = abs(x)
-        if x == x.rounded() && a < 1e15 {
-            return write(x < 0, UInt64(a), 0, out)
+        // Whole: below 2^52 when the integer part is the number (no libm call).
+        let small = a < 4503599627370496
+        let whole = small ? Double(Int64(a)) == a : a.isFinite
+        if whole && a < 1e15 {
+            return ShortestDouble.write(x < 0, UInt64(a), fraction: 0, out)
         }
-        guard a >= 0.0001, a < 4503599627370496 else { return description(x, out) }
-        var d = 1
-        var p = 10.0  // 10^d, exact
-        while d <= maxDigits {
-            let q = (a * p).rounded(.toNearestOrEven)
-            if q >= 9007199254740992 { break }
-            if q / p == a {
-                if (q - 1) / p == a || (q + 1) / p == a { break }
-                return write(x < 0, UInt64(q), d, out)
-            }
-            d += 1
-            p *= 10
-        }
-        return description(x, out)
+        // Not whole (whole numbers from 1e15 on are written with an exponent).
+        guard a >= 0.0001, small, !whole else { return description(x, out) }
+        return ShortestDouble.writePlain(x, out)
     }
 
     /// `x.description`'s bytes at `out`, without making a String: finite numbers through
@@ -648,37 +636,6 @@ enum FastNumber {
             let n = min(buffer.count, FastNumber.maxBytes - count)
             if n > 0 { memcpy(out + count, buffer.baseAddress!, n) }
             count += n
-        }
-    }
-
-    /// Writes m / 10^d with exactly d fraction digits and a "0" before the point when d > 0,
-    /// or the integer m when d == 0 ("-" first when `negative` and m or d is not zero, as
-    /// `Int64(x)` prints -0.0 as 0).
-    @inline(__always) static func write(_ negative: Bool, _ m: UInt64, _ d: Int, _ out: UnsafeMutablePointer<UInt8>) -> Int {
-        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes, filled from the end
-        return withUnsafeMutableBytes(of: &digits) { buf in
-            var n = 32
-            var v = m
-            if d > 0 {
-                for _ in 0..<d {
-                    n -= 1
-                    buf[n] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
-                    v /= 10
-                }
-                n -= 1
-                buf[n] = UInt8(ascii: ".")
-            }
-            repeat {
-                n -= 1
-                buf[n] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
-                v /= 10
-            } while v > 0
-            if negative && (m != 0 || d > 0) {
-                n -= 1
-                buf[n] = UInt8(ascii: "-")
-            }
-            memcpy(out, buf.baseAddress! + n, 32 - n)
-            return 32 - n
         }
     }
 }
