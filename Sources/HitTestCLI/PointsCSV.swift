@@ -573,9 +573,10 @@ extension HitTestCLI.PointsCSV {
 
 /// `Query.appendNumber`'s text without making a String, byte for byte the same: whole numbers
 /// below 1e15 as integers; other numbers as Swift's `description` writes them. A non-integral x
-/// with 1e-4 <= |x| < 2^52 (Swift writes these without an exponent) is written directly from its
-/// shortest round-trip digits (`ShortestDouble`, Schubfach); everything else (exponents, inf,
-/// nan) takes `description`'s bytes through `Double.write(to:)`.
+/// with 1e-4 <= |x| < 2^52 (Swift writes these without an exponent) is written directly: with up
+/// to three fraction digits when such a text is exact, else from its shortest round-trip digits
+/// (`ShortestDouble`, Schubfach); everything else (exponents, inf, nan) takes `description`'s
+/// bytes through `Double.write(to:)`.
 enum FastNumber {
     /// Powers of ten exact in a Double (used by the tests).
     static let pow10: [Double] = (0...22).map { (0..<$0).reduce(1.0) { r, _ in r * 10 } }
@@ -604,6 +605,21 @@ enum FastNumber {
         }
         // Not whole (whole numbers from 1e15 on are written with an exponent).
         guard a >= 0.0001, small, !whole else { return description(x, out) }
+        // Up to three fraction digits (screen coordinates): the fewest d for which
+        // m = round(|x| * 10^d) gives m / 10^d == |x| (one correctly rounded division of exact
+        // doubles), when neither m - 1 nor m + 1 does too (then m is the only, so the closest,
+        // d-digit text). Faster than the general digits for such numbers.
+        var p = 10.0  // 10^d, exact
+        for d in 1...3 {
+            let ap = a * p
+            guard ap < 4503599627370496 else { break }
+            let m = (ap + 4503599627370496) - 4503599627370496  // ap rounded to nearest, ties to even
+            if m / p == a {
+                if (m - 1) / p == a || (m + 1) / p == a { break }
+                return ShortestDouble.write(x < 0, UInt64(m), fraction: d, out)
+            }
+            p *= 10
+        }
         return ShortestDouble.writePlain(x, out)
     }
 
