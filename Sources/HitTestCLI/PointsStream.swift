@@ -123,7 +123,7 @@ extension HitTestCLI {
 
         /// What the workers and the writer share. `slots[k % slots.count]` holds piece k from its
         /// claim until the writer has written it; the condition guards `next`, `written`,
-        /// `stop` and each slot's `ready`.
+        /// `stop`, `active` and each slot's `ready`.
         final class Shared: @unchecked Sendable {
             let condition = NSCondition()
             let slots: [Slot]
@@ -131,6 +131,8 @@ extension HitTestCLI {
             var next = 0
             var written = 0
             var stop = false
+            /// Workers between claiming a piece and marking it ready.
+            var active = 0
 
             init(slots: Int, pieces: Int) {
                 self.slots = (0..<slots).map { _ in Slot() }
@@ -139,34 +141,41 @@ extension HitTestCLI {
         }
 
         /// Runs `work(k, slot)` for every piece on worker threads and `write(k, slot)` for each
-        /// piece in order on the calling thread. A throwing `write` stops the workers (after
-        /// their current piece) and is rethrown once they have finished.
+        /// piece in order on the calling thread, which also works on the next piece when no
+        /// worker has taken it (so the run finishes even if no worker thread ever starts). A
+        /// throwing `write` stops the workers (after their current piece) and is rethrown once
+        /// they have finished.
         static func run(
             pieces: Int, work: @escaping @Sendable (Int, Slot) -> Void, write: (Int, Slot) throws -> Void
         ) throws {
             guard pieces > 0 else { return }
             let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, pieces))
             let shared = Shared(slots: 2 * workers + 2, pieces: pieces)
-            let group = DispatchGroup()
             for _ in 0..<workers {
-                DispatchQueue.global().async(group: group) {
+                DispatchQueue.global().async {
                     let c = shared.condition
+                    c.lock()
                     while true {
-                        c.lock()
                         let k = shared.next
-                        guard k < shared.pieces, !shared.stop else { c.unlock(); return }
+                        guard k < shared.pieces, !shared.stop else { break }
                         shared.next += 1
+                        shared.active += 1
                         // The slot is free once the piece that used it before has been written.
                         while shared.written <= k - shared.slots.count && !shared.stop { c.wait() }
-                        if shared.stop { c.unlock(); return }
+                        if shared.stop {
+                            shared.active -= 1
+                            c.broadcast()
+                            break
+                        }
                         let slot = shared.slots[k % shared.slots.count]
                         c.unlock()
                         work(k, slot)
                         c.lock()
                         slot.ready = true
+                        shared.active -= 1
                         c.broadcast()
-                        c.unlock()
                     }
+                    c.unlock()
                 }
             }
             var failure: Error?
@@ -174,6 +183,16 @@ extension HitTestCLI {
             for k in 0..<pieces {
                 let slot = shared.slots[k % shared.slots.count]
                 c.lock()
+                if shared.next == k {
+                    // No worker has taken this piece yet (they may not have started: the
+                    // threads of the pool can be busy): do it here, so the run never waits on
+                    // a thread that does not come. Its slot is free (k - 1 is written).
+                    shared.next += 1
+                    c.unlock()
+                    work(k, slot)
+                    c.lock()
+                    slot.ready = true
+                }
                 while !slot.ready { c.wait() }
                 c.unlock()
                 do {
@@ -189,7 +208,13 @@ extension HitTestCLI {
                 c.unlock()
                 if failure != nil { break }
             }
-            group.wait()
+            // Workers still on a piece (after a failure) read the input: wait for them. Workers
+            // that have not started find nothing left and touch nothing but `shared`.
+            c.lock()
+            shared.stop = true
+            c.broadcast()
+            while shared.active > 0 { c.wait() }
+            c.unlock()
             if let failure { throw failure }
         }
 

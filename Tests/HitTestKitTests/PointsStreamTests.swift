@@ -188,3 +188,30 @@ import Testing
         #expect(T.run(["query", "--help"]).1.out.contains("--progress"))
     }
 }
+
+/// The piece scheduler on its own: every piece worked once and written in order; a failing
+/// write stops the run and is rethrown, with no worker left on a piece.
+@Suite struct PointsStreamSchedulerTests {
+    @Test func piecesAreWrittenInOrderAndFailuresStopTheRun() throws {
+        for pieces in [1, 2, 7, 1000] {
+            var order: [Int] = []
+            try HitTestCLI.PointsStream.run(pieces: pieces, work: { k, slot in
+                slot.count = k
+                slot.used = k * 3
+            }) { k, slot in
+                #expect(slot.count == k && slot.used == k * 3)
+                order.append(k)
+            }
+            #expect(order == Array(0..<pieces))
+        }
+        struct Stop: Error {}
+        var written = 0
+        #expect(throws: Stop.self) {
+            try HitTestCLI.PointsStream.run(pieces: 500, work: { k, slot in slot.count = k }) { k, _ in
+                if k == 37 { throw Stop() }
+                written += 1
+            }
+        }
+        #expect(written == 37)
+    }
+}
