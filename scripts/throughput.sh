@@ -9,7 +9,9 @@
 # (user+sys) ratios as well as wall clock, and mind the load average printed.
 #
 # usage: scripts/throughput.sh [--no-build] [--csv-only|--f64-only]
-#   env: DIR, RUNS, CSV_LINES (13600000), F64_POINTS (13000000), HITTEST (a built binary)
+#   env: DIR, RUNS, CSV_LINES (13600000), F64_POINTS (13000000), HITTEST (a built binary),
+#        BASELINE (another hittest binary, e.g. an older build: timed in the same run, its
+#        output compared byte for byte, and the ratio printed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR=${DIR:-/tmp/hittest-throughput}
@@ -86,6 +88,16 @@ warm() {  # read twice, then show the cached share
     fincore --noheadings --output RES,SIZE "$1" 2>/dev/null | awk -v f="$(basename "$1")" '{ print "  page cache: " f " " $1 " of " $2 " resident" }' || true
 }
 
+baseline() {  # FILE: the BASELINE binary on the same input, same output, and the ratio
+    [[ -n ${BASELINE:-} ]] || return 0
+    "$HITTEST" query "$SCENE" "$1" -o "$DIR/new.csv" 2>/dev/null
+    "$BASELINE" query "$SCENE" "$1" -o "$DIR/old.csv" 2>/dev/null
+    if cmp -s "$DIR/new.csv" "$DIR/old.csv"; then echo "  output: the same bytes as the baseline's"; else echo "  output: DIFFERS from the baseline's"; fi
+    rm -f "$DIR/new.csv" "$DIR/old.csv"
+    time_runs "baseline query -o out.csv" "$BASELINE" query "$SCENE" "$1" -o "$DIR/out.csv"
+    ratio "baseline / query" "$med" "$qm" "$best" "$qb"
+}
+
 if [[ $csv == 1 ]]; then
     f=$DIR/points.csv
     echo
@@ -96,6 +108,7 @@ if [[ $csv == 1 ]]; then
     time_runs "hittest query -o out.csv" "$HITTEST" query "$SCENE" "$f" -o "$DIR/out.csv" "${P[@]}"
     qb=$best qm=$med
     echo "  hittest's own line (last run): $(tail -1 "$DIR/stderr")"
+    baseline "$f"
     warm "$f"
     ratio "query / wc -l" "$qm" "$wm" "$qb" "$wb"
     ratio "query / cat" "$qm" "$cm" "$qb" "$cb"
@@ -112,6 +125,7 @@ if [[ $f64 == 1 ]]; then
         time_runs "hittest query -o out.csv" "$HITTEST" query "$SCENE" "$f" -o "$DIR/out.csv" "${P[@]}"
         qb=$best qm=$med
         echo "  hittest's own line (last run): $(tail -1 "$DIR/stderr")"
+        baseline "$f"
         warm "$f"
         ratio "query / cat" "$qm" "$cm" "$qb" "$cb"
         ratio "query / cp" "$qm" "$pm" "$qb" "$pb"
