@@ -95,6 +95,7 @@ struct ht_solver {
     int pg_ok; /* the evaluation program matches the rows' structure */
     int32_t npg, pgcap, pgrefcap;
     int32_t *pg_row, *pg_off, *pg_ref, *row_pg;
+    int32_t *pg_var; /* per program row: the variable slot of its basic symbol, or -1 */
     double *pg_const, *pg_val, *pg_coef;
     int32_t *heap; /* expansion: basic symbols by descending row age */
     int32_t nheap, heapcap;
@@ -118,6 +119,14 @@ struct ht_solver {
     int32_t nvar, varcap, nlive_vars;
     int32_t *vsym, *vrefs;
     uint8_t *vgen, *vlive;
+    /* changes since the last ht_solver_changes: per slot the value last reported and a flag
+     * (in the list); the list has room for every slot (varcap), overflow (stale entries of
+     * freed slots) falls back to comparing every variable (chg_all) */
+    double *vrep;
+    uint8_t *vchg;
+    int32_t *chg;
+    int32_t nchg;
+    int chg_all;
     int32_t *vfree;
     int32_t nvfree;
 
@@ -608,6 +617,9 @@ static int build_program(ht_solver *s) {
         double *d = xrealloc(s, s->pg_val, sizeof(double) * (size_t)cap);
         if (!d) return 0;
         s->pg_val = d;
+        int32_t *e = xrealloc(s, s->pg_var, sizeof(int32_t) * (size_t)cap);
+        if (!e) return 0;
+        s->pg_var = e;
         s->pgcap = cap;
     }
     if (nref > s->pgrefcap) {
@@ -624,6 +636,7 @@ static int build_program(ht_solver *s) {
     for (int32_t r = s->rhead; r >= 0; r = s->rnext[r], p++) {
         s->row_pg[r] = p;
         s->pg_row[p] = r;
+        s->pg_var[p] = s->skind[s->rbasic[r]] == K_EXT ? s->sowner[s->rbasic[r]] : -1;
         s->pg_const[p] = s->rconst[r];
         s->pg_off[p] = k;
         for (int32_t i = 0; i < s->rlen[r]; i++) {
@@ -639,13 +652,36 @@ static int build_program(ht_solver *s) {
     return 1;
 }
 
-static void run_program(ht_solver *s) {
-    const int32_t *off = s->pg_off, *ref = s->pg_ref, *row = s->pg_row;
+/* Variable slot `slot` has value v now: into the change list if it differs from the value
+ * last reported. */
+static inline void note_var(ht_solver *s, int32_t slot, double v) {
+    if (s->vchg[slot] || v == s->vrep[slot]) return;
+    s->vchg[slot] = 1;
+    if (s->nchg < s->varcap)
+        s->chg[s->nchg++] = slot;
+    else
+        s->chg_all = 1;
+}
+
+/* Every live variable against the value last reported (after a change of structure). */
+static void note_all_vars(ht_solver *s) {
+    for (int32_t i = 0; i < s->nvar; i++) {
+        if (!s->vlive[i]) continue;
+        int32_t r = s->srow[s->vsym[i]];
+        note_var(s, i, r >= 0 ? s->rval[r] : 0.0);
+    }
+}
+
+/* With track (the program ran before: its values are the previous ones), a variable whose
+ * value moved goes into the change list; a new program compares every variable after. */
+static void run_program(ht_solver *s, int track) {
+    const int32_t *off = s->pg_off, *ref = s->pg_ref, *row = s->pg_row, *var = s->pg_var;
     const double *cst = s->pg_const, *coef = s->pg_coef;
     double *val = s->pg_val, *rval = s->rval;
     for (int32_t p = 0, n = s->npg; p < n; p++) {
         double v = cst[p];
         for (int32_t k = off[p], e = off[p + 1]; k < e; k++) v += coef[k] * val[ref[k]];
+        if (track && v != val[p] && var[p] >= 0) note_var(s, var[p], v);
         val[p] = v;
         rval[row[p]] = v;
     }
@@ -660,14 +696,15 @@ static void refresh_values(ht_solver *s) {
             s->pg_const[s->row_pg[r]] = s->rconst[r];
         }
         s->ntouched = 0;
-        run_program(s);
+        run_program(s, 1);
         return;
     }
     s->ntouched = 0;
     s->pg_ok = build_program(s);
     if (s->pg_ok) {
-        run_program(s);
+        run_program(s, 0);
         s->vals_dirty = 0;
+        note_all_vars(s); /* a variable may have stopped being basic (value 0) */
         return;
     }
     /* Without memory for the program: row by row. */
@@ -682,6 +719,7 @@ static void refresh_values(ht_solver *s) {
         s->rval[r] = v;
     }
     s->vals_dirty = 0;
+    note_all_vars(s);
 }
 
 /* Row r (meaning 0 = constant + cells) solved for sym: afterwards sym = constant + cells. */
@@ -1814,6 +1852,10 @@ void ht_solver_destroy(ht_solver *s) {
     free(s->vgen);
     free(s->vlive);
     free(s->vfree);
+    free(s->vrep);
+    free(s->vchg);
+    free(s->chg);
+    free(s->pg_var);
     for (int32_t k = 0; k < s->concap; k++) {
         free(s->cvars[k]);
         free(s->ccoef[k]);
@@ -1866,6 +1908,9 @@ ht_status ht_solver_new_variable(ht_solver *s, ht_var *out) {
             GROW(s, s->vgen, cap);
             GROW(s, s->vlive, cap);
             GROW(s, s->vfree, cap);
+            GROW(s, s->vrep, cap);
+            GROW(s, s->vchg, cap);
+            GROW(s, s->chg, cap);
             s->varcap = cap;
         }
         slot = s->nvar;
@@ -1881,6 +1926,8 @@ ht_status ht_solver_new_variable(ht_solver *s, ht_var *out) {
     s->vsym[slot] = sym;
     s->vrefs[slot] = 0;
     s->vlive[slot] = 1;
+    s->vrep[slot] = 0.0; /* a new variable is 0 (parametric) */
+    s->vchg[slot] = 0;
     s->nlive_vars++;
     *out = MAKE_HANDLE(slot, s->vgen[slot]);
     return HT_OK;
@@ -1906,6 +1953,7 @@ ht_status ht_solver_free_variable(ht_solver *s, ht_var v) {
     }
     sym_free(s, sym);
     s->vlive[slot] = 0;
+    s->vchg[slot] = 0; /* a stale entry in the change list is skipped */
     s->vgen[slot] = (uint8_t)((s->vgen[slot] + 1) & 0x7F);
     s->vfree[s->nvfree++] = slot;
     s->nlive_vars--;
@@ -2167,6 +2215,49 @@ ht_status ht_solver_value(ht_solver *s, ht_var v, double *out) {
     if (st != HT_OK) return st;
     if ((st = ensure(s, 1)) != HT_OK) return st;
     *out = sym_value(s, s->vsym[slot]);
+    return HT_OK;
+}
+
+ht_status ht_solver_changes(ht_solver *s, ht_var *vars, double *values, size_t cap,
+                            size_t *count) {
+    if (!s || !count || (cap > 0 && (!vars || !values))) return HT_E_INVALID_ARGUMENT;
+    ht_status st = ensure(s, 1);
+    if (st != HT_OK) return st;
+    refresh_values(s);
+    if (s->chg_all) {
+        s->chg_all = 0;
+        s->nchg = 0;
+        for (int32_t i = 0; i < s->nvar; i++) s->vchg[i] = 0;
+        note_all_vars(s); /* one entry per live slot: fits */
+    }
+    /* Compact: live entries, once each (2 marks an entry kept), whose value still differs. */
+    int32_t w = 0;
+    for (int32_t i = 0; i < s->nchg; i++) {
+        int32_t slot = s->chg[i];
+        if (!s->vlive[slot] || s->vchg[slot] != 1) continue;
+        int32_t r = s->srow[s->vsym[slot]];
+        double v = r >= 0 ? s->rval[r] : 0.0;
+        if (v == s->vrep[slot]) {
+            s->vchg[slot] = 0;
+            continue;
+        }
+        s->vchg[slot] = 2;
+        s->chg[w++] = slot;
+    }
+    for (int32_t i = 0; i < w; i++) s->vchg[s->chg[i]] = 1;
+    s->nchg = w;
+    *count = (size_t)w;
+    if ((size_t)w > cap) return HT_OK;
+    for (int32_t i = 0; i < w; i++) {
+        int32_t slot = s->chg[i];
+        int32_t r = s->srow[s->vsym[slot]];
+        double v = r >= 0 ? s->rval[r] : 0.0;
+        vars[i] = MAKE_HANDLE(slot, s->vgen[slot]);
+        values[i] = v;
+        s->vrep[slot] = v;
+        s->vchg[slot] = 0;
+    }
+    s->nchg = 0;
     return HT_OK;
 }
 

@@ -283,6 +283,68 @@ static void removal_keeps_the_redundant_equalities(void) {
     edits_match_a_fresh_solve(5453);
 }
 
+/* ht_solver_changes: what moved since the last call, and nothing else. */
+static int changes(ht_var *vs, double *xs, size_t cap) {
+    size_t n = 0;
+    if (ht_solver_changes(S, vs, xs, cap, &n) != HT_OK) return -1;
+    return (int)n;
+}
+
+static int has_change(const ht_var *vs, const double *xs, int n, ht_var v, double x) {
+    for (int i = 0; i < n; i++)
+        if (vs[i] == v) return NEAR(xs[i], x);
+    return 0;
+}
+
+static void changes_report_what_moved(void) {
+    ht_var x0 = var(), x1 = var(), x2 = var(), y = var(), z = var();
+    ht_var vs[8];
+    double xs[8];
+    ht_constraint gap, fix, ypin;
+    OK(pin(x0, 10, HT_REL_EQ, 1000, &fix));
+    OK(con2(1, x1, -1, x0, -5, HT_REL_EQ, 1000, &gap)); /* x1 = x0 + 5 */
+    OK(con2(1, x2, -1, x1, -5, HT_REL_EQ, 1000, NULL)); /* x2 = x1 + 5 */
+    OK(pin(y, 7, HT_REL_EQ, 1000, &ypin));
+    OK(pin(z, 0, HT_REL_GE, 1000, NULL)); /* z stays 0: no change to report */
+    int n = changes(vs, xs, 8);
+    CHECK(n == 4);
+    CHECK(has_change(vs, xs, n, x0, 10) && has_change(vs, xs, n, x1, 15) && has_change(vs, xs, n, x2, 20) &&
+          has_change(vs, xs, n, y, 7));
+    CHECK(changes(vs, xs, 8) == 0);
+    /* an edit: the two views after it, not the others */
+    OK(ht_solver_set_constant(S, gap, -6));
+    n = changes(vs, xs, 8);
+    CHECK(n == 2 && has_change(vs, xs, n, x1, 16) && has_change(vs, xs, n, x2, 21));
+    /* an edit and back: nothing */
+    OK(ht_solver_set_constant(S, gap, -7));
+    OK(ht_solver_solve(S));
+    OK(ht_solver_set_constant(S, gap, -6));
+    CHECK(changes(vs, xs, 8) == 0);
+    /* too little room: counted, kept for the next call */
+    OK(ht_solver_set_constant(S, fix, -11));
+    size_t count = 0;
+    OK(ht_solver_changes(S, NULL, NULL, 0, &count));
+    CHECK(count == 3);
+    CHECK(ht_solver_changes(S, vs, xs, 2, &count) == HT_OK && count == 3);
+    CHECK(ht_solver_changes(S, NULL, xs, 2, &count) == HT_E_INVALID_ARGUMENT);
+    n = changes(vs, xs, 8);
+    CHECK(n == 3 && has_change(vs, xs, n, x0, 11) && has_change(vs, xs, n, x2, 22));
+    /* a removal that frees a variable: back to 0 is a change */
+    OK(ht_solver_remove_constraint(S, fix));
+    OK(pin(x0, 0, HT_REL_EQ, 1000, NULL));
+    n = changes(vs, xs, 8);
+    CHECK(n == 3 && has_change(vs, xs, n, x0, 0) && has_change(vs, xs, n, x1, 6));
+    /* a freed variable's entry goes; its slot's next variable starts at 0 */
+    OK(ht_solver_remove_constraint(S, ypin));
+    OK(ht_solver_solve(S)); /* y is free now: 0, a change in the list */
+    OK(ht_solver_free_variable(S, y));
+    ht_var w = var(); /* takes y's slot */
+    OK(pin(w, 3, HT_REL_EQ, 1000, NULL));
+    n = changes(vs, xs, 8);
+    CHECK(n == 1 && has_change(vs, xs, n, w, 3));
+    CHECK(changes(vs, xs, 8) == 0);
+}
+
 static void set_constant_moves_the_solution(void) {
     ht_var x = var(), w = var(), r = var();
     ht_constraint cx, cw, opt;
@@ -630,6 +692,22 @@ static void random_frames_are_recovered(unsigned long seed, int verbose) {
     if (solved != HT_OK) fprintf(stderr, "  solve: %s\n", ht_status_string(solved));
     CHECK(solved == HT_OK);
     OK(ht_solver_validate(S));
+    /* the change list gives every value that differs from 0, and only those */
+    {
+        static ht_var cv[4 * MAXV];
+        static double cx[4 * MAXV];
+        size_t n = 0;
+        OK(ht_solver_changes(S, cv, cx, 4 * MAXV, &n));
+        for (int i = 0; i < f.n; i++) {
+            ht_var vs[4] = {f.x[i], f.y[i], f.w[i], f.h[i]};
+            for (int q = 0; q < 4; q++) {
+                double want = val(vs[q]), got = 0.0;
+                for (size_t j = 0; j < n; j++)
+                    if (cv[j] == vs[q]) got = cx[j];
+                CHECK(got == want);
+            }
+        }
+    }
     for (int i = 0; i < f.n; i++) {
         ht_var vs[4] = {f.x[i], f.y[i], f.w[i], f.h[i]};
         double want[4] = {f.fx[i], f.fy[i], f.fw[i], f.fh[i]};
@@ -663,6 +741,7 @@ static void edits_match_a_fresh_solve(unsigned long seed) {
     rng_state = seed * 0x9E3779B97F4A7C15ULL + 7;
     enum { NV = 12, NC = 60 };
     ht_var v[NV];
+    double mirror[NV] = {0}; /* the values as ht_solver_changes reported them */
     for (int i = 0; i < NV; i++) v[i] = var();
     static rec recs[NC * 4];
     int nrec = 0;
@@ -713,7 +792,16 @@ static void edits_match_a_fresh_solve(unsigned long seed) {
                 recs[i].sp.p = p;
             }
         }
-        if (rint_(4) == 0) OK(ht_solver_solve(S));
+        if (rint_(4) == 0) {
+            OK(ht_solver_solve(S));
+            ht_var cv[NV];
+            double cx[NV];
+            size_t n = 0;
+            OK(ht_solver_changes(S, cv, cx, NV, &n));
+            for (size_t j = 0; j < n; j++)
+                for (int i = 0; i < NV; i++)
+                    if (cv[j] == v[i]) mirror[i] = cx[j];
+        }
         if ((seed & 1) && step % 37 == 36) OK(hts_test_reinvert(S)); /* odd seeds: mid-way too */
         if (getenv("SOLVER_CHECK_EACH")) {
             double mc = 0;
@@ -722,6 +810,16 @@ static void edits_match_a_fresh_solve(unsigned long seed) {
         }
     }
     OK(ht_solver_validate(S));
+    {
+        ht_var cv[NV];
+        double cx[NV];
+        size_t n = 0;
+        OK(ht_solver_changes(S, cv, cx, NV, &n));
+        for (size_t j = 0; j < n; j++)
+            for (int i = 0; i < NV; i++)
+                if (cv[j] == v[i]) mirror[i] = cx[j];
+        for (int i = 0; i < NV; i++) CHECK(mirror[i] == val(v[i]));
+    }
     /* the same final system from scratch */
     ht_solver *fresh;
     OK(ht_solver_create(&fresh));
@@ -864,6 +962,7 @@ int main(int argc, char **argv) {
         CASE(unsatisfiable_inequalities_are_refused),
         CASE(redundant_required_constraints),
         CASE(removal_keeps_the_redundant_equalities),
+        CASE(changes_report_what_moved),
         CASE(set_constant_moves_the_solution),
         CASE(priorities_change_between_optional_levels_only),
         CASE(remove_restores_freedom),

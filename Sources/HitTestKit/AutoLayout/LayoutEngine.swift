@@ -33,6 +33,9 @@ final class AutoLayoutNode {
     var affecting: [LayoutConstraint] = []
     /// How many of its subviews are engine items (their frames are applied by `layoutSubviews`).
     var hostedItems = 0
+    /// The subviews' items whose frame `layoutSubviews` must apply: their solution moved, or
+    /// their frame was set by hand since (the default `layoutSubviews` puts the engine's back).
+    var pendingApply: [EngineItem] = []
     var hugging: (LayoutPriority, LayoutPriority) = (.defaultLow, .defaultLow)
     var compression: (LayoutPriority, LayoutPriority) = (.defaultHigh, .defaultHigh)
     var marginsGuide: LayoutGuide?
@@ -72,6 +75,13 @@ final class EngineItem {
     var solved = Rect.zero
     /// New, or its pins changed: compare with its view at the next solve even if `solved` agrees.
     var unapplied = true
+    /// In its host's `pendingApply` (or being applied: the frame setters stay quiet).
+    var applyQueued = false
+    /// In the engine's list of items to compare at the next solve (`recheck`).
+    var recheckQueued = false
+    /// During a solve: its values changed; `next` is the new frame being assembled.
+    var touched = false
+    var next = Rect.zero
 
     var variables: [Int32] { [x, y, w, h] }
 }
@@ -87,6 +97,13 @@ final class LayoutEngine {
     private var safeAreaConstraints: [ObjectIdentifier: LayoutConstraint] = [:]
     private var pendingPins: [EngineItem] = []
     private var pendingIntrinsic: [EngineItem] = []
+    /// Each solver variable's item (`forEachChange` reports variables).
+    private var itemOfVariable: [Int32: EngineItem] = [:]
+    /// Items to compare with their views at the next solve whatever the solver reports: new
+    /// ones, and those whose pins changed (`unapplied`).
+    private var recheck: [EngineItem] = []
+    /// Scratch for a solve: the items whose values changed.
+    private var changedItems: [EngineItem] = []
     private var dirty = false
     /// After a solve that moved views, safe-area constants may have changed.
     private var recheckSafeArea = false
@@ -148,7 +165,17 @@ final class LayoutEngine {
         it.h = solver.newVariable()
         it.index = items.count
         items.append(it)
+        for v in it.variables { itemOfVariable[v] = it }
+        queueRecheck(it)
         return it
+    }
+
+    private func queueRecheck(_ it: EngineItem) {
+        it.unapplied = true
+        if !it.recheckQueued {
+            it.recheckQueued = true
+            recheck.append(it)
+        }
     }
 
     func retain(_ it: EngineItem) { it.useCount += 1 }
@@ -163,7 +190,10 @@ final class LayoutEngine {
         it.pins = []
         for case let c? in it.intrinsic { removeInternal(c) }
         it.intrinsic = [nil, nil, nil, nil]
-        for v in it.variables { solver.freeVariable(v) }
+        for v in it.variables {
+            solver.freeVariable(v)
+            itemOfVariable[v] = nil
+        }
         let last = items.removeLast()
         if last !== it {
             items[it.index] = last
@@ -221,7 +251,7 @@ final class LayoutEngine {
         for c in it.pins { removeInternal(c) }
         it.pins = []
         if view.layoutState.translatesAutoresizingMaskIntoConstraints { addPins(it, view) }
-        it.unapplied = true
+        queueRecheck(it)
         dirty = true
     }
 
@@ -482,18 +512,49 @@ final class LayoutEngine {
         solver.solve()
         dirty = false
         var moved = false
-        // Only items whose solution changed are looked at further (no weak loads for the rest).
-        for it in items {
-            let f = Rect(x: solver.value(it.x), y: solver.value(it.y), width: solver.value(it.w), height: solver.value(it.h))
+        // The solver reports the variables whose value changed (O(changed) after an edit):
+        // only their items are looked at, plus the new or re-pinned ones.
+        changedItems.removeAll(keepingCapacity: true)
+        solver.forEachChange { v, value in
+            guard let it = itemOfVariable[v] else { return }
+            if !it.touched {
+                it.touched = true
+                it.next = it.solved
+                changedItems.append(it)
+            }
+            if v == it.x {
+                it.next.origin.x = value
+            } else if v == it.y {
+                it.next.origin.y = value
+            } else if v == it.w {
+                it.next.size.width = value
+            } else {
+                it.next.size.height = value
+            }
+        }
+        while let it = recheck.popLast() {
+            it.recheckQueued = false
+            guard it.engine === self else { continue }
+            if !it.touched {
+                it.touched = true
+                changedItems.append(it)
+            }
+            it.next = Rect(x: solver.value(it.x), y: solver.value(it.y), width: solver.value(it.w), height: solver.value(it.h))
+        }
+        for it in changedItems {
+            it.touched = false
+            let f = it.next
             if f == it.solved && !it.unapplied { continue }
             it.solved = f
             it.unapplied = false
             guard let view = it.view, !view.layoutState.translatesAutoresizingMaskIntoConstraints else { continue }
-            if f != view.layoutFrame {
+            if f != view.layoutFrame, let host = view.storedSuperview {
                 moved = true
-                view.storedSuperview?.setNeedsLayout()
+                host.autoLayoutNode.queueApply(it)
+                host.setNeedsLayout()
             }
         }
+        changedItems.removeAll(keepingCapacity: true)
         if moved && !safeAreaConstraints.isEmpty { recheckSafeArea = true }
     }
 
@@ -508,6 +569,7 @@ final class LayoutEngine {
         }
         precondition(items.isEmpty, "HitTestKit: layout items left after removing every constraint")
         solver = SolverCore()
+        itemOfVariable = [:]
         for (c, s) in spaces { add(c, space: s) }
     }
 }
@@ -585,6 +647,13 @@ extension AutoLayoutNode {
     func removeAffecting(_ c: LayoutConstraint) {
         if let i = affecting.lastIndex(where: { $0 === c }) { affecting.remove(at: i) }
     }
+
+    /// Queues a subview's item for the next `applyAutoLayoutFrames`.
+    func queueApply(_ it: EngineItem) {
+        if it.applyQueued { return }
+        it.applyQueued = true
+        pendingApply.append(it)
+    }
 }
 
 // MARK: - Views and the engine
@@ -651,25 +720,33 @@ extension View {
 
     // MARK: Hooks called by the view layer
 
-    /// `center` or the bounds size changed.
+    /// `center`, the bounds size or the anchor point changed: a translating view's pins follow
+    /// at the next solve; a view Auto Layout places gets its solved frame back at its
+    /// superview's next `layoutSubviews` (as UIKit's, which applies the engine's frames).
     func autoLayoutGeometryDidChange() {
-        guard let it = layoutState.autoLayout?.item, let engine = it.engine,
-            layoutState.translatesAutoresizingMaskIntoConstraints
-        else { return }
-        engine.queuePins(it)
+        guard let it = layoutState.autoLayout?.item, let engine = it.engine else { return }
+        if layoutState.translatesAutoresizingMaskIntoConstraints {
+            engine.queuePins(it)
+        } else if !it.applyQueued, let host = storedSuperview {
+            host.autoLayoutNode.queueApply(it)
+        }
     }
 
     /// The default `layoutSubviews`: the solved frames of the subviews that use Auto Layout.
+    /// - Complexity: O(the subviews whose solution moved or whose frame was set by hand since
+    ///   the last call), after the tree's solve.
     func applyAutoLayoutFrames() {
         guard let node = layoutState.autoLayout, node.hostedItems > 0 else { return }
-        // The items of one tree share its engine: solve it once, then apply.
-        var solved = false
-        for s in storedSubviews {
-            guard let it = s.layoutState.autoLayout?.item, !s.layoutState.translatesAutoresizingMaskIntoConstraints else { continue }
-            if !solved {
-                it.engine?.solveIfNeeded()
-                solved = true
-            }
+        // The items of one tree share its engine: solve it (it queues what moved), then apply.
+        treeRoot.layoutState.autoLayout?.ownedEngine?.solveIfNeeded()
+        guard !node.pendingApply.isEmpty else { return }
+        let queue = node.pendingApply
+        node.pendingApply = []
+        for it in queue {
+            defer { it.applyQueued = false }  // quiet while its frame is set
+            guard it.engine != nil, let s = it.view, s.storedSuperview === self,
+                !s.layoutState.translatesAutoresizingMaskIntoConstraints
+            else { continue }
             s.setLayoutFrame(it.solved)
         }
     }
