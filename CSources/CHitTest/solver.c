@@ -2142,9 +2142,15 @@ ht_status ht_solver_set_constant(ht_solver *s, ht_constraint c, double constant)
         conflict_reset(s);
         conflict_add(s, k);
         conflict_from_syms(s, s->rsym[row], s->rlen[row], s->rbasic[row], -1);
-        /* Back to the old constant: the system was feasible with it. */
+        /* Back to the old constant: the system was feasible with it. The dual pivots done
+         * meanwhile may have left rows infeasible that only the shift back repairs, or not:
+         * every restricted row is looked at again (seed 17964 of the edits kept an error
+         * at -11.7 when only the marker's rows were). */
         s->ninfeas = 0;
         ht_status rs = shift_constant(s, k, -delta, &drow);
+        s->ninfeas = 0;
+        for (int32_t r = s->rhead; r >= 0 && rs == HT_OK; r = s->rnext[r])
+            if (restricted(s, s->rbasic[r]) && s->rconst[r] < -EPS) rs = push_infeasible(s, r);
         if (rs == HT_OK) rs = dual_optimize(s, &frow);
         s->ninfeas = 0;
         if (rs != HT_OK) {

@@ -783,7 +783,19 @@ static void edits_match_a_fresh_solve(unsigned long seed) {
                 recs[i].live = 0;
             } else if (op == 3 || op == 4) {
                 double k = rint_(201) - 100;
+#ifdef HTS_TRACE
+                if (getenv("SOLVER_DUMP_STEP") && atoi(getenv("SOLVER_DUMP_STEP")) == step) {
+                    fprintf(stderr, "set_constant handle %d to %g\n", recs[i].h, k);
+                    hts_trace_dump(S, "before");
+                }
+#endif
                 ht_status st = ht_solver_set_constant(S, recs[i].h, k);
+#ifdef HTS_TRACE
+                if (getenv("SOLVER_DUMP_STEP") && atoi(getenv("SOLVER_DUMP_STEP")) == step) {
+                    fprintf(stderr, "status %d\n", st);
+                    hts_trace_dump(S, "after");
+                }
+#endif
                 CHECK(st == HT_OK || st == HT_E_UNSATISFIABLE);
                 if (st == HT_OK) recs[i].sp.k = k;
             } else if (recs[i].sp.p < 1000) {
@@ -912,6 +924,11 @@ static void rounding_reinversion_restores_accuracy(void) {
     }
 }
 
+/* Seed 17964 of the edits: a constant change refused (the required constraints conflict)
+ * after the dual simplex had pivoted; going back to the old constant looked only at the rows
+ * holding the constraint's marker, and an error symbol elsewhere stayed at -11.7. */
+static void refused_constant_change_leaves_a_feasible_solution(void) { edits_match_a_fresh_solve(17964); }
+
 /* A reinversion keeps the basis, so the solution and the determinacy are as before it; then
  * every kind of change still works on the recomputed tableau (the odd seeds of the randomized
  * edits also reinvert mid-way and are compared with a from-scratch solve). */
@@ -975,6 +992,7 @@ int main(int argc, char **argv) {
         CASE(rounding_earlier_failures_pass),
         CASE(rounding_reinversion_restores_accuracy),
         CASE(reinversion_keeps_the_solution),
+        CASE(refused_constant_change_leaves_a_feasible_solution),
 #undef CASE
     };
     printf("solver: named cases\n");
