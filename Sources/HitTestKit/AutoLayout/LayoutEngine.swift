@@ -86,6 +86,8 @@ final class EngineItem {
     var unapplied = true
     /// In its host's `pendingApply` (or being applied: the frame setters stay quiet).
     var applyQueued = false
+    /// Removed from its engine (a strong flag: cheaper to read than the weak `engine`).
+    var removed = false
     /// In the engine's list of items to compare at the next solve (`recheck`).
     var recheckQueued = false
     /// During a solve: its values changed; `next` is the new frame being assembled.
@@ -106,8 +108,11 @@ final class LayoutEngine {
     private var safeAreaConstraints: [ObjectIdentifier: LayoutConstraint] = [:]
     private var pendingPins: [EngineItem] = []
     private var pendingIntrinsic: [EngineItem] = []
-    /// Each solver variable's item (`forEachChange` reports variables).
-    private var itemOfVariable: [Int32: EngineItem] = [:]
+    /// Each solver variable's item by the variable's slot (the handle's low 24 bits; the
+    /// handle itself is compared too): `forEachChange` reports variables.
+    private var itemOfSlot: ContiguousArray<EngineItem?> = []
+
+    private static func slot(_ v: Int32) -> Int { Int(v & 0xFF_FFFF) }
     /// Items to compare with their views at the next solve whatever the solver reports: new
     /// ones, and those whose pins changed (`unapplied`).
     private var recheck: [EngineItem] = []
@@ -174,7 +179,11 @@ final class LayoutEngine {
         it.h = solver.newVariable()
         it.index = items.count
         items.append(it)
-        for v in it.variables { itemOfVariable[v] = it }
+        for v in it.variables {
+            let slot = LayoutEngine.slot(v)
+            if slot >= itemOfSlot.count { itemOfSlot.append(contentsOf: repeatElement(nil, count: slot + 1 - itemOfSlot.count)) }
+            itemOfSlot[slot] = it
+        }
         queueRecheck(it)
         return it
     }
@@ -201,7 +210,7 @@ final class LayoutEngine {
         it.intrinsic = [nil, nil, nil, nil]
         for v in it.variables {
             solver.freeVariable(v)
-            itemOfVariable[v] = nil
+            itemOfSlot[LayoutEngine.slot(v)] = nil
         }
         let last = items.removeLast()
         if last !== it {
@@ -212,6 +221,7 @@ final class LayoutEngine {
         if let view = it.view, view.layoutState.autoLayout?.item === it { view.layoutState.autoLayout?.item = nil }
         if let guide = it.guide, guide.item === it { guide.item = nil }
         it.engine = nil
+        it.removed = true
         dirty = true
     }
 
@@ -530,20 +540,20 @@ final class LayoutEngine {
         // only their items are looked at, plus the new or re-pinned ones.
         changedItems.removeAll(keepingCapacity: true)
         solver.forEachChange { v, value in
-            guard let it = itemOfVariable[v] else { return }
+            let slot = LayoutEngine.slot(v)
+            guard slot < itemOfSlot.count, let it = itemOfSlot[slot] else { return }
+            let component = v == it.x ? 0 : v == it.y ? 1 : v == it.w ? 2 : v == it.h ? 3 : -1
+            guard component >= 0 else { return }
             if !it.touched {
                 it.touched = true
                 it.next = it.solved
                 changedItems.append(it)
             }
-            if v == it.x {
-                it.next.origin.x = value
-            } else if v == it.y {
-                it.next.origin.y = value
-            } else if v == it.w {
-                it.next.size.width = value
-            } else {
-                it.next.size.height = value
+            switch component {
+            case 0: it.next.origin.x = value
+            case 1: it.next.origin.y = value
+            case 2: it.next.size.width = value
+            default: it.next.size.height = value
             }
         }
         while let it = recheck.popLast() {
@@ -602,7 +612,7 @@ final class LayoutEngine {
         }
         precondition(items.isEmpty, "HitTestKit: layout items left after removing every constraint")
         solver = SolverCore()
-        itemOfVariable = [:]
+        itemOfSlot = []
         for (c, s) in spaces { add(c, space: s) }
     }
 }
@@ -787,7 +797,7 @@ extension View {
         node.pendingApply = []
         for it in queue {
             defer { it.applyQueued = false }  // quiet while its frame is set
-            guard it.engine != nil, let s = it.view, s.storedSuperview === self,
+            guard !it.removed, let s = it.view, s.storedSuperview === self,
                 !s.layoutState.translatesAutoresizingMaskIntoConstraints
             else { continue }
             s.setLayoutFrame(it.solved)
