@@ -672,13 +672,15 @@ static void note_all_vars(ht_solver *s) {
     }
 }
 
-/* With track (the program ran before: its values are the previous ones), a variable whose
- * value moved goes into the change list; a new program compares every variable after. */
-static void run_program(ht_solver *s, int track) {
+/* From program row `from` on (the rows before it keep their values: a row refers only to
+ * older rows). With track (the program ran before: its values are the previous ones), a
+ * variable whose value moved goes into the change list; a new program compares every
+ * variable after. */
+static void run_program(ht_solver *s, int32_t from, int track) {
     const int32_t *off = s->pg_off, *ref = s->pg_ref, *row = s->pg_row, *var = s->pg_var;
     const double *cst = s->pg_const, *coef = s->pg_coef;
     double *val = s->pg_val, *rval = s->rval;
-    for (int32_t p = 0, n = s->npg; p < n; p++) {
+    for (int32_t p = from, n = s->npg; p < n; p++) {
         double v = cst[p];
         for (int32_t k = off[p], e = off[p + 1]; k < e; k++) v += coef[k] * val[ref[k]];
         if (track && v != val[p] && var[p] >= 0) note_var(s, var[p], v);
@@ -691,18 +693,22 @@ static void run_program(ht_solver *s, int track) {
 static void refresh_values(ht_solver *s) {
     if (!s->vals_dirty && s->ntouched == 0) return;
     if (!s->vals_dirty && s->pg_ok) {
+        /* Only the rows from the oldest touched one on can change. */
+        int32_t from = s->npg;
         for (int32_t i = 0; i < s->ntouched; i++) {
             int32_t r = s->touched[i];
-            s->pg_const[s->row_pg[r]] = s->rconst[r];
+            int32_t p = s->row_pg[r];
+            s->pg_const[p] = s->rconst[r];
+            if (p < from) from = p;
         }
         s->ntouched = 0;
-        run_program(s, 1);
+        run_program(s, from, 1);
         return;
     }
     s->ntouched = 0;
     s->pg_ok = build_program(s);
     if (s->pg_ok) {
-        run_program(s, 0);
+        run_program(s, 0, 0);
         s->vals_dirty = 0;
         note_all_vars(s); /* a variable may have stopped being basic (value 0) */
         return;
