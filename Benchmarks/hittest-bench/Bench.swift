@@ -44,6 +44,9 @@ let usage = """
                          prepareHitTesting() (everything built) and a bulk call (thread CPU time)
       --solver           only the constraint solver (C API): build+solve and one-edit re-solve of a
                          chain, a grid and a form of 1,000, 5,000 and 10,000 views
+      --layout           only the layout figures (LayoutBench.swift): a window resize of app, and an
+                         Auto Layout chain of 1,000 and 10,000 views through the Swift layer (build,
+                         one edit on the current and the previous path), in thread CPU time
       --help             this text
 
     The full run also reports the presentation-snapshot case (100 views animating in app), the
@@ -63,6 +66,7 @@ struct Options {
     var baseline: String?
     var writeBaseline: String?
     var firstQueryOnly = false
+    var layoutOnly = false
 }
 
 func parse(_ args: [String]) -> Options {
@@ -90,6 +94,7 @@ func parse(_ args: [String]) -> Options {
             guard let n = Int(value()), n > 0 else { fail("--reps takes a positive whole number") }
             o.reps = n
         case "--kernel": o.kernel = true
+        case "--layout": o.layoutOnly = true
         case "--first-query": o.kernel = true; o.firstQueryOnly = true
         case "--baseline": o.baseline = value()
         case "--write-baseline": o.writeBaseline = value()

@@ -9,6 +9,7 @@ solverBenchIfAsked(Array(CommandLine.arguments.dropFirst()))  // --solver: the c
 let worker = Thread {
     let options = parse(Array(CommandLine.arguments.dropFirst()))
     if options.kernel { exit(runKernel(options) ? 0 : 1) }
+    if options.layoutOnly { layoutBenchOnly(options) }  // --layout (LayoutBench.swift)
     let bench = Bench()
     bench.run(options)
     bench.animationBenchmark(options)  // AnimationBench.swift

@@ -21,6 +21,13 @@
  * ratio test go to the lowest-numbered basic symbol), which cannot cycle; the lexicographic
  * objective is a linear objective over an ordered field, where the simplex theory holds as is.
  *
+ * Rounding. Hundreds of pivots accumulate rounding error in the cells, and a residue that
+ * should be 0 can end above EPS and look like a real cost or pivot. When a pivot row grows past
+ * GROWTH, a chosen cost or pivot lies in the gray zone between EPS and GRAY / PIVOT_SMALL, the
+ * primal simplex first recomputes the tableau from the constraint records for the current
+ * basis (`reinvert`: Gauss-Jordan elimination with partial pivoting), at most once every
+ * REINVERT_EVERY pivots, and then decides again on clean numbers.
+ *
  * Failure. An allocation failure in the middle of a tableau operation leaves the tableau
  * unusable; the solver marks it broken, the public call leaves its records (the constraints) as
  * they were before the call, and the next call rebuilds the tableau from the records.
@@ -36,6 +43,9 @@
 #define EPS_RATIO 1e-9 /* a restricted row's constant this small is 0 in the ratio test */
 #define RATIO_TIE 1e-9 /* ratios this close (relative) tie in the primal ratio test */
 #define PIVOT_SMALL 1e-5 /* a pivot this small beside its row's largest cell is avoided */
+#define GRAY 1e-5 /* a cost or pivot between EPS and this (relative) may be a rounding residue */
+#define GROWTH 1e3 /* a pivot row whose cells grow past this is suspect of lost accuracy */
+#define REINVERT_EVERY 32 /* pivots at least between two reinversions */
 #define NO_SYM (-1)
 
 enum { K_FREE = 0, K_EXT = 1, K_SLACK = 2, K_ERROR = 3, K_DUMMY = 4 };
@@ -85,6 +95,7 @@ struct ht_solver {
     int pg_ok; /* the evaluation program matches the rows' structure */
     int32_t npg, pgcap, pgrefcap;
     int32_t *pg_row, *pg_off, *pg_ref, *row_pg;
+    int32_t *pg_var; /* per program row: the variable slot of its basic symbol, or -1 */
     double *pg_const, *pg_val, *pg_coef;
     int32_t *heap; /* expansion: basic symbols by descending row age */
     int32_t nheap, heapcap;
@@ -108,6 +119,14 @@ struct ht_solver {
     int32_t nvar, varcap, nlive_vars;
     int32_t *vsym, *vrefs;
     uint8_t *vgen, *vlive;
+    /* changes since the last ht_solver_changes: per slot the value last reported and a flag
+     * (in the list); the list has room for every slot (varcap), overflow (stale entries of
+     * freed slots) falls back to comparing every variable (chg_all) */
+    double *vrep;
+    uint8_t *vchg;
+    int32_t *chg;
+    int32_t nchg;
+    int chg_all;
     int32_t *vfree;
     int32_t nvfree;
 
@@ -128,6 +147,15 @@ struct ht_solver {
     int32_t ninfeas, infeascap;
     int32_t *conf;
     int32_t nconf, confcap;
+
+    /* ---- reinversion (numerical trouble: the tableau recomputed from the records) ---- */
+    uint8_t *tbasic;      /* scratch: the basis to recompute, per symbol */
+    int32_t tbasiccap;
+    int suspect;          /* a pivot or a cost looked like a rounding residue or grew large */
+    long reinvert_at;     /* s->pivots at the last reinversion */
+    long reinversions;
+    int32_t probe_sym, probe_slot; /* the is_determined probe's term in the objective, if any */
+    double probe_dir;
 
     /* ---- state ---- */
     int broken;  /* the tableau is unusable: rebuild from the records */
@@ -166,6 +194,15 @@ void hts_test_counters(const ht_solver *s, long *pivots, long *rebuilds) {
     if (!s) return;
     if (pivots) *pivots = s->pivots;
     if (rebuilds) *rebuilds = s->rebuilds;
+}
+
+long hts_test_reinversions(const ht_solver *s) { return s ? s->reinversions : 0; }
+
+static ht_status reinvert(ht_solver *s);
+ht_status hts_test_reinvert(ht_solver *s) {
+    if (!s) return HT_E_INVALID_ARGUMENT;
+    if (s->broken) return HT_OK;
+    return reinvert(s);
 }
 
 /* ======================================================================================== */
@@ -580,6 +617,9 @@ static int build_program(ht_solver *s) {
         double *d = xrealloc(s, s->pg_val, sizeof(double) * (size_t)cap);
         if (!d) return 0;
         s->pg_val = d;
+        int32_t *e = xrealloc(s, s->pg_var, sizeof(int32_t) * (size_t)cap);
+        if (!e) return 0;
+        s->pg_var = e;
         s->pgcap = cap;
     }
     if (nref > s->pgrefcap) {
@@ -596,6 +636,7 @@ static int build_program(ht_solver *s) {
     for (int32_t r = s->rhead; r >= 0; r = s->rnext[r], p++) {
         s->row_pg[r] = p;
         s->pg_row[p] = r;
+        s->pg_var[p] = s->skind[s->rbasic[r]] == K_EXT ? s->sowner[s->rbasic[r]] : -1;
         s->pg_const[p] = s->rconst[r];
         s->pg_off[p] = k;
         for (int32_t i = 0; i < s->rlen[r]; i++) {
@@ -611,13 +652,38 @@ static int build_program(ht_solver *s) {
     return 1;
 }
 
-static void run_program(ht_solver *s) {
-    const int32_t *off = s->pg_off, *ref = s->pg_ref, *row = s->pg_row;
+/* Variable slot `slot` has value v now: into the change list if it differs from the value
+ * last reported. */
+static inline void note_var(ht_solver *s, int32_t slot, double v) {
+    if (s->vchg[slot] || v == s->vrep[slot]) return;
+    s->vchg[slot] = 1;
+    if (s->nchg < s->varcap)
+        s->chg[s->nchg++] = slot;
+    else
+        s->chg_all = 1;
+}
+
+/* Every live variable against the value last reported (after a change of structure). */
+static void note_all_vars(ht_solver *s) {
+    for (int32_t i = 0; i < s->nvar; i++) {
+        if (!s->vlive[i]) continue;
+        int32_t r = s->srow[s->vsym[i]];
+        note_var(s, i, r >= 0 ? s->rval[r] : 0.0);
+    }
+}
+
+/* From program row `from` on (the rows before it keep their values: a row refers only to
+ * older rows). With track (the program ran before: its values are the previous ones), a
+ * variable whose value moved goes into the change list; a new program compares every
+ * variable after. */
+static void run_program(ht_solver *s, int32_t from, int track) {
+    const int32_t *off = s->pg_off, *ref = s->pg_ref, *row = s->pg_row, *var = s->pg_var;
     const double *cst = s->pg_const, *coef = s->pg_coef;
     double *val = s->pg_val, *rval = s->rval;
-    for (int32_t p = 0, n = s->npg; p < n; p++) {
+    for (int32_t p = from, n = s->npg; p < n; p++) {
         double v = cst[p];
         for (int32_t k = off[p], e = off[p + 1]; k < e; k++) v += coef[k] * val[ref[k]];
+        if (track && v != val[p] && var[p] >= 0) note_var(s, var[p], v);
         val[p] = v;
         rval[row[p]] = v;
     }
@@ -627,19 +693,24 @@ static void run_program(ht_solver *s) {
 static void refresh_values(ht_solver *s) {
     if (!s->vals_dirty && s->ntouched == 0) return;
     if (!s->vals_dirty && s->pg_ok) {
+        /* Only the rows from the oldest touched one on can change. */
+        int32_t from = s->npg;
         for (int32_t i = 0; i < s->ntouched; i++) {
             int32_t r = s->touched[i];
-            s->pg_const[s->row_pg[r]] = s->rconst[r];
+            int32_t p = s->row_pg[r];
+            s->pg_const[p] = s->rconst[r];
+            if (p < from) from = p;
         }
         s->ntouched = 0;
-        run_program(s);
+        run_program(s, from, 1);
         return;
     }
     s->ntouched = 0;
     s->pg_ok = build_program(s);
     if (s->pg_ok) {
-        run_program(s);
+        run_program(s, 0, 0);
         s->vals_dirty = 0;
+        note_all_vars(s); /* a variable may have stopped being basic (value 0) */
         return;
     }
     /* Without memory for the program: row by row. */
@@ -654,6 +725,7 @@ static void refresh_values(ht_solver *s) {
         s->rval[r] = v;
     }
     s->vals_dirty = 0;
+    note_all_vars(s);
 }
 
 /* Row r (meaning 0 = constant + cells) solved for sym: afterwards sym = constant + cells. */
@@ -914,12 +986,20 @@ static ht_status substitute(ht_solver *s, int32_t sym, int32_t r) {
     return HT_OK;
 }
 
+static double row_max(const ht_solver *s, int32_t r) {
+    double m = 0.0;
+    for (int32_t i = 0; i < s->rlen[r]; i++)
+        if (fabs(s->rcoef[r][i]) > m) m = fabs(s->rcoef[r][i]);
+    return m;
+}
+
 /* Row t (basic b) pivots: `entering` becomes its basic symbol, b parametric. */
 static ht_status pivot(ht_solver *s, int32_t t, int32_t entering) {
     int32_t b = s->rbasic[t];
     ht_status st = row_add_sym(s, t, b, -1.0);
     if (st != HT_OK) return st;
     row_solve_for(s, t, entering);
+    if (row_max(s, t) > GROWTH) s->suspect = 1;
     s->srow[b] = -1;
     s->rbasic[t] = entering;
     s->srow[entering] = t;
@@ -937,13 +1017,6 @@ static ht_status pivot(ht_solver *s, int32_t t, int32_t entering) {
  * cancellation (at most EPS_RATIO) is 0, so that a residue over a small pivot does not make
  * a degenerate row look like a real step. */
 static inline double ratio_const(double c) { return c <= EPS_RATIO ? 0.0 : c; }
-
-static double row_max(const ht_solver *s, int32_t r) {
-    double m = 0.0;
-    for (int32_t i = 0; i < s->rlen[r]; i++)
-        if (fabs(s->rcoef[r][i]) > m) m = fabs(s->rcoef[r][i]);
-    return m;
-}
 
 /* The primal ratio test for `entering` moving in direction dir: the minimum ratio, ties to
  * the lowest-numbered basic symbol (Bland's). Only when that pivot is small beside its row's
@@ -982,6 +1055,7 @@ static int32_t ratio_test(ht_solver *s, int32_t entering, int dir, int snap, int
     if (leave < 0) return -1;
     double a0 = -row_coef(s, leave, entering) * dir;
     if (a0 >= PIVOT_SMALL * row_max(s, leave)) return leave;
+    s->suspect = 1;
     /* a small pivot: the largest among the near-ties instead, if that one is not small */
     double lim = ratio_const(s->rconst[leave]) / a0;
     lim += RATIO_TIE * (1.0 + lim);
@@ -1007,6 +1081,22 @@ static int32_t ratio_test(ht_solver *s, int32_t entering, int dir, int snap, int
     return big;
 }
 
+/* Whether a reinversion may run now: not during an artificial phase, and not again before
+ * REINVERT_EVERY pivots (a suspicion that survives a reinversion is not a residue). */
+static int may_reinvert(const ht_solver *s) {
+    return !s->art_active && s->pivots - s->reinvert_at >= REINVERT_EVERY;
+}
+
+/* Whether the deciding component of a cost vector lies between EPS and GRAY: too small to
+ * trust after many pivots (a residue of cancellation would look like this). */
+static int cost_gray(const double *v, const int32_t *ord, int32_t nord) {
+    for (int32_t k = 0; k < nord; k++) {
+        double x = fabs(v[ord[k]]);
+        if (x > EPS) return x < GRAY;
+    }
+    return 0;
+}
+
 /* Primal simplex on objective o (levels ord): minimizes it. *unbounded when a direction
  * lowers it without end (then nothing was changed in that last step). The entering symbol is
  * Bland's (the lowest-numbered with a lexicographically negative reduced cost), except that
@@ -1022,6 +1112,11 @@ static ht_status optimize(ht_solver *s, hts_obj *o, const int32_t *ord, int32_t 
 #endif
             return HT_E_CORRUPT;
         }
+        if (s->suspect && o == &s->obj && may_reinvert(s)) {
+            ht_status rs = reinvert(s);
+            if (rs != HT_OK) return rs;
+        }
+        s->suspect = 0;
         int32_t entering = -1, leave = -1, after = -1, first = -1, first_leave = -1;
         int dir = 0;
         for (;;) {
@@ -1042,8 +1137,11 @@ static ht_status optimize(ht_solver *s, hts_obj *o, const int32_t *ord, int32_t 
                 }
             }
             if (entering < 0) break;
+            if (o == &s->obj && cost_gray(o->vec + (size_t)o->pos[entering] * o->stride, ord, nord))
+                s->suspect = 1;
             int small = 0;
             leave = ratio_test(s, entering, dir, guard > limit / 2, &small);
+            if (s->suspect && o == &s->obj && may_reinvert(s)) break; /* recompute, then choose */
 #ifdef HTS_TRACE
             if (getenv("HTS_TRACE_PIV") && leave >= 0 && small)
                 fprintf(stderr, "small: enter %d leave basic %d a %.3g rowmax %.3g const %.3g\n", entering,
@@ -1056,6 +1154,7 @@ static ht_status optimize(ht_solver *s, hts_obj *o, const int32_t *ord, int32_t 
             }
             after = entering;
         }
+        if (s->suspect && o == &s->obj && may_reinvert(s)) continue;
         if (entering < 0) {
             if (first < 0) return HT_OK;
             entering = first; /* only small pivots: the first after all */
@@ -1413,13 +1512,19 @@ static ht_status tab_remove(ht_solver *s, int32_t k) {
             /* The row to pivot the marker into: a restricted row it would leave first. */
         again:;
             int32_t n = col_clean(s, marker);
-            int32_t first = -1, second = -1, third = -1;
+            int32_t first = -1, second = -1, third = -1, dummy = -1;
             double r1 = 0, r2 = 0;
             for (int32_t i = 0; i < n; i++) {
                 int32_t t = s->col[marker][i];
                 double c = row_coef(s, t, marker);
                 int32_t b = s->rbasic[t];
-                if (s->skind[b] == K_EXT) {
+                if (s->skind[b] == K_DUMMY) {
+                    /* A redundant required equality that this constraint helped imply: it
+                     * binds once this one goes, so its dummy must stay 0 (parametric). Its
+                     * constant is 0: the pivot moves no value. Any other row would leave the
+                     * dummy basic at a nonzero value when the marker's row is dropped. */
+                    if (dummy < 0 || b < s->rbasic[dummy]) dummy = t;
+                } else if (s->skind[b] == K_EXT) {
                     if (third < 0 || b < s->rbasic[third]) third = t;
                 } else if (c < 0) {
                     double ratio = -s->rconst[t] / c;
@@ -1435,7 +1540,7 @@ static ht_status tab_remove(ht_solver *s, int32_t k) {
                     }
                 }
             }
-            int32_t t = first >= 0 ? first : second >= 0 ? second : third;
+            int32_t t = dummy >= 0 ? dummy : first >= 0 ? first : second >= 0 ? second : third;
             if (t >= 0 && t == third && n > 1 && has_basic_cell(s, t)) {
                 /* Its definition will be substituted into other rows: reduce it first (the
                  * marker's coefficient may change, so choose again). */
@@ -1523,6 +1628,128 @@ static ht_status rebuild(ht_solver *s) {
     return HT_OK;
 }
 
+/* Row r (empty, meaning 0 = constant + cells) += constraint k's record: its terms and its
+ * markers with the coefficients tab_add gave them. */
+static ht_status row_fill(ht_solver *s, int32_t k, int32_t r) {
+    ht_status st;
+    s->rconst[r] = s->cconst[k];
+    for (int32_t i = 0; i < s->cn[k]; i++) {
+        if (s->ccoef[k][i] == 0.0) continue;
+        if ((st = row_add_sym(s, r, s->vsym[s->cvars[k][i]], s->ccoef[k][i])) != HT_OK) return st;
+    }
+    int32_t m = s->cmarker[k], o = s->cother[k];
+    if (s->crel[k] != HT_REL_EQ) {
+        double coeff = s->crel[k] == HT_REL_LE ? 1.0 : -1.0;
+        if ((st = row_add_sym(s, r, m, coeff)) != HT_OK) return st;
+        if (o >= 0 && (st = row_add_sym(s, r, o, -coeff)) != HT_OK) return st;
+    } else if (o >= 0) {
+        if ((st = row_add_sym(s, r, m, -1.0)) != HT_OK) return st;
+        if ((st = row_add_sym(s, r, o, 1.0)) != HT_OK) return st;
+    } else if ((st = row_add_sym(s, r, m, 1.0)) != HT_OK) {
+        return st;
+    }
+    return HT_OK;
+}
+
+/* Reinversion: the tableau recomputed from the constraint records for the current basis (the
+ * same basic symbols), by Gauss-Jordan elimination with partial pivoting (each record's row,
+ * reduced by the rows before it, is solved for its largest cell among the basis's symbols not
+ * placed yet), and the objective rebuilt from the priorities. Every coefficient and constant
+ * comes back with the rounding of one elimination instead of the error accumulated over
+ * hundreds of pivots; residues of cancellation become exact zeros again. Rows come back fully
+ * reduced (no lazy definitions). On any inconsistency (which exact arithmetic excludes) the
+ * tableau is rebuilt from the records instead (HT_OK, s->pending set). */
+static ht_status reinvert(ht_solver *s) {
+    ht_status st;
+    s->reinversions++;
+    s->reinvert_at = s->pivots;
+    s->suspect = 0;
+    if (s->nsym > s->tbasiccap) {
+        int32_t cap = next_cap(s->tbasiccap, s->nsym);
+        GROW(s, s->tbasic, cap);
+        s->tbasiccap = cap;
+    }
+    memset(s->tbasic, 0, (size_t)s->nsym);
+    int32_t nbasic = 0;
+    for (int32_t r = s->rhead; r >= 0; r = s->rnext[r]) {
+        s->tbasic[s->rbasic[r]] = 1;
+        nbasic++;
+    }
+    /* Empty the tableau (the records and the symbols stay). */
+    while (s->rhead >= 0) row_drop(s, s->rhead);
+    for (int32_t i = 0; i < s->nsym; i++) {
+        s->coln[i] = 0;
+        s->srow[i] = -1;
+    }
+    obj_clear(&s->obj);
+    s->ninfeas = 0;
+    s->ntouched = 0;
+    s->vals_dirty = 1;
+    int32_t placed = 0;
+    for (int32_t k = 0; k < s->ncon; k++) {
+        if (!s->clive[k] || s->cmarker[k] < 0) continue;
+        int32_t r;
+        if ((st = row_new(s, &r)) != HT_OK) goto broken;
+        if ((st = row_fill(s, k, r)) != HT_OK || (st = row_expand(s, r)) != HT_OK) goto broken;
+        int32_t piv = NO_SYM;
+        double best = 0.0;
+        for (int32_t i = 0; i < s->rlen[r]; i++) {
+            int32_t sym = s->rsym[r][i];
+            double a = fabs(s->rcoef[r][i]);
+            if (s->tbasic[sym] && s->srow[sym] < 0 && a > best) {
+                best = a;
+                piv = sym;
+            }
+        }
+        if (piv < 0) {
+            /* A record implied by the others (its row was dropped as a dependency): it must
+             * reduce to nothing but markers fixed at 0. */
+            int dependent = fabs(s->rconst[r]) <= EPS_CONST;
+            for (int32_t i = 0; i < s->rlen[r] && dependent; i++)
+                dependent = s->skind[s->rsym[r][i]] == K_DUMMY;
+            row_drop(s, r);
+            if (!dependent) goto inconsistent;
+            continue;
+        }
+        row_solve_for(s, r, piv);
+        s->rbasic[r] = piv;
+        s->srow[piv] = r;
+        if ((st = substitute(s, piv, r)) != HT_OK) goto broken;
+        placed++;
+    }
+    if (placed != nbasic) goto inconsistent;
+    /* The objective: every error symbol at its level, then the probe's term. */
+    for (int32_t k = 0; k < s->ncon; k++) {
+        if (!s->clive[k] || s->cmarker[k] < 0 || is_required(s, k)) continue;
+        if (s->crel[k] == HT_REL_EQ &&
+            (st = obj_add_level(s, s->cmarker[k], s->clevel[k], 1.0)) != HT_OK)
+            goto broken;
+        if ((st = obj_add_level(s, s->cother[k], s->clevel[k], 1.0)) != HT_OK) goto broken;
+    }
+    if (s->probe_sym >= 0) {
+        for (int32_t j = 0; j < s->obj.stride; j++) s->vtmp[j] = 0.0;
+        s->vtmp[s->probe_slot] = s->probe_dir;
+        if ((st = obj_add_term(s, &s->obj, s->probe_sym, s->vtmp)) != HT_OK) goto broken;
+    }
+    s->pg_ok = 0;
+    return HT_OK;
+inconsistent:
+#ifdef HTS_TRACE
+    fprintf(stderr, "reinvert: inconsistent basis, rebuilding\n");
+#endif
+    st = rebuild(s);
+    if (st != HT_OK) return st;
+    if (s->probe_sym >= 0) {
+        for (int32_t j = 0; j < s->obj.stride; j++) s->vtmp[j] = 0.0;
+        s->vtmp[s->probe_slot] = s->probe_dir;
+        if ((st = obj_add_term(s, &s->obj, s->probe_sym, s->vtmp)) != HT_OK) goto broken;
+    }
+    return HT_OK;
+broken:
+    s->broken = 1;
+    return st;
+}
+
 #ifdef HTS_TRACE
 static double sym_value(ht_solver *s, int32_t sym);
 static int trace_required(ht_solver *s, const char *where) {
@@ -1564,6 +1791,7 @@ ht_status ht_solver_create(ht_solver **out) {
     ht_solver *s = calloc(1, sizeof *s);
     if (!s) return HT_E_NO_MEMORY;
     s->rhead = s->rtail = -1;
+    s->probe_sym = NO_SYM;
     s->art.stride = 1;
     s->art.cst = calloc(1, sizeof(double));
     s->obj.stride = 0;
@@ -1612,6 +1840,7 @@ void ht_solver_destroy(ht_solver *s) {
     free(s->pg_val);
     free(s->pg_coef);
     free(s->rfree);
+    free(s->tbasic);
     hts_obj *objs[2] = {&s->obj, &s->art};
     for (int q = 0; q < 2; q++) {
         free(objs[q]->sym);
@@ -1629,6 +1858,10 @@ void ht_solver_destroy(ht_solver *s) {
     free(s->vgen);
     free(s->vlive);
     free(s->vfree);
+    free(s->vrep);
+    free(s->vchg);
+    free(s->chg);
+    free(s->pg_var);
     for (int32_t k = 0; k < s->concap; k++) {
         free(s->cvars[k]);
         free(s->ccoef[k]);
@@ -1681,6 +1914,9 @@ ht_status ht_solver_new_variable(ht_solver *s, ht_var *out) {
             GROW(s, s->vgen, cap);
             GROW(s, s->vlive, cap);
             GROW(s, s->vfree, cap);
+            GROW(s, s->vrep, cap);
+            GROW(s, s->vchg, cap);
+            GROW(s, s->chg, cap);
             s->varcap = cap;
         }
         slot = s->nvar;
@@ -1696,6 +1932,8 @@ ht_status ht_solver_new_variable(ht_solver *s, ht_var *out) {
     s->vsym[slot] = sym;
     s->vrefs[slot] = 0;
     s->vlive[slot] = 1;
+    s->vrep[slot] = 0.0; /* a new variable is 0 (parametric) */
+    s->vchg[slot] = 0;
     s->nlive_vars++;
     *out = MAKE_HANDLE(slot, s->vgen[slot]);
     return HT_OK;
@@ -1721,6 +1959,7 @@ ht_status ht_solver_free_variable(ht_solver *s, ht_var v) {
     }
     sym_free(s, sym);
     s->vlive[slot] = 0;
+    s->vchg[slot] = 0; /* a stale entry in the change list is skipped */
     s->vgen[slot] = (uint8_t)((s->vgen[slot] + 1) & 0x7F);
     s->vfree[s->nvfree++] = slot;
     s->nlive_vars--;
@@ -1909,9 +2148,15 @@ ht_status ht_solver_set_constant(ht_solver *s, ht_constraint c, double constant)
         conflict_reset(s);
         conflict_add(s, k);
         conflict_from_syms(s, s->rsym[row], s->rlen[row], s->rbasic[row], -1);
-        /* Back to the old constant: the system was feasible with it. */
+        /* Back to the old constant: the system was feasible with it. The dual pivots done
+         * meanwhile may have left rows infeasible that only the shift back repairs, or not:
+         * every restricted row is looked at again (seed 17964 of the edits kept an error
+         * at -11.7 when only the marker's rows were). */
         s->ninfeas = 0;
         ht_status rs = shift_constant(s, k, -delta, &drow);
+        s->ninfeas = 0;
+        for (int32_t r = s->rhead; r >= 0 && rs == HT_OK; r = s->rnext[r])
+            if (restricted(s, s->rbasic[r]) && s->rconst[r] < -EPS) rs = push_infeasible(s, r);
         if (rs == HT_OK) rs = dual_optimize(s, &frow);
         s->ninfeas = 0;
         if (rs != HT_OK) {
@@ -1985,6 +2230,49 @@ ht_status ht_solver_value(ht_solver *s, ht_var v, double *out) {
     return HT_OK;
 }
 
+ht_status ht_solver_changes(ht_solver *s, ht_var *vars, double *values, size_t cap,
+                            size_t *count) {
+    if (!s || !count || (cap > 0 && (!vars || !values))) return HT_E_INVALID_ARGUMENT;
+    ht_status st = ensure(s, 1);
+    if (st != HT_OK) return st;
+    refresh_values(s);
+    if (s->chg_all) {
+        s->chg_all = 0;
+        s->nchg = 0;
+        for (int32_t i = 0; i < s->nvar; i++) s->vchg[i] = 0;
+        note_all_vars(s); /* one entry per live slot: fits */
+    }
+    /* Compact: live entries, once each (2 marks an entry kept), whose value still differs. */
+    int32_t w = 0;
+    for (int32_t i = 0; i < s->nchg; i++) {
+        int32_t slot = s->chg[i];
+        if (!s->vlive[slot] || s->vchg[slot] != 1) continue;
+        int32_t r = s->srow[s->vsym[slot]];
+        double v = r >= 0 ? s->rval[r] : 0.0;
+        if (v == s->vrep[slot]) {
+            s->vchg[slot] = 0;
+            continue;
+        }
+        s->vchg[slot] = 2;
+        s->chg[w++] = slot;
+    }
+    for (int32_t i = 0; i < w; i++) s->vchg[s->chg[i]] = 1;
+    s->nchg = w;
+    *count = (size_t)w;
+    if ((size_t)w > cap) return HT_OK;
+    for (int32_t i = 0; i < w; i++) {
+        int32_t slot = s->chg[i];
+        int32_t r = s->srow[s->vsym[slot]];
+        double v = r >= 0 ? s->rval[r] : 0.0;
+        vars[i] = MAKE_HANDLE(slot, s->vgen[slot]);
+        values[i] = v;
+        s->vrep[slot] = v;
+        s->vchg[slot] = 0;
+    }
+    s->nchg = 0;
+    return HT_OK;
+}
+
 /* One probe: optimizes dir * x at a level below every other; *value, or *unbounded. */
 /* A temporary row holding x's value in reduced form (definitions expanded); drop it after. */
 static ht_status temp_expanded(ht_solver *s, int32_t x, int32_t *out) {
@@ -2008,7 +2296,11 @@ static ht_status probe(ht_solver *s, int32_t x, int32_t slot, double dir, double
     s->vtmp[slot] = dir;
     st = obj_add_row(s, &s->obj, r, s->vtmp);
     row_drop(s, r);
+    s->probe_sym = x; /* a reinversion rebuilds the objective with this term */
+    s->probe_slot = slot;
+    s->probe_dir = dir;
     if (st == HT_OK) st = optimize(s, &s->obj, s->ord, s->nord, unbounded);
+    s->probe_sym = NO_SYM;
     obj_clear_slot(&s->obj, slot);
     if (st != HT_OK) return st;
     *value = sym_value(s, x);
@@ -2141,3 +2433,51 @@ ht_status ht_solver_validate(ht_solver *s) {
     }
     return HT_OK;
 }
+
+ht_status hts_test_check(ht_solver *s, double *maxcoef) {
+    if (!s || s->broken) return HT_E_INVALID_ARGUMENT;
+    double m = 0.0;
+    ht_status st = HT_OK;
+    for (int32_t r = s->rhead; r >= 0; r = s->rnext[r]) {
+        double rm = row_max(s, r);
+        if (rm > m) m = rm;
+        if (restricted(s, s->rbasic[r]) && s->rconst[r] < -1e-6) st = HT_E_CORRUPT;
+    }
+    if (maxcoef) *maxcoef = m;
+    for (int32_t k = 0; k < s->ncon; k++) {
+        if (!s->clive[k] || !is_required(s, k)) continue;
+        double sum = s->cconst[k], mag = fabs(s->cconst[k]);
+        for (int32_t i = 0; i < s->cn[k]; i++) {
+            double t = s->ccoef[k][i] * sym_value(s, s->vsym[s->cvars[k][i]]);
+            sum += t;
+            mag += fabs(t);
+        }
+        double tol = 1e-6 * (1.0 + mag);
+        if ((s->crel[k] == HT_REL_EQ && fabs(sum) > tol) || (s->crel[k] == HT_REL_LE && sum > tol) ||
+            (s->crel[k] == HT_REL_GE && sum < -tol))
+            st = HT_E_CORRUPT;
+    }
+    return st;
+}
+
+#ifdef HTS_TRACE
+void hts_trace_dump(ht_solver *s, const char *where);
+void hts_trace_dump(ht_solver *s, const char *where) {
+    fprintf(stderr, "---- %s\n", where);
+    for (int32_t r = s->rhead; r >= 0; r = s->rnext[r]) {
+        int32_t b = s->rbasic[r];
+        fprintf(stderr, "row %d: [%d k%d o%d] = %.12g", r, b, s->skind[b], s->sowner[b], s->rconst[r]);
+        for (int32_t i = 0; i < s->rlen[r]; i++)
+            fprintf(stderr, " %+.12g*[%d k%d o%d%s]", s->rcoef[r][i], s->rsym[r][i], s->skind[s->rsym[r][i]],
+                    s->sowner[s->rsym[r][i]], s->srow[s->rsym[r][i]] >= 0 ? " B" : "");
+        fprintf(stderr, "\n");
+    }
+    for (int32_t k = 0; k < s->ncon; k++) {
+        if (!s->clive[k]) continue;
+        fprintf(stderr, "con %d: rel %d prio %g const %g marker %d other %d:", k, s->crel[k], (double)s->cprio[k],
+                s->cconst[k], s->cmarker[k], s->cother[k]);
+        for (int32_t i = 0; i < s->cn[k]; i++) fprintf(stderr, " %+g*v%d", s->ccoef[k][i], s->vsym[s->cvars[k][i]]);
+        fprintf(stderr, "\n");
+    }
+}
+#endif

@@ -27,6 +27,17 @@ void hts_test_fail_allocation(ht_solver *s, long n);
 /* Tests and benchmarks: pivots done so far, rebuilds of the tableau so far. */
 void hts_test_counters(const ht_solver *s, long *pivots, long *rebuilds);
 
+/* Tests: reinversions of the tableau so far (numerical trouble, solver.c `reinvert`). */
+long hts_test_reinversions(const ht_solver *s);
+
+/* Tests: a reinversion now (the tableau recomputed from the records for its current basis). */
+ht_status hts_test_reinvert(ht_solver *s);
+
+/* Tests: checks, without solving, that the current tableau's values satisfy every required
+ * constraint (1e-6 relative) and that restricted basics are not negative; *maxcoef is the
+ * largest coefficient in any row. HT_OK, HT_E_CORRUPT, or HT_E_INVALID_ARGUMENT (broken). */
+ht_status hts_test_check(ht_solver *s, double *maxcoef);
+
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC visibility pop
 #endif

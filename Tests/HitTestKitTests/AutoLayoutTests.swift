@@ -315,6 +315,71 @@ func constrained(_ frame: Rect = .zero) -> View {
         #expect(near(v.frame, Rect(x: 0, y: 0, width: 70, height: 20)))
     }
 
+    /// Counts the frame writes that reach it (the engine applies a frame through `center`).
+    final class CountingView: View {
+        var moves = 0
+        override var center: Point { didSet { moves += 1 } }
+    }
+
+    @Test func rule16AnEditMovesOnlyWhatItMovesAndHandSetFramesComeBack() {
+        let window = Window(frame: Rect(x: 0, y: 0, width: 300, height: 600))
+        var views: [CountingView] = []
+        var tops: [LayoutConstraint] = []
+        var constraints: [LayoutConstraint] = []
+        for i in 0..<20 {
+            let v = CountingView()
+            v.translatesAutoresizingMaskIntoConstraints = false
+            window.addSubview(v)
+            let top = i == 0 ? v.topAnchor.constraint(equalTo: window.topAnchor, constant: 8)
+                : v.topAnchor.constraint(equalTo: views[i - 1].bottomAnchor, constant: 4)
+            tops.append(top)
+            constraints += [top, v.leadingAnchor.constraint(equalTo: window.leadingAnchor, constant: 16),
+                            v.trailingAnchor.constraint(equalTo: window.trailingAnchor, constant: -16),
+                            v.heightAnchor.constraint(equalToConstant: 20)]
+            views.append(v)
+        }
+        LayoutConstraint.activate(constraints)
+        window.layoutIfNeeded()
+        func expectChain(_ first: Double, _ gapAfter: [Int: Double] = [:]) {
+            var y = first
+            for (i, v) in views.enumerated() {
+                if i > 0 { y += 20 + (gapAfter[i] ?? 4) }
+                #expect(v.frame == Rect(x: 16, y: y, width: 268, height: 20), "view \(i)")
+            }
+        }
+        expectChain(8)
+        for v in views { v.moves = 0 }
+        // One edit: the views below it move, the ones above are not written.
+        tops[15].constant = 10
+        window.layoutIfNeeded()
+        expectChain(8, [15: 10])
+        #expect(views[..<15].allSatisfy { $0.moves == 0 })
+        #expect(views[15...].allSatisfy { $0.moves == 1 })
+        for v in views { v.moves = 0 }
+        // A frame set by hand is put back by the superview's next layout pass, alone.
+        views[5].frame = Rect(x: 0, y: 0, width: 10, height: 10)
+        window.setNeedsLayout()
+        window.layoutIfNeeded()
+        expectChain(8, [15: 10])
+        #expect(views.enumerated().allSatisfy { $0.offset == 5 || $0.element.moves == 0 })
+        // So is a frame moved by its anchor point.
+        views[7].anchorPoint = Point(x: 0, y: 0)
+        #expect(views[7].frame.minX != 16)
+        window.setNeedsLayout()
+        window.layoutIfNeeded()
+        expectChain(8, [15: 10])
+        // The first edit moves all of them; a rebuilt solver gives the same frames.
+        tops[0].constant = 0
+        window.layoutIfNeeded()
+        expectChain(0, [15: 10])
+        let engine = try! #require(window.layoutState.autoLayout?.ownedEngine)
+        engine.rebuild()
+        engine.markDirty()
+        window.setNeedsLayout()
+        window.layoutIfNeeded()
+        expectChain(0, [15: 10])
+    }
+
     // MARK: Rule 17: systemLayoutSizeFitting
 
     @Test func rule17FittingSizePullsTowardTheTargetAtFittingLevel() {

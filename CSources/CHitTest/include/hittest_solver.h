@@ -114,6 +114,23 @@ HT_API ht_status ht_solver_solve(ht_solver *s);
 HT_API ht_status ht_solver_value(ht_solver *s, ht_var v, double *out);
 
 /**
+ * The variables whose value changed since the last call that received its list whole (or
+ * since they were created, a new variable counting as 0), with their current values, solving
+ * first if anything changed: a caller that mirrors values (a layout layer placing views) reads
+ * what an edit moved instead of every variable. *count is the number of changed variables;
+ * when it is at most cap, the first *count entries of vars and values are written and the list
+ * starts again empty; otherwise nothing is written and the list is kept (call again with room
+ * for *count). vars and values may be NULL when cap is 0 (a count alone).
+ * - Complexity: O(changed) after an edit that keeps the tableau's structure (a constant
+ *   change), plus the solver's own value pass; a change of structure (adding, removing, a
+ *   pivot on a variable) compares every variable once.
+ * - Returns: HT_E_INVALID_ARGUMENT (NULL s or count, NULL arrays with cap > 0), or the status
+ *   of solving.
+ */
+HT_API ht_status ht_solver_changes(ht_solver *s, ht_var *vars, double *values, size_t cap,
+                                   size_t *count);
+
+/**
  * Whether the variable's value is fixed by the constraints: true when every optimal solution
  * (required constraints exact, optional ones lexicographically best) gives it the same value;
  * false when the constraints leave it free (SEMANTICS 10.19), for example a variable in no

@@ -21,6 +21,15 @@
 //   incrementally; the solve runs at the next layout pass (`solveIfNeeded`), marks the
 //   superviews of the views whose frame changed, and their `layoutSubviews` apply the frames.
 
+/// Benchmarks only (`hittest-bench --layout`): the Swift layer's previous one-edit path, for
+/// before/after figures taken in one process.
+@_spi(Benchmarks) public enum AutoLayoutBenchmark {
+    /// When true, a solve reads every item's four values and the default `layoutSubviews`
+    /// writes every Auto Layout subview's frame (O(N) per edit: the path before the solver
+    /// reported its changed variables); when false (the default), only what changed.
+    nonisolated(unsafe) public static var readsEveryValue = false
+}
+
 /// A view's Auto Layout state, allocated the first time it takes part.
 final class AutoLayoutNode {
     /// The engine of the tree this view is the root of.
@@ -33,6 +42,9 @@ final class AutoLayoutNode {
     var affecting: [LayoutConstraint] = []
     /// How many of its subviews are engine items (their frames are applied by `layoutSubviews`).
     var hostedItems = 0
+    /// The subviews' items whose frame `layoutSubviews` must apply: their solution moved, or
+    /// their frame was set by hand since (the default `layoutSubviews` puts the engine's back).
+    var pendingApply: [EngineItem] = []
     var hugging: (LayoutPriority, LayoutPriority) = (.defaultLow, .defaultLow)
     var compression: (LayoutPriority, LayoutPriority) = (.defaultHigh, .defaultHigh)
     var marginsGuide: LayoutGuide?
@@ -72,6 +84,15 @@ final class EngineItem {
     var solved = Rect.zero
     /// New, or its pins changed: compare with its view at the next solve even if `solved` agrees.
     var unapplied = true
+    /// In its host's `pendingApply` (or being applied: the frame setters stay quiet).
+    var applyQueued = false
+    /// Removed from its engine (a strong flag: cheaper to read than the weak `engine`).
+    var removed = false
+    /// In the engine's list of items to compare at the next solve (`recheck`).
+    var recheckQueued = false
+    /// During a solve: its values changed; `next` is the new frame being assembled.
+    var touched = false
+    var next = Rect.zero
 
     var variables: [Int32] { [x, y, w, h] }
 }
@@ -87,6 +108,16 @@ final class LayoutEngine {
     private var safeAreaConstraints: [ObjectIdentifier: LayoutConstraint] = [:]
     private var pendingPins: [EngineItem] = []
     private var pendingIntrinsic: [EngineItem] = []
+    /// Each solver variable's item by the variable's slot (the handle's low 24 bits; the
+    /// handle itself is compared too): `forEachChange` reports variables.
+    private var itemOfSlot: ContiguousArray<EngineItem?> = []
+
+    private static func slot(_ v: Int32) -> Int { Int(v & 0xFF_FFFF) }
+    /// Items to compare with their views at the next solve whatever the solver reports: new
+    /// ones, and those whose pins changed (`unapplied`).
+    private var recheck: [EngineItem] = []
+    /// Scratch for a solve: the items whose values changed.
+    private var changedItems: [EngineItem] = []
     private var dirty = false
     /// After a solve that moved views, safe-area constants may have changed.
     private var recheckSafeArea = false
@@ -148,7 +179,21 @@ final class LayoutEngine {
         it.h = solver.newVariable()
         it.index = items.count
         items.append(it)
+        for v in it.variables {
+            let slot = LayoutEngine.slot(v)
+            if slot >= itemOfSlot.count { itemOfSlot.append(contentsOf: repeatElement(nil, count: slot + 1 - itemOfSlot.count)) }
+            itemOfSlot[slot] = it
+        }
+        queueRecheck(it)
         return it
+    }
+
+    private func queueRecheck(_ it: EngineItem) {
+        it.unapplied = true
+        if !it.recheckQueued {
+            it.recheckQueued = true
+            recheck.append(it)
+        }
     }
 
     func retain(_ it: EngineItem) { it.useCount += 1 }
@@ -163,7 +208,10 @@ final class LayoutEngine {
         it.pins = []
         for case let c? in it.intrinsic { removeInternal(c) }
         it.intrinsic = [nil, nil, nil, nil]
-        for v in it.variables { solver.freeVariable(v) }
+        for v in it.variables {
+            solver.freeVariable(v)
+            itemOfSlot[LayoutEngine.slot(v)] = nil
+        }
         let last = items.removeLast()
         if last !== it {
             items[it.index] = last
@@ -173,6 +221,7 @@ final class LayoutEngine {
         if let view = it.view, view.layoutState.autoLayout?.item === it { view.layoutState.autoLayout?.item = nil }
         if let guide = it.guide, guide.item === it { guide.item = nil }
         it.engine = nil
+        it.removed = true
         dirty = true
     }
 
@@ -221,7 +270,7 @@ final class LayoutEngine {
         for c in it.pins { removeInternal(c) }
         it.pins = []
         if view.layoutState.translatesAutoresizingMaskIntoConstraints { addPins(it, view) }
-        it.unapplied = true
+        queueRecheck(it)
         dirty = true
     }
 
@@ -482,19 +531,74 @@ final class LayoutEngine {
         solver.solve()
         dirty = false
         var moved = false
-        // Only items whose solution changed are looked at further (no weak loads for the rest).
+        if AutoLayoutBenchmark.readsEveryValue {
+            moved = readEveryValue()
+            if moved && !safeAreaConstraints.isEmpty { recheckSafeArea = true }
+            return
+        }
+        // The solver reports the variables whose value changed (O(changed) after an edit):
+        // only their items are looked at, plus the new or re-pinned ones.
+        changedItems.removeAll(keepingCapacity: true)
+        solver.forEachChange { v, value in
+            let slot = LayoutEngine.slot(v)
+            guard slot < itemOfSlot.count, let it = itemOfSlot[slot] else { return }
+            let component = v == it.x ? 0 : v == it.y ? 1 : v == it.w ? 2 : v == it.h ? 3 : -1
+            guard component >= 0 else { return }
+            if !it.touched {
+                it.touched = true
+                it.next = it.solved
+                changedItems.append(it)
+            }
+            switch component {
+            case 0: it.next.origin.x = value
+            case 1: it.next.origin.y = value
+            case 2: it.next.size.width = value
+            default: it.next.size.height = value
+            }
+        }
+        while let it = recheck.popLast() {
+            it.recheckQueued = false
+            guard it.engine === self else { continue }
+            if !it.touched {
+                it.touched = true
+                changedItems.append(it)
+            }
+            it.next = Rect(x: solver.value(it.x), y: solver.value(it.y), width: solver.value(it.w), height: solver.value(it.h))
+        }
+        for it in changedItems {
+            it.touched = false
+            let f = it.next
+            if f == it.solved && !it.unapplied { continue }
+            it.solved = f
+            it.unapplied = false
+            guard let view = it.view, !view.layoutState.translatesAutoresizingMaskIntoConstraints else { continue }
+            if f != view.layoutFrame, let host = view.storedSuperview {
+                moved = true
+                host.autoLayoutNode.queueApply(it)
+                host.setNeedsLayout()
+            }
+        }
+        changedItems.removeAll(keepingCapacity: true)
+        if moved && !safeAreaConstraints.isEmpty { recheckSafeArea = true }
+    }
+
+    /// The previous path (`AutoLayoutBenchmark.readsEveryValue`): every item's four values.
+    private func readEveryValue() -> Bool {
+        solver.forEachChange { _, _ in }  // keeps the change list current for the other path
+        while let it = recheck.popLast() { it.recheckQueued = false }
+        var moved = false
         for it in items {
             let f = Rect(x: solver.value(it.x), y: solver.value(it.y), width: solver.value(it.w), height: solver.value(it.h))
             if f == it.solved && !it.unapplied { continue }
             it.solved = f
             it.unapplied = false
             guard let view = it.view, !view.layoutState.translatesAutoresizingMaskIntoConstraints else { continue }
-            if f != view.layoutFrame {
+            if f != view.layoutFrame, let host = view.storedSuperview {
                 moved = true
-                view.storedSuperview?.setNeedsLayout()
+                host.setNeedsLayout()
             }
         }
-        if moved && !safeAreaConstraints.isEmpty { recheckSafeArea = true }
+        return moved
     }
 
     /// Removes everything from the solver and adds it all again, as a from-scratch build
@@ -508,6 +612,7 @@ final class LayoutEngine {
         }
         precondition(items.isEmpty, "HitTestKit: layout items left after removing every constraint")
         solver = SolverCore()
+        itemOfSlot = []
         for (c, s) in spaces { add(c, space: s) }
     }
 }
@@ -585,6 +690,13 @@ extension AutoLayoutNode {
     func removeAffecting(_ c: LayoutConstraint) {
         if let i = affecting.lastIndex(where: { $0 === c }) { affecting.remove(at: i) }
     }
+
+    /// Queues a subview's item for the next `applyAutoLayoutFrames`.
+    func queueApply(_ it: EngineItem) {
+        if it.applyQueued { return }
+        it.applyQueued = true
+        pendingApply.append(it)
+    }
 }
 
 // MARK: - Views and the engine
@@ -651,25 +763,43 @@ extension View {
 
     // MARK: Hooks called by the view layer
 
-    /// `center` or the bounds size changed.
+    /// `center`, the bounds size or the anchor point changed: a translating view's pins follow
+    /// at the next solve; a view Auto Layout places gets its solved frame back at its
+    /// superview's next `layoutSubviews` (as UIKit's, which applies the engine's frames).
     func autoLayoutGeometryDidChange() {
-        guard let it = layoutState.autoLayout?.item, let engine = it.engine,
-            layoutState.translatesAutoresizingMaskIntoConstraints
-        else { return }
-        engine.queuePins(it)
+        guard let it = layoutState.autoLayout?.item, let engine = it.engine else { return }
+        if layoutState.translatesAutoresizingMaskIntoConstraints {
+            engine.queuePins(it)
+        } else if !it.applyQueued, let host = storedSuperview {
+            host.autoLayoutNode.queueApply(it)
+        }
     }
 
     /// The default `layoutSubviews`: the solved frames of the subviews that use Auto Layout.
+    /// - Complexity: O(the subviews whose solution moved or whose frame was set by hand since
+    ///   the last call), after the tree's solve.
     func applyAutoLayoutFrames() {
         guard let node = layoutState.autoLayout, node.hostedItems > 0 else { return }
-        // The items of one tree share its engine: solve it once, then apply.
-        var solved = false
-        for s in storedSubviews {
-            guard let it = s.layoutState.autoLayout?.item, !s.layoutState.translatesAutoresizingMaskIntoConstraints else { continue }
-            if !solved {
-                it.engine?.solveIfNeeded()
-                solved = true
+        // The items of one tree share its engine: solve it (it queues what moved), then apply.
+        treeRoot.layoutState.autoLayout?.ownedEngine?.solveIfNeeded()
+        if AutoLayoutBenchmark.readsEveryValue {
+            for s in storedSubviews {
+                guard let it = s.layoutState.autoLayout?.item, !s.layoutState.translatesAutoresizingMaskIntoConstraints else { continue }
+                let queued = it.applyQueued
+                it.applyQueued = true
+                s.setLayoutFrame(it.solved)
+                it.applyQueued = queued
             }
+            return
+        }
+        guard !node.pendingApply.isEmpty else { return }
+        let queue = node.pendingApply
+        node.pendingApply = []
+        for it in queue {
+            defer { it.applyQueued = false }  // quiet while its frame is set
+            guard !it.removed, let s = it.view, s.storedSuperview === self,
+                !s.layoutState.translatesAutoresizingMaskIntoConstraints
+            else { continue }
             s.setLayoutFrame(it.solved)
         }
     }

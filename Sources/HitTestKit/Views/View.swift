@@ -71,6 +71,7 @@ open class View: Responder {
         didSet {
             View.requireFinite(anchorPoint.isFinite, "anchorPoint", anchorPoint)
             core?.writeAnchor(self)
+            if layoutState.autoLayout != nil { autoLayoutGeometryDidChange() }  // Auto Layout: the frame moved
         }
     }
 
