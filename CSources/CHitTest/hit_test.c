@@ -258,13 +258,39 @@ static ht_status run(const ht_tree *t, int32_t slot, const answer_grid *g, const
     stack_init(&s);
     ht_status st = HT_OK;
     if (g) {
+        const cell_pass p = cell_pass_of(g);
+        uint32_t pending[CHUNK];
         for (size_t i0 = 0; i0 < count && st == HT_OK; i0 += CHUNK) {
-            size_t end = count - i0 < CHUNK ? count : i0 + CHUNK;
-            for (size_t i = i0; i < end; i++) out[i] = cell_lookup_first(g, xs[i * stride], ys[i * stride]);
-            /* Sub-grid cells are looked up now (their lines fetched); UNSURE and UNKNOWN take
-             * the walk; handles and nothing are final. */
-            for (size_t i = i0; i < end && st == HT_OK; i++) {
-                if (out[i] >= HT_NULL_NODE) continue;
+            size_t end = count - i0 < CHUNK ? count : i0 + CHUNK, np = 0;
+            /* Every point's cell, without a branch; the points not answered are listed. */
+#if defined(__SSE2__)
+            if (ys == xs + 1 && stride == 2) {
+                for (size_t i = i0; i < end; i++) {
+                    int32_t a = cell_pass_lookup_xy(&p, xs + 2 * i);
+                    out[i] = a;
+                    pending[np] = (uint32_t)(i - i0);
+                    np += a < HT_NULL_NODE;
+                }
+            } else
+#endif
+            {
+                for (size_t i = i0; i < end; i++) {
+                    int32_t a = cell_pass_lookup(&p, xs[i * stride], ys[i * stride]);
+                    out[i] = a;
+                    pending[np] = (uint32_t)(i - i0);
+                    np += a < HT_NULL_NODE;
+                }
+            }
+#if defined(__GNUC__) || defined(__clang__)
+            /* The sub-grid lines of the listed points are fetched together. */
+            for (size_t k = 0; k < np; k++) {
+                size_t i = i0 + pending[k];
+                if (out[i] == SUBGRID) __builtin_prefetch(sub_line(g, xs[i * stride], ys[i * stride]));
+            }
+#endif
+            /* Sub-grid cells are looked up now; UNSURE and UNKNOWN take the walk. */
+            for (size_t k = 0; k < np && st == HT_OK; k++) {
+                size_t i = i0 + pending[k];
                 if (out[i] == SUBGRID && (out[i] = cell_lookup(g, xs[i * stride], ys[i * stride])) >= HT_NULL_NODE)
                     continue;
                 ht_node hit = HT_NULL_NODE;

@@ -21,6 +21,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 typedef struct ht_tree ht_tree;
 
@@ -230,21 +233,89 @@ HT_HOT int32_t cell_lookup(const answer_grid *g, double x, double y) {
     return sub_lookup(g, c, fx, fy, ix, iy);
 }
 
-/* cell_lookup for the first pass of the bulk loop: a cell with a sub-grid gives SUBGRID after
- * asking for the sub-grid's line to be fetched (cell_lookup answers it in the second pass),
- * so that the loads of many points overlap instead of each waiting on its chain of misses. */
-HT_HOT int32_t cell_lookup_first(const answer_grid *g, double x, double y) {
-    if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
-    double fx = (x - g->gx0) * g->sx, fy = (y - g->gy0) * g->sy;
-    int32_t ix = fx < (double)g->nx ? (int32_t)fx : g->nx - 1;
-    int32_t iy = fy < (double)g->ny ? (int32_t)fy : g->ny - 1;
-    size_t c = (size_t)iy * (size_t)g->nx + (size_t)ix;
-    int32_t a = g->palette[g->codes[c]];
-#if defined(__GNUC__) || defined(__clang__)
-    if (a == SUBGRID) __builtin_prefetch(g->sub + (size_t)htq_sub_index(g, c) * SUB_CELLS);
-#endif
-    return a;
+/* The sub-grid of the cell of (x, y), a point of the grid's domain whose cell has one. */
+HT_HOT const uint16_t *sub_line(const answer_grid *g, double x, double y) {
+    size_t c = grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny);
+    return g->sub + (size_t)htq_sub_index(g, c) * SUB_CELLS;
 }
+
+/* The first pass of the bulk loop: the answer grid's fields in locals (the compiler cannot keep
+ * them in registers through the stores of the results, which may alias), and a lookup without
+ * branches. */
+typedef struct cell_pass {
+#if defined(__SSE2__)
+    __m128d g0, g1, s, m; /* (gx0, gy0), (gx1, gy1), (sx, sy), (nx - 1, ny - 1) */
+#endif
+    double gx0, gy0, gx1, gy1, sx, sy;
+    double mx, my; /* nx - 1, ny - 1 */
+    size_t nx;
+    const uint16_t *codes;
+    const int32_t *palette;
+} cell_pass;
+
+static inline cell_pass cell_pass_of(const answer_grid *g) {
+    cell_pass p;
+    p.gx0 = g->gx0;
+    p.gy0 = g->gy0;
+    p.gx1 = g->gx1;
+    p.gy1 = g->gy1;
+    p.sx = g->sx;
+    p.sy = g->sy;
+    p.mx = (double)(g->nx - 1);
+    p.my = (double)(g->ny - 1);
+    p.nx = (size_t)g->nx;
+    p.codes = g->codes;
+    p.palette = g->palette;
+#if defined(__SSE2__)
+    p.g0 = _mm_set_pd(p.gy0, p.gx0);
+    p.g1 = _mm_set_pd(p.gy1, p.gx1);
+    p.s = _mm_set_pd(p.sy, p.sx);
+    p.m = _mm_set_pd(p.my, p.mx);
+#endif
+    return p;
+}
+
+/* cell_lookup without its sub-grid step (SUBGRID is returned as is) and without a branch: the
+ * same cell for every point of the grid's domain, UNSURE outside it (NaN included). Inside the
+ * domain f >= 0, and (int)min(f, n - 1) == (f < n ? (int)f : n - 1): for f in [n - 1, n) both
+ * are n - 1. Outside, the clamped cell is only read, and its answer dropped. */
+HT_HOT int32_t cell_pass_lookup(const cell_pass *p, double x, double y) {
+    int in = (x >= p->gx0) & (x < p->gx1) & (y >= p->gy0) & (y < p->gy1);
+    double fx = (x - p->gx0) * p->sx, fy = (y - p->gy0) * p->sy;
+    fx = fx > 0 ? fx : 0; /* NaN too */
+    fy = fy > 0 ? fy : 0;
+    fx = fx < p->mx ? fx : p->mx;
+    fy = fy < p->my ? fy : p->my;
+#ifdef HT_PLANT_LOOKUP_ROUND /* scripts/ccheck.sh: answers_check must notice (cells rounded) */
+    fx = fx + 0.5 < p->mx ? fx + 0.5 : p->mx;
+    fy = fy + 0.5 < p->my ? fy + 0.5 : p->my;
+#endif
+    size_t c = (size_t)(int32_t)fy * p->nx + (size_t)(int32_t)fx;
+    int32_t a = p->palette[p->codes[c]];
+    int32_t m = -in;
+    return (a & m) | (UNSURE & ~m);
+}
+
+#if defined(__SSE2__)
+/* cell_pass_lookup of the point (xy[0], xy[1]), both coordinates in one register: the same
+ * operations on each lane (subtract, multiply, compare, max with 0 which gives 0 for NaN, min,
+ * truncate), so the same cell. */
+HT_HOT int32_t cell_pass_lookup_xy(const cell_pass *p, const double *xy) {
+    __m128d v = _mm_loadu_pd(xy);
+    __m128d f = _mm_mul_pd(_mm_sub_pd(v, p->g0), p->s);
+    int in = _mm_movemask_pd(_mm_and_pd(_mm_cmpge_pd(v, p->g0), _mm_cmplt_pd(v, p->g1))) == 3;
+    f = _mm_min_pd(_mm_max_pd(f, _mm_setzero_pd()), p->m);
+#ifdef HT_PLANT_LOOKUP_ROUND
+    __m128i i = _mm_cvttpd_epi32(_mm_min_pd(_mm_add_pd(f, _mm_set1_pd(0.5)), p->m));
+#else
+    __m128i i = _mm_cvttpd_epi32(f);
+#endif
+    size_t c = (size_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(i, 1)) * p->nx + (size_t)_mm_cvtsi128_si32(i);
+    int32_t a = p->palette[p->codes[c]];
+    int32_t m = -in;
+    return (a & m) | (UNSURE & ~m);
+}
+#endif
 
 /* ---- the walk (hit_test.c) ---- */
 

@@ -108,7 +108,8 @@ static void build(scene *s, int dense, int markers) {
 }
 
 static double xy[2 * MAX_POINTS];
-static ht_node grid[MAX_POINTS], plain[MAX_POINTS];
+static ht_node grid[MAX_POINTS], plain[MAX_POINTS], split[MAX_POINTS];
+static double xs[MAX_POINTS], ys[MAX_POINTS];
 
 /* Random points, and points on and near the edges of every region, in the root's space. */
 static int make_points(scene *s) {
@@ -157,11 +158,17 @@ static long compare(scene *s, int n, const char *what, int deferred) {
     if ((st = ht_tree_hit_test_points(s->t, s->root, xy, (size_t)n, NULL, grid)) != HT_OK) return fail("bulk", st);
     if ((st = ht_tree_hit_test_points_counted(s->t, s->root, xy, (size_t)n, 0, plain, &tests)) != HT_OK)
         return fail("plain walk", st);
+    /* Separate coordinate arrays take the bulk loop's other lookup (not the paired one). */
+    for (int i = 0; i < n; i++) {
+        xs[i] = xy[2 * i];
+        ys[i] = xy[2 * i + 1];
+    }
+    if ((st = ht_tree_hit_test_xy(s->t, s->root, xs, ys, (size_t)n, NULL, split)) != HT_OK) return fail("bulk xy", st);
     long bad = 0;
     for (int i = 0; i < n; i++) {
         ht_node one;
         if ((st = ht_tree_hit_test(s->t, s->root, xy[2 * i], xy[2 * i + 1], NULL, &one)) != HT_OK) return fail("single", st);
-        if (grid[i] != plain[i] || one != plain[i]) {
+        if (grid[i] != plain[i] || one != plain[i] || split[i] != plain[i]) {
             if (bad < 5)
                 fprintf(stderr, "answers_check: %s: point (%.17g, %.17g): bulk %d, single %d, walk %d\n", what,
                         xy[2 * i], xy[2 * i + 1], (int)grid[i], (int)one, (int)plain[i]);

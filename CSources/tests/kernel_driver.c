@@ -1,0 +1,147 @@
+/*
+ * kernel_driver.c - the bulk path's costs over the C API alone, for measurements that do not
+ * depend on the machine's load: run it under `valgrind --tool=callgrind --toggle-collect=measured`
+ * (instructions, simulated branch mispredicts and cache misses of the measured part only), or
+ * alone for thread CPU times.
+ *
+ *   kernel_driver FILE.htsnap ROOT MODE [POINTS] [REPS]
+ *
+ * FILE: a tree saved by ht_tree_save_file; ROOT: the query root's handle. POINTS uniform points
+ * over the root's bounds (default 1,000,000, seed fixed). MODE:
+ *   bulk    ht_tree_hit_test_points (answer grid built in full first);
+ *   walk    the exact walk without the grid, on the points the grid leaves to it;
+ *   single  ht_tree_hit_test on each point;
+ *   share   prints what share of points the grid answers, nodes per walked point.
+ * Prints ns per point (thread CPU time, median of REPS, default 5).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "hittest.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t rng_next(uint64_t *s) {
+    *s += 0x9E3779B97F4A7C15u;
+    uint64_t z = *s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+static double rng_unit(uint64_t *s) { return (double)(rng_next(s) >> 11) * 0x1.0p-53; }
+
+typedef struct job {
+    ht_tree *t;
+    ht_node root;
+    const double *xy;
+    size_t n;
+    ht_node *out;
+    int mode;
+} job;
+
+enum { M_BULK, M_WALK, M_SINGLE };
+
+/* The measured part (callgrind: --toggle-collect=measured). */
+__attribute__((noinline)) int measured(const job *j) {
+    uint64_t tests = 0;
+    switch (j->mode) {
+    case M_BULK: return ht_tree_hit_test_points(j->t, j->root, j->xy, j->n, NULL, j->out);
+    case M_WALK: return ht_tree_hit_test_points_counted(j->t, j->root, j->xy, j->n, 0, j->out, &tests);
+    default:
+        for (size_t i = 0; i < j->n; i++) {
+            ht_status st = ht_tree_hit_test(j->t, j->root, j->xy[2 * i], j->xy[2 * i + 1], NULL, &j->out[i]);
+            if (st != HT_OK) return st;
+        }
+        return HT_OK;
+    }
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 4) {
+        fprintf(stderr, "usage: %s FILE.htsnap ROOT bulk|walk|single|share [POINTS] [REPS]\n", argv[0]);
+        return 2;
+    }
+    size_t n = argc > 4 ? (size_t)strtoull(argv[4], NULL, 10) : 1000000;
+    int reps = argc > 5 ? atoi(argv[5]) : 5;
+    if (reps < 1 || reps > 101 || n == 0) return 2;
+    ht_tree *t = NULL;
+    ht_status st = ht_tree_load_file(argv[1], &t);
+    if (st != HT_OK) {
+        fprintf(stderr, "load: %s\n", ht_status_string(st));
+        return 1;
+    }
+    ht_node root = (ht_node)atoi(argv[2]);
+    ht_node_record r;
+    if (ht_node_get_record(t, root, &r) != HT_OK || ht_tree_prepare(t) != HT_OK ||
+        ht_tree_prepare_points(t, root) != HT_OK) {
+        fprintf(stderr, "bad root or prepare failed\n");
+        return 1;
+    }
+    double *xy = malloc(n * 2 * sizeof *xy), *walk_xy = malloc(n * 2 * sizeof *walk_xy);
+    ht_node *out = malloc(n * sizeof *out);
+    if (!xy || !walk_xy || !out) return 1;
+    uint64_t seed = 7;
+    for (size_t i = 0; i < n; i++) {
+        xy[2 * i] = r.bounds_x + rng_unit(&seed) * r.bounds_w;
+        xy[2 * i + 1] = r.bounds_y + rng_unit(&seed) * r.bounds_h;
+    }
+    /* The points the grid leaves to the walk. */
+    size_t nw = 0;
+    uint64_t walked_tests = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t tests = 0;
+        ht_node h;
+        if (ht_tree_hit_test_points_counted(t, root, &xy[2 * i], 1, 1, &h, &tests) != HT_OK) return 1;
+        if (tests > 0) {
+            walk_xy[2 * nw] = xy[2 * i];
+            walk_xy[2 * nw + 1] = xy[2 * i + 1];
+            nw++;
+            walked_tests += tests;
+        }
+    }
+    const char *m = argv[3];
+    if (strcmp(m, "share") == 0) {
+        printf("grid answers %.2f%% of %zu points; walked %zu points, %.2f nodes each\n",
+               100.0 * (double)(n - nw) / (double)n, n, nw, nw ? (double)walked_tests / (double)nw : 0.0);
+        return 0;
+    }
+    job j = {t, root, xy, n, out, M_BULK};
+    if (strcmp(m, "walk") == 0) {
+        j.mode = M_WALK;
+        j.xy = walk_xy;
+        j.n = nw;
+    } else if (strcmp(m, "single") == 0) {
+        j.mode = M_SINGLE;
+    } else if (strcmp(m, "bulk") != 0) {
+        return 2;
+    }
+    if (j.n == 0) return 0;
+    double times[101];
+    for (int k = 0; k < reps; k++) {
+        double t0 = now();
+        if (measured(&j) != HT_OK) return 1;
+        times[k] = now() - t0;
+    }
+    qsort(times, (size_t)reps, sizeof *times, cmp_double);
+    printf("%s: %.2f ns per point (%zu points, median of %d, thread CPU time)\n", m,
+           times[reps / 2] / (double)j.n * 1e9, j.n, reps);
+    free(xy);
+    free(walk_xy);
+    free(out);
+    ht_tree_destroy(t);
+    return 0;
+}
