@@ -21,7 +21,6 @@
 #ifndef CELLS_PER_NODE
 #define CELLS_PER_NODE 64
 #endif
-#define MAX_BOX_DEPTH 128
 #define SCAN_LIMIT 64
 /* Scratch for unions of cell lists (box_candidates), items per answer-grid build. */
 #define UNION_CAP 16384
@@ -229,6 +228,20 @@ typedef struct box_frame {
     size_t mark; /* scratch in use before this frame's union */
 } box_frame;
 
+/* Where the walk of a box that is not sure can start: the deepest node on the box walk's stack
+ * that answers itself when no child takes a point (every node there contains the box, and was
+ * reached by every point of it), or UNSURE when that is the root (the walk starts there anyway).
+ * A pass-through node would answer nil, and the search would go on in its parent. */
+static int32_t start_answer(const ht_tree *t, const box_frame *st, int depth) {
+    for (int d = depth - 1; d > 0; d--) {
+#ifndef HT_PLANT_START_PASS_THROUGH /* scripts/ccheck.sh: answers_check must notice */
+        if (t->flags[st[d].slot] & HT_FLAG_PASS_THROUGH) continue;
+#endif
+        return start_of(st[d].slot);
+    }
+    return UNSURE;
+}
+
 /* What a node that searches no (more) children answers for every point. */
 static inline int32_t own_answer(const ht_tree *t, int32_t slot) {
     return (t->flags[slot] & HT_FLAG_PASS_THROUGH) ? HT_NULL_NODE : make_handle(t, slot);
@@ -272,10 +285,11 @@ static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b, scratch *s)
             if ((t->flags[slot] & HT_FLAG_CAPTURES) || !blk || blk->count == 0) {
                 answer = own_answer(t, slot);
             } else {
-                if (depth == MAX_BOX_DEPTH) return UNSURE;
+                if (depth == MAX_BOX_DEPTH) return start_answer(t, st, depth);
                 box_frame *f = &st[depth++];
                 f->mark = s->used;
-                if (!box_candidates(blk, b, s, &f->items, &f->n)) return UNSURE;
+                f->slot = slot;
+                if (!box_candidates(blk, b, s, &f->items, &f->n)) return start_answer(t, st, depth);
                 f->b = b;
                 f->blk = blk;
                 f->pos = 0;
@@ -286,7 +300,7 @@ static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b, scratch *s)
         } else {
             box_frame *f = &st[depth - 1];
             int32_t next = next_child(f, &b);
-            if (next == CHILD_UNSURE) return UNSURE;
+            if (next == CHILD_UNSURE) return start_answer(t, st, depth);
             if (next >= 0) {
                 slot = next;
                 entering = 1;
@@ -301,7 +315,8 @@ static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b, scratch *s)
     }
 }
 
-/* The answer every point of box `b` (in the root's space) surely gets, or UNSURE. */
+/* The answer every point of box `b` (in the root's space) surely gets, or where the walk of its
+ * points can start (is_start), or UNSURE. */
 static int32_t box_answer(const ht_tree *t, const answer_grid *g, ht_box b, scratch *s) {
     int32_t root = g->root;
     if (!(t->flags[root] & K_ELIGIBLE)) return HT_NULL_NODE;
@@ -360,7 +375,7 @@ static int32_t fill_sub(ht_tree *t, answer_grid *g, int32_t ix, int32_t iy, uint
                 q.y1 = fmax(q.y1, box[j[k]].y1);
             }
             int32_t a = box_answer(t, g, q, s);
-            for (int k = 0; k < 4; k++) ans[j[k]] = a != UNSURE ? a : box_answer(t, g, box[j[k]], s);
+            for (int k = 0; k < 4; k++) ans[j[k]] = a >= HT_NULL_NODE ? a : box_answer(t, g, box[j[k]], s);
         }
     }
     int32_t same = 1;
@@ -374,7 +389,7 @@ static int32_t fill_sub(ht_tree *t, answer_grid *g, int32_t ix, int32_t iy, uint
 /* Cell `c`'s code after its own box walk gave `a`: a sure answer as is; otherwise, when the
  * cell has a sub-grid slot, the sub-grid recomputed in place. */
 static uint16_t settle_cell(ht_tree *t, answer_grid *g, size_t c, int32_t a, scratch *s) {
-    if (a != UNSURE || !g->subbits || !(g->subbits[c >> 6] >> (c & 63) & 1)) return code_of(g, a);
+    if (a >= HT_NULL_NODE || !g->subbits || !(g->subbits[c >> 6] >> (c & 63) & 1)) return code_of(g, a);
     uint16_t *sub = g->sub + (size_t)htq_sub_index(g, c) * SUB_CELLS;
     int32_t r = fill_sub(t, g, (int32_t)(c % (size_t)g->nx), (int32_t)(c / (size_t)g->nx), sub, s);
     return code_of(g, r);
@@ -383,8 +398,8 @@ static uint16_t settle_cell(ht_tree *t, answer_grid *g, size_t c, int32_t a, scr
 /* Most sub-grids a grid gets (SUB_CELLS codes each: 4 MiB). */
 #define MAX_SUBGRIDS 131072
 
-/* Gives every UNSURE cell whose sub-cells are not all UNSURE a sub-grid (or its one answer
- * when they all agree). Out of memory, cells just stay UNSURE. */
+/* Gives every cell that is not sure (UNSURE or a start) a sub-grid, unless its sub-cells all
+ * agree (then the cell takes their one answer or start). Out of memory, cells stay as they are. */
 static void build_subgrids(ht_tree *t, answer_grid *g, scratch *s) {
     size_t ncells = (size_t)g->nx * (size_t)g->ny, words = sub_words(ncells);
     free(g->subbits);
@@ -398,10 +413,11 @@ static void build_subgrids(ht_tree *t, answer_grid *g, scratch *s) {
     uint16_t tmp[SUB_CELLS];
     if (!g->subbits || !g->subrank) goto fail;
     for (size_t c = 0; c < ncells; c++) {
-        if (g->codes[c] != CODE_UNSURE) continue;
+        int32_t a = g->palette[g->codes[c]];
+        if (a >= HT_NULL_NODE || a == UNKNOWN || a == SUBGRID) continue;
         int32_t r = fill_sub(t, g, (int32_t)(c % (size_t)g->nx), (int32_t)(c / (size_t)g->nx), tmp, s);
         if (r != SUBGRID) {
-            g->codes[c] = code_of(g, r); /* all alike: UNSURE stays UNSURE, no sub-grid */
+            g->codes[c] = code_of(g, r); /* all alike: no sub-grid */
             continue;
         }
         if (g->nsub == MAX_SUBGRIDS) continue;
@@ -492,7 +508,7 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
     for (size_t c = 0; c < (size_t)ncells; c += stride) {
         int32_t a = cell_answer(t, g, (int32_t)(c % (size_t)nx), (int32_t)(c / (size_t)nx), &s);
         g->codes[c] = code_of(g, a);
-        any_sure |= a != UNSURE;
+        any_sure |= a >= HT_NULL_NODE;
     }
     for (size_t c = 0; c < (size_t)ncells; c++)
         if (g->codes[c] == CODE_UNKNOWN)

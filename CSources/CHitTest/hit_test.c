@@ -152,17 +152,40 @@ static ht_status walk(const ht_tree *t, stack *st, int32_t slot, double x, doubl
     ht_node hit = HT_NULL_NODE, fallback = HT_NULL_NODE;
     uint64_t tested = 1;
     st->depth = 0;
-    int r = enter(t, st, slot, t->flags[slot], t->rx0[slot], t->ry0[slot], t->rx1[slot],
-                  t->ry1[slot], x, y, hooks, ask_hit, &hit);
-    if (r != R_PUSHED) goto done;
-    frame cur = st->frames[--st->depth];
     block *const *blocks = (block *const *)t->hq.blocks;
+    uint32_t f0 = t->flags[slot];
+    int r = R_NIL;
+    frame cur;
+    if (f0 & K_HOOKED) {
+        r = enter(t, st, slot, f0, t->rx0[slot], t->ry0[slot], t->rx1[slot], t->ry1[slot], x, y,
+                  hooks, ask_hit, &hit);
+        if (r != R_PUSHED) goto done;
+        cur = st->frames[--st->depth];
+    } else {
+        /* enter() for a node without hooks, inline: the common first step. */
+        if (!(f0 & K_ELIGIBLE)) goto done;
+        int inside = region_contains(t->rx0[slot], t->ry0[slot], t->rx1[slot], t->ry1[slot], x, y);
+        if (!inside && !(f0 & HT_FLAG_OUTSIDE_HITS)) goto done;
+        const block *b = blocks[slot];
+        if ((f0 & HT_FLAG_CAPTURES) || !b || b->count == 0) {
+            if (inside && !(f0 & HT_FLAG_PASS_THROUGH)) {
+                hit = make_handle(t, slot);
+                r = R_HIT;
+            }
+            goto done;
+        }
+        open_frame(&cur, b, slot, f0, inside, x, y);
+    }
     for (;;) {
         if (cur.pos < cur.n) {
             int32_t k = cur.items ? (int32_t)cur.items[cur.pos] : cur.pos;
 #if defined(__GNUC__) || defined(__clang__)
             /* Candidates are independent: fetch the one after next while this one is tested. */
-            if (cur.items && cur.pos + 2 < cur.n) __builtin_prefetch(&cur.b->kids[cur.items[cur.pos + 2]]);
+            if (cur.items) {
+                /* Clamped rather than tested: a branch here mispredicts once a frame. */
+                int32_t q = cur.pos + 2 < cur.n ? cur.pos + 2 : cur.n - 1;
+                __builtin_prefetch(&cur.b->kids[cur.items[q]]);
+            }
 #endif
             cur.pos++;
             const kid *c = &cur.b->kids[k];
@@ -233,6 +256,32 @@ done:
 }
 
 /*
+ * The walk of a point (x, y) of `slot`'s space whose cell of the answer grid says `a`: from
+ * `slot`, or, for a start (is_start), from the start node with the point converted into its
+ * space level by level with the arithmetic the walk uses (the rows hold the values the blocks
+ * copy), so the same bits. The answer grid proved that every point of the cell reaches the
+ * start node's search and that the node then answers non-nil, so the walk from there gives
+ * the walk's answer from `slot`.
+ */
+static ht_status walk_from(const ht_tree *t, stack *st, int32_t slot, int32_t a, double x, double y,
+                           const ht_hooks *hooks, int ask_hit, ht_node *out, uint64_t *tests) {
+    if (is_start(a)) {
+        int32_t path[MAX_BOX_DEPTH], d = 0, n = start_slot(a);
+        for (int32_t c = n; c != slot; c = t->parent[c]) {
+            if (c < 0 || d == MAX_BOX_DEPTH) return walk(t, st, slot, x, y, hooks, ask_hit, out, tests);
+            path[d++] = c;
+        }
+        while (d > 0) {
+            int32_t c = path[--d];
+            const double inv[6] = ROW_INVERSE(t, c);
+            to_local(x, y, t->cx[c], t->cy[c], t->offx[c], t->offy[c], inv, (t->flags[c] & K_IDENTITY) != 0, &x, &y);
+        }
+        slot = n;
+    }
+    return walk(t, st, slot, x, y, hooks, ask_hit, out, tests);
+}
+
+/*
  * Validates a query. Queries only read: on a tree changed since the last ht_tree_prepare they
  * refuse (HT_E_NOT_PREPARED) rather than rebuild anything.
  */
@@ -291,10 +340,11 @@ static ht_status run(const ht_tree *t, int32_t slot, const answer_grid *g, const
             /* Sub-grid cells are looked up now; UNSURE and UNKNOWN take the walk. */
             for (size_t k = 0; k < np && st == HT_OK; k++) {
                 size_t i = i0 + pending[k];
-                if (out[i] == SUBGRID && (out[i] = cell_lookup(g, xs[i * stride], ys[i * stride])) >= HT_NULL_NODE)
+                int32_t a = out[i];
+                if (a == SUBGRID && (a = out[i] = cell_lookup(g, xs[i * stride], ys[i * stride])) >= HT_NULL_NODE)
                     continue;
                 ht_node hit = HT_NULL_NODE;
-                st = walk(t, &s, slot, xs[i * stride], ys[i * stride], hooks, ask_hit, &hit, tests);
+                st = walk_from(t, &s, slot, a, xs[i * stride], ys[i * stride], hooks, ask_hit, &hit, tests);
                 if (st == HT_OK) out[i] = hit;
             }
         }
@@ -337,8 +387,9 @@ static ht_status single(ht_tree *t, ht_node node, double x, double y, const ht_h
     if (st != HT_OK) return st;
     if (!out) return HT_E_INVALID_ARGUMENT;
     const answer_grid *g = ask_hit ? htq_grid_for(t, slot) : NULL;
+    int32_t a = UNSURE;
     if (g) {
-        int32_t a = cell_lookup(g, x, y);
+        a = cell_lookup(g, x, y);
         if (a >= HT_NULL_NODE) {
             *out = a;
             return HT_OK;
@@ -349,7 +400,7 @@ static ht_status single(ht_tree *t, ht_node node, double x, double y, const ht_h
     ht_node hit = HT_NULL_NODE;
     uint64_t tests = 0;
     if (hooks) t->hq.hooked++;
-    st = walk(t, &s, slot, x, y, hooks, ask_hit, &hit, &tests);
+    st = walk_from(t, &s, slot, a, x, y, hooks, ask_hit, &hit, &tests);
     if (hooks) t->hq.hooked--;
     stack_release(&s);
     if (st == HT_OK) *out = hit;
@@ -387,6 +438,15 @@ ht_status ht_tree_hit_test_strided(ht_tree *t, ht_node node, const double *xs, c
                                    size_t stride, size_t count, const ht_hooks *hooks,
                                    ht_node *out) {
     return query(t, node, xs, ys, stride, count, hooks, 1, 1, out, NULL);
+}
+
+ht_status htq_walk_start(const ht_tree *t, int32_t slot, int32_t start, double x, double y, ht_node *out) {
+    stack s;
+    stack_init(&s);
+    uint64_t tests = 0;
+    ht_status st = walk_from(t, &s, slot, start, x, y, NULL, 1, out, &tests);
+    stack_release(&s);
+    return st;
 }
 
 ht_status htq_walk_plain(const ht_tree *t, int32_t slot, double x, double y, ht_node *out) {

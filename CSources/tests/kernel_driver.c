@@ -10,6 +10,8 @@
  * over the root's bounds (default 1,000,000, seed fixed). MODE:
  *   bulk    ht_tree_hit_test_points (answer grid built in full first);
  *   walk    the exact walk without the grid, on the points the grid leaves to it;
+ *   walkg   the bulk call on those points alone (what they cost with the grid: its lookup,
+ *           then the walk from where the grid says it can start);
  *   single  ht_tree_hit_test on each point;
  *   share   prints what share of points the grid answers, nodes per walked point.
  * Prints ns per point (thread CPU time, median of REPS, default 5).
@@ -72,7 +74,7 @@ static int cmp_double(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
     if (argc < 4) {
-        fprintf(stderr, "usage: %s FILE.htsnap ROOT bulk|walk|single|share [POINTS] [REPS]\n", argv[0]);
+        fprintf(stderr, "usage: %s FILE.htsnap ROOT bulk|walk|walkg|single|share [POINTS] [REPS]\n", argv[0]);
         return 2;
     }
     size_t n = argc > 4 ? (size_t)strtoull(argv[4], NULL, 10) : 1000000;
@@ -122,6 +124,9 @@ int main(int argc, char **argv) {
     job j = {t, root, xy, n, out, M_BULK};
     if (strcmp(m, "walk") == 0) {
         j.mode = M_WALK;
+        j.xy = walk_xy;
+        j.n = nw;
+    } else if (strcmp(m, "walkg") == 0) {
         j.xy = walk_xy;
         j.n = nw;
     } else if (strcmp(m, "single") == 0) {
