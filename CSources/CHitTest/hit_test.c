@@ -80,8 +80,8 @@ HT_HOT void open_frame(frame *fr, const block *b, int32_t slot, uint32_t f, int 
         fr->items = b->items + b->cell_start[c];
         fr->n = (int32_t)(b->cell_start[c + 1] - b->cell_start[c]);
 #if defined(__GNUC__) || defined(__clang__)
-        if (fr->n > 0) __builtin_prefetch(&b->kids[fr->items[0]]);
-        if (fr->n > 1) __builtin_prefetch(&b->kids[fr->items[1]]);
+        if (fr->n > 0) __builtin_prefetch(&b->tests[fr->items[0]]);
+        if (fr->n > 1) __builtin_prefetch(&b->tests[fr->items[1]]);
 #endif
     } else {
         fr->items = b->always;
@@ -184,38 +184,51 @@ static ht_status walk(const ht_tree *t, stack *st, int32_t slot, double x, doubl
             if (cur.items) {
                 /* Clamped rather than tested: a branch here mispredicts once a frame. */
                 int32_t q = cur.pos + 2 < cur.n ? cur.pos + 2 : cur.n - 1;
-                __builtin_prefetch(&cur.b->kids[cur.items[q]]);
+                __builtin_prefetch(&cur.b->tests[cur.items[q]]);
             }
 #endif
             cur.pos++;
-            const kid *c = &cur.b->kids[k];
-            uint32_t fl = c->flags;
+            const kid_test *h = &cur.b->tests[k];
+            uint32_t fl = h->flags;
+            int inside;
             double lx, ly;
-            to_local(cur.x, cur.y, c->cx, c->cy, c->offx, c->offy, c->inv,
-                     (fl & K_IDENTITY) != 0, &lx, &ly);
             tested++;
-            if (fl & K_HOOKED) {
-                /* The general path: the frame goes to the stack, enter decides. */
-                frame *fr = push(st);
-                if (!fr) {
-                    r = R_NO_MEMORY;
-                    goto done;
+            if (fl & K_FAST) {
+                /* The region test in the parent's space, exactly (kid_test); the point is
+                 * converted only for a child whose children are searched. */
+                inside = (cur.x >= h->tx0) & (cur.x < h->tx1) & (cur.y >= h->ty0) & (cur.y < h->ty1);
+                if (!inside && !(fl & HT_FLAG_OUTSIDE_HITS)) continue;
+            } else {
+                const kid *c = &cur.b->kids[k];
+                to_local(cur.x, cur.y, c->cx, c->cy, c->offx, c->offy, c->inv,
+                         (fl & K_IDENTITY) != 0, &lx, &ly);
+                if (fl & K_HOOKED) {
+                    /* The general path: the frame goes to the stack, enter decides. */
+                    frame *fr = push(st);
+                    if (!fr) {
+                        r = R_NO_MEMORY;
+                        goto done;
+                    }
+                    *fr = cur;
+                    r = enter(t, st, c->slot, fl, c->x0, c->y0, c->x1, c->y1, lx, ly, hooks, 1, &hit);
+                    if (r != R_PUSHED && r != R_NIL) goto done;
+                    cur = st->frames[--st->depth]; /* the child's frame, or this one again */
+                    continue;
                 }
-                *fr = cur;
-                r = enter(t, st, c->slot, fl, c->x0, c->y0, c->x1, c->y1, lx, ly, hooks, 1, &hit);
-                if (r != R_PUSHED && r != R_NIL) goto done;
-                cur = st->frames[--st->depth]; /* the child's frame, or this one again */
-                continue;
+                if (!(fl & K_ELIGIBLE)) continue;
+                inside = region_contains(c->x0, c->y0, c->x1, c->y1, lx, ly);
+                if (!inside && !(fl & HT_FLAG_OUTSIDE_HITS)) continue;
             }
-            if (!(fl & K_ELIGIBLE)) continue;
-            int inside = region_contains(c->x0, c->y0, c->x1, c->y1, lx, ly);
-            if (!inside && !(fl & HT_FLAG_OUTSIDE_HITS)) continue;
-            const block *b = blocks[c->slot];
+            const block *b = blocks[h->slot];
             if ((fl & HT_FLAG_CAPTURES) || !b || b->count == 0) {
                 if (!inside || (fl & HT_FLAG_PASS_THROUGH)) continue;
-                hit = make_handle(t, c->slot);
+                hit = make_handle(t, h->slot);
                 r = R_HIT;
                 goto done;
+            }
+            if (fl & K_FAST) {
+                const kid *c = &cur.b->kids[k];
+                to_local(cur.x, cur.y, c->cx, c->cy, c->offx, c->offy, c->inv, 1, &lx, &ly);
             }
             if (cur.pos < cur.n) {
                 frame *fr = push(st);
@@ -228,7 +241,7 @@ static ht_status walk(const ht_tree *t, stack *st, int32_t slot, double x, doubl
                 fallback = make_handle(t, cur.slot);
                 st->depth = 0;
             }
-            open_frame(&cur, b, c->slot, fl, inside, lx, ly);
+            open_frame(&cur, b, h->slot, fl, inside, lx, ly);
         } else {
             /* No child took the point: the node answers itself, unless it passes through. */
             if (cur.inside && !(cur.flags & HT_FLAG_PASS_THROUGH)) {

@@ -42,6 +42,22 @@ typedef struct kid {
 } kid;
 
 /*
+ * The compact record of one candidate, what the walk reads for a candidate it tests (40 bytes,
+ * beside the 120-byte `kid`). For an eligible candidate without hooks whose transform is the
+ * identity (K_FAST in `flags`), the region test of the converted point, (x - cx) + offx in
+ * [x0, x1) and the same in y, is the test x in [tx0, tx1), y in [ty0, ty1) of the point in the
+ * parent's space, exactly: x -> (x - cx) + offx is monotonic (each rounded step is), so the x
+ * that pass are all those from the smallest one that does (tx0) up to, and not including, the
+ * smallest one whose image reaches x1 (tx1); both found by bisection over the doubles when the
+ * block is built (index.c). Other candidates take the full test from `kid`.
+ */
+typedef struct kid_test {
+    double tx0, tx1, ty0, ty1;
+    int32_t slot;
+    uint32_t flags; /* the kid's flags | K_FAST */
+} kid_test;
+
+/*
  * The derived block of one parent: candidates in search order, then an optional grid. The grid
  * covers [gx0, gx1] x [gy0, gy1] of the parent's space with nx * ny cells; the cell of a point is
  * grid_cell((x - gx0) * sx) (monotonic, so a box and the points in it land in the same cells).
@@ -58,6 +74,7 @@ typedef struct block {
     uint32_t *items;
     uint32_t *always;
     void *grid_memory;      /* one allocation behind cell_start, items and always */
+    kid_test *tests;        /* count compact records, in the block's allocation after kids */
     kid kids[];
 } block;
 
@@ -179,6 +196,8 @@ void htq_free_block(ht_tree *t, int32_t slot);
 void htq_release_block(block *b);
 ht_status htq_copy_block(const block *b, block **out);
 size_t htq_block_bytes(const block *b);
+/* Every compact record agrees with its kid, and each threshold is exact (kid_test). */
+int htq_block_tests_ok(const block *b);
 /* Same candidates, values, order and grid. */
 int htq_blocks_equal(const block *a, const block *b);
 

@@ -213,6 +213,71 @@ static ht_status build_grid(const ht_tree *t, int32_t parent, block *b, const ca
     }
 }
 
+/* Doubles in their order as integers (-0 and +0 alike), and back. */
+static int64_t dkey(double d) {
+    int64_t i;
+    memcpy(&i, &d, sizeof i);
+    return i >= 0 ? i : INT64_MIN - i;
+}
+
+static double dval(int64_t k) {
+    int64_t i = k >= 0 ? k : INT64_MIN - k;
+    double d;
+    memcpy(&d, &i, sizeof d);
+    return d;
+}
+
+/* The smallest finite x whose image (x - c) + o is >= v (the walk's conversion of an identity
+ * transform, then its region test), found by bisection: the image is monotonic in x. 0 when no
+ * finite x is the threshold (every finite x passes, or none does). */
+static int threshold(double c, double o, double v, double *out) {
+    int64_t lo = dkey(-DBL_MAX), hi = dkey(DBL_MAX);
+    if (!isfinite(c) || !isfinite(o) || !isfinite(v)) return 0;
+    if ((-DBL_MAX - c) + o >= v || !((DBL_MAX - c) + o >= v)) return 0;
+    /* image(lo) < v <= image(hi) */
+    /* The span of keys does not fit an int64_t: it is taken as unsigned. */
+    while ((uint64_t)hi - (uint64_t)lo > 1) {
+        int64_t mid = (int64_t)((uint64_t)lo + ((uint64_t)hi - (uint64_t)lo) / 2);
+        if ((dval(mid) - c) + o >= v) hi = mid;
+        else lo = mid;
+    }
+    *out = dval(hi);
+#ifdef HT_PLANT_THRESHOLD_ULP /* scripts/ccheck.sh: answers_check must notice */
+    *out = nextafter(*out, INFINITY);
+#endif
+    return 1;
+}
+
+/* `x` is the threshold of (c, o, v): its image reaches v, the double below it does not. */
+static int is_threshold(double c, double o, double v, double x) {
+    return isfinite(x) && (x - c) + o >= v && !((nextafter(x, -INFINITY) - c) + o >= v);
+}
+
+int htq_block_tests_ok(const block *b) {
+    for (int32_t k = 0; k < b->count; k++) {
+        const kid *x = &b->kids[k];
+        const kid_test *r = &b->tests[k];
+        if (r->slot != x->slot || (r->flags & ~(uint32_t)K_FAST) != x->flags) return 0;
+        if (!(r->flags & K_FAST)) continue;
+        if (!(x->flags & K_IDENTITY) || !is_threshold(x->cx, x->offx, x->x0, r->tx0) ||
+            !is_threshold(x->cx, x->offx, x->x1, r->tx1) || !is_threshold(x->cy, x->offy, x->y0, r->ty0) ||
+            !is_threshold(x->cy, x->offy, x->y1, r->ty1))
+            return 0;
+    }
+    return 1;
+}
+
+/* The compact record of candidate `x` (see kid_test). */
+static kid_test make_test(const kid *x) {
+    kid_test r = {0, 0, 0, 0, x->slot, x->flags};
+    uint32_t f = x->flags;
+    if ((f & K_IDENTITY) && (f & K_ELIGIBLE) && !(f & (HT_FLAG_ASK_HIT_TEST | HT_FLAG_ASK_POINT_INSIDE)) &&
+        threshold(x->cx, x->offx, x->x0, &r.tx0) && threshold(x->cx, x->offx, x->x1, &r.tx1) &&
+        threshold(x->cy, x->offy, x->y0, &r.ty0) && threshold(x->cy, x->offy, x->y1, &r.ty1))
+        r.flags |= K_FAST;
+    return r;
+}
+
 ht_status htq_make_block(const ht_tree *t, int32_t p, block **out) {
     *out = NULL;
     int32_t n = t->nkids[p];
@@ -254,10 +319,11 @@ ht_status htq_make_block(const ht_tree *t, int32_t p, block **out) {
         boxes = sorted;
         kinds = skinds;
     }
-    b = malloc(sizeof *b + (size_t)count * sizeof(kid));
+    b = malloc(sizeof *b + (size_t)count * (sizeof(kid) + sizeof(kid_test)));
     if (!b) goto done;
     memset(b, 0, sizeof *b);
     b->count = count;
+    b->tests = (kid_test *)(void *)&b->kids[count];
     for (int32_t k = 0; k < count; k++) {
         int32_t s = cands[k].slot;
         kid *x = &b->kids[k];
@@ -278,6 +344,7 @@ ht_status htq_make_block(const ht_tree *t, int32_t p, block **out) {
         x->slot = s;
         x->flags = t->flags[s];
         if (kinds[k] == BOX_UNBOUNDED) b->nalways++;
+        b->tests[k] = make_test(x);
     }
     if (count >= GRID_MIN) {
         st = build_grid(t, p, b, boxes, kinds);
@@ -301,14 +368,15 @@ static size_t grid_words(const block *b) {
 }
 
 size_t htq_block_bytes(const block *b) {
-    return sizeof *b + (size_t)b->count * sizeof(kid) + grid_words(b) * sizeof(uint32_t);
+    return sizeof *b + (size_t)b->count * (sizeof(kid) + sizeof(kid_test)) + grid_words(b) * sizeof(uint32_t);
 }
 
 ht_status htq_copy_block(const block *b, block **out) {
-    size_t head = sizeof *b + (size_t)b->count * sizeof(kid);
+    size_t head = sizeof *b + (size_t)b->count * (sizeof(kid) + sizeof(kid_test));
     block *c = malloc(head);
     if (!c) return HT_E_NO_MEMORY;
     memcpy(c, b, head);
+    c->tests = (kid_test *)(void *)&c->kids[c->count];
     if (b->nx != 0) {
         size_t words = grid_words(b);
         uint32_t *mem = malloc(words * sizeof *mem);
@@ -339,6 +407,7 @@ int htq_blocks_equal(const block *a, const block *b) {
     if (a->count != b->count || a->nx != b->nx || a->ny != b->ny || a->nalways != b->nalways)
         return 0;
     if (memcmp(a->kids, b->kids, (size_t)a->count * sizeof(kid)) != 0) return 0;
+    if (memcmp(a->tests, b->tests, (size_t)a->count * sizeof(kid_test)) != 0) return 0;
     if (a->nx == 0) return 1;
     double ga[6] = {a->gx0, a->gy0, a->gx1, a->gy1, a->sx, a->sy};
     double gb[6] = {b->gx0, b->gy0, b->gx1, b->gy1, b->sx, b->sy};
