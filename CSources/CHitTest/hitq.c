@@ -13,6 +13,7 @@
 ht_status htq_init(ht_tree *t) {
     memset(&t->hq, 0, sizeof t->hq);
     t->hq.answers.root = -1;
+    t->hq.answers.sub_base = MAX_CODES;
     return HT_OK;
 }
 

@@ -130,6 +130,10 @@ typedef struct answer_grid {
     int32_t *subrank;
     uint16_t *sub;     /* SUB_CELLS codes per sub-grid */
     int32_t nsub;
+    /* Codes from sub_base up name sub-grids directly: code 65535 - k is sub-grid k (no rank to
+     * compute). Set after the sub-grids are built when they and the palette fit in 16 bits
+     * together; MAX_CODES (none) otherwise, and the palette never grows into them. */
+    int32_t sub_base;
     /* Sub-grids are built when the grid is, or deferred (ht_tree_prepare_points_for) until the
      * bulk points announced since the grid's build pay for them (SUB_PAY_POINTS per cell). */
     int subs_pending;
@@ -214,7 +218,9 @@ int htq_reach_in_grid(const ht_tree *t, int32_t s, ht_box *out);
 /* Marks UNKNOWN the cells `s` can reach, or drops the grid. */
 void htq_answers_touch(ht_tree *t, int32_t s);
 /* The answer of cell `c` (as cell_lookup gives it). */
-static inline int32_t htq_cell(const answer_grid *g, size_t c) { return g->palette[g->codes[c]]; }
+static inline int32_t htq_cell(const answer_grid *g, size_t c) {
+    return g->codes[c] >= g->sub_base ? SUBGRID : g->palette[g->codes[c]];
+}
 void htq_answers_free(answer_grid *g);
 size_t htq_answers_bytes(const answer_grid *g);
 
@@ -241,10 +247,26 @@ static inline int32_t sub_of(double f, int32_t i) {
     return j < 0 ? 0 : j;
 }
 
+/* The code that names sub-grid k directly. */
+static inline uint16_t sub_code(int32_t k) {
+#ifdef HT_PLANT_SUB_CODE /* scripts/ccheck.sh: answers_check must notice */
+    return (uint16_t)(MAX_CODES - 2 - k);
+#else
+    return (uint16_t)(MAX_CODES - 1 - k);
+#endif
+}
+
+/* The sub-grid of cell `c` (which has one): named by its code, or found by rank. */
+static inline const uint16_t *sub_of_cell(const answer_grid *g, size_t c) {
+    uint16_t code = g->codes[c];
+    int32_t k = code >= g->sub_base ? MAX_CODES - 1 - code : htq_sub_index(g, c);
+    return g->sub + (size_t)k * SUB_CELLS;
+}
+
 /* The answer of a point in cell `c` = (ix, iy) with sub-grid, at fractional (fx, fy). */
 static inline int32_t sub_lookup(const answer_grid *g, size_t c, double fx, double fy, int32_t ix,
                                  int32_t iy) {
-    const uint16_t *s = g->sub + (size_t)htq_sub_index(g, c) * SUB_CELLS;
+    const uint16_t *s = sub_of_cell(g, c);
     return g->palette[s[sub_of(fy, iy) * SUB + sub_of(fx, ix)]];
 }
 
@@ -256,15 +278,14 @@ HT_HOT int32_t cell_lookup(const answer_grid *g, double x, double y) {
     int32_t ix = fx < (double)g->nx ? (int32_t)fx : g->nx - 1;
     int32_t iy = fy < (double)g->ny ? (int32_t)fy : g->ny - 1;
     size_t c = (size_t)iy * (size_t)g->nx + (size_t)ix;
-    int32_t a = g->palette[g->codes[c]];
+    int32_t a = htq_cell(g, c);
     if (a != SUBGRID) return a;
     return sub_lookup(g, c, fx, fy, ix, iy);
 }
 
 /* The sub-grid of the cell of (x, y), a point of the grid's domain whose cell has one. */
 HT_HOT const uint16_t *sub_line(const answer_grid *g, double x, double y) {
-    size_t c = grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny);
-    return g->sub + (size_t)htq_sub_index(g, c) * SUB_CELLS;
+    return sub_of_cell(g, grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny));
 }
 
 /* The first pass of the bulk loop: the answer grid's fields in locals (the compiler cannot keep
@@ -277,6 +298,7 @@ typedef struct cell_pass {
     double gx0, gy0, gx1, gy1, sx, sy;
     double mx, my; /* nx - 1, ny - 1 */
     size_t nx;
+    uint32_t sub_base;
     const uint16_t *codes;
     const int32_t *palette;
 } cell_pass;
@@ -292,6 +314,7 @@ static inline cell_pass cell_pass_of(const answer_grid *g) {
     p.mx = (double)(g->nx - 1);
     p.my = (double)(g->ny - 1);
     p.nx = (size_t)g->nx;
+    p.sub_base = (uint32_t)g->sub_base;
     p.codes = g->codes;
     p.palette = g->palette;
 #if defined(__SSE2__)
@@ -319,7 +342,10 @@ HT_HOT int32_t cell_pass_lookup(const cell_pass *p, double x, double y) {
     fy = fy + 0.5 < p->my ? fy + 0.5 : p->my;
 #endif
     size_t c = (size_t)(int32_t)fy * p->nx + (size_t)(int32_t)fx;
-    int32_t a = p->palette[p->codes[c]];
+    uint32_t code = p->codes[c];
+    int32_t sub = code >= p->sub_base; /* a sub-grid's own code: SUBGRID */
+    int32_t a = p->palette[sub ? 0 : code];
+    a = sub ? SUBGRID : a;
     int32_t m = -in;
     return (a & m) | (UNSURE & ~m);
 }
@@ -339,7 +365,10 @@ HT_HOT int32_t cell_pass_lookup_xy(const cell_pass *p, const double *xy) {
     __m128i i = _mm_cvttpd_epi32(f);
 #endif
     size_t c = (size_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(i, 1)) * p->nx + (size_t)_mm_cvtsi128_si32(i);
-    int32_t a = p->palette[p->codes[c]];
+    uint32_t code = p->codes[c];
+    int32_t sub = code >= p->sub_base; /* a sub-grid's own code: SUBGRID */
+    int32_t a = p->palette[sub ? 0 : code];
+    a = sub ? SUBGRID : a;
     int32_t m = -in;
     return (a & m) | (UNSURE & ~m);
 }

@@ -3,16 +3,20 @@
  *
  * Random scenes of many small overlapping views (a dense map of markers, some rotated, some
  * with children, insets, flags, priorities, pass-through and capturing views), and plain random
- * trees. For each: the answer grid (cells, sub-grids, unions of block-cell lists) and the
- * single call are compared with the exact walk without any grid
+ * trees. For each: the answer grid (cells, sub-grids, unions of block-cell lists, start nodes
+ * of cells that are not sure, sub-grid codes), through the bulk call with paired and with
+ * separate coordinate arrays (the two lookups of its first pass), and the single call are
+ * compared with the exact walk without any grid
  * (ht_tree_hit_test_points_counted with use_answer_grid 0) on random points and on points on,
  * and within 1e-12 and one ulp of, every edge (corners and middles) of every view's region,
  * converted to the root's space, first with the sub-grids deferred (ht_tree_prepare_points_for
  * with too few points to pay for them), then with them built late; then after random mutations
  * and a refresh of the grid.
  *   answers_check [scenes]    exit 0: every answer agrees; 1: a difference (printed)
- * Planted bugs (-DHT_PLANT_SUB_OFF_BY_ONE, -DHT_PLANT_UNION_MISSING, -DHT_PLANT_ZERO_MARGIN in
- * the core's sources) must make it exit 1.
+ * Every scene is also checked by ht_tree_validate (which proves each compact test record's
+ * thresholds, the one part of the walk that the walk without grid shares).
+ * Planted bugs (-DHT_PLANT_SUB_OFF_BY_ONE, _UNION_MISSING, _ZERO_MARGIN, _LOOKUP_ROUND,
+ * _START_PASS_THROUGH, _SUB_CODE, _THRESHOLD_ULP in the core's sources) must make it exit 1.
  */
 #include <hittest.h>
 
