@@ -322,6 +322,7 @@ static ht_status run(const ht_tree *t, int32_t slot, const answer_grid *g, const
     if (g) {
         const cell_pass p = cell_pass_of(g);
         uint32_t pending[CHUNK];
+        const uint16_t *subs[CHUNK];
         for (size_t i0 = 0; i0 < count && st == HT_OK; i0 += CHUNK) {
             size_t end = count - i0 < CHUNK ? count : i0 + CHUNK, np = 0;
             /* Every point's cell, without a branch; the points not answered are listed. */
@@ -343,18 +344,20 @@ static ht_status run(const ht_tree *t, int32_t slot, const answer_grid *g, const
                     np += a < HT_NULL_NODE;
                 }
             }
-#if defined(__GNUC__) || defined(__clang__)
-            /* The sub-grid lines of the listed points are fetched together. */
+            /* The sub-grids of the listed points are found, and their lines fetched, together. */
             for (size_t k = 0; k < np; k++) {
                 size_t i = i0 + pending[k];
-                if (out[i] == SUBGRID) __builtin_prefetch(sub_line(g, xs[i * stride], ys[i * stride]));
-            }
+                if (out[i] != SUBGRID) continue;
+                subs[k] = sub_line(g, xs[i * stride], ys[i * stride]);
+#if defined(__GNUC__) || defined(__clang__)
+                __builtin_prefetch(subs[k]);
 #endif
+            }
             /* Sub-grid cells are looked up now; UNSURE and UNKNOWN take the walk. */
             for (size_t k = 0; k < np && st == HT_OK; k++) {
                 size_t i = i0 + pending[k];
                 int32_t a = out[i];
-                if (a == SUBGRID && (a = out[i] = cell_lookup(g, xs[i * stride], ys[i * stride])) >= HT_NULL_NODE)
+                if (a == SUBGRID && (a = out[i] = sub_answer(g, subs[k], xs[i * stride], ys[i * stride])) >= HT_NULL_NODE)
                     continue;
                 ht_node hit = HT_NULL_NODE;
                 st = walk_from(t, &s, slot, a, xs[i * stride], ys[i * stride], hooks, ask_hit, &hit, tests);

@@ -283,6 +283,14 @@ HT_HOT int32_t cell_lookup(const answer_grid *g, double x, double y) {
     return sub_lookup(g, c, fx, fy, ix, iy);
 }
 
+/* The answer of (x, y), a point of the grid's domain, from `sub`, the sub-grid of its cell. */
+HT_HOT int32_t sub_answer(const answer_grid *g, const uint16_t *sub, double x, double y) {
+    double fx = (x - g->gx0) * g->sx, fy = (y - g->gy0) * g->sy;
+    int32_t ix = fx < (double)g->nx ? (int32_t)fx : g->nx - 1;
+    int32_t iy = fy < (double)g->ny ? (int32_t)fy : g->ny - 1;
+    return g->palette[sub[sub_of(fy, iy) * SUB + sub_of(fx, ix)]];
+}
+
 /* The sub-grid of the cell of (x, y), a point of the grid's domain whose cell has one. */
 HT_HOT const uint16_t *sub_line(const answer_grid *g, double x, double y) {
     return sub_of_cell(g, grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny));
