@@ -21,6 +21,7 @@
 #ifndef CELLS_PER_NODE
 #define CELLS_PER_NODE 64
 #endif
+#define MAX_BOX_DEPTH 128
 #define SCAN_LIMIT 64
 /* Scratch for unions of cell lists (box_candidates), items per answer-grid build. */
 #define UNION_CAP 16384
@@ -229,20 +230,6 @@ typedef struct box_frame {
     size_t mark; /* scratch in use before this frame's union */
 } box_frame;
 
-/* Where the walk of a box that is not sure can start: the deepest node on the box walk's stack
- * that answers itself when no child takes a point (every node there contains the box, and was
- * reached by every point of it), or UNSURE when that is the root (the walk starts there anyway).
- * A pass-through node would answer nil, and the search would go on in its parent. */
-static int32_t start_answer(const ht_tree *t, const box_frame *st, int depth) {
-    for (int d = depth - 1; d > 0; d--) {
-#ifndef HT_PLANT_START_PASS_THROUGH /* scripts/ccheck.sh: answers_check must notice */
-        if (t->flags[st[d].slot] & HT_FLAG_PASS_THROUGH) continue;
-#endif
-        return start_of(st[d].slot);
-    }
-    return UNSURE;
-}
-
 /* What a node that searches no (more) children answers for every point. */
 static inline int32_t own_answer(const ht_tree *t, int32_t slot) {
     return (t->flags[slot] & HT_FLAG_PASS_THROUGH) ? HT_NULL_NODE : make_handle(t, slot);
@@ -286,11 +273,10 @@ static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b, scratch *s)
             if ((t->flags[slot] & HT_FLAG_CAPTURES) || !blk || blk->count == 0) {
                 answer = own_answer(t, slot);
             } else {
-                if (depth == MAX_BOX_DEPTH) return start_answer(t, st, depth);
+                if (depth == MAX_BOX_DEPTH) return UNSURE;
                 box_frame *f = &st[depth++];
                 f->mark = s->used;
-                f->slot = slot;
-                if (!box_candidates(blk, b, s, &f->items, &f->n)) return start_answer(t, st, depth);
+                if (!box_candidates(blk, b, s, &f->items, &f->n)) return UNSURE;
                 f->b = b;
                 f->blk = blk;
                 f->pos = 0;
@@ -301,7 +287,7 @@ static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b, scratch *s)
         } else {
             box_frame *f = &st[depth - 1];
             int32_t next = next_child(f, &b);
-            if (next == CHILD_UNSURE) return start_answer(t, st, depth);
+            if (next == CHILD_UNSURE) return UNSURE;
             if (next >= 0) {
                 slot = next;
                 entering = 1;
@@ -316,8 +302,7 @@ static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b, scratch *s)
     }
 }
 
-/* The answer every point of box `b` (in the root's space) surely gets, or where the walk of its
- * points can start (is_start), or UNSURE. */
+/* The answer every point of box `b` (in the root's space) surely gets, or UNSURE. */
 static int32_t box_answer(const ht_tree *t, const answer_grid *g, ht_box b, scratch *s) {
     int32_t root = g->root;
     if (!(t->flags[root] & K_ELIGIBLE)) return HT_NULL_NODE;
@@ -403,8 +388,8 @@ static uint16_t settle_cell(ht_tree *t, answer_grid *g, size_t c, int32_t a, scr
 /* Most sub-grids a grid gets (SUB_CELLS codes each: 4 MiB). */
 #define MAX_SUBGRIDS 131072
 
-/* Gives every cell that is not sure (UNSURE or a start) a sub-grid, unless its sub-cells all
- * agree (then the cell takes their one answer or start). Out of memory, cells stay as they are. */
+/* Gives every UNSURE cell a sub-grid, unless its sub-cells all agree (then the cell takes
+ * their one answer, or stays UNSURE). Out of memory, cells stay as they are. */
 static void build_subgrids(ht_tree *t, answer_grid *g, scratch *s) {
     size_t ncells = (size_t)g->nx * (size_t)g->ny, words = sub_words(ncells);
     free(g->subbits);

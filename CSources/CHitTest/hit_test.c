@@ -269,32 +269,6 @@ done:
 }
 
 /*
- * The walk of a point (x, y) of `slot`'s space whose cell of the answer grid says `a`: from
- * `slot`, or, for a start (is_start), from the start node with the point converted into its
- * space level by level with the arithmetic the walk uses (the rows hold the values the blocks
- * copy), so the same bits. The answer grid proved that every point of the cell reaches the
- * start node's search and that the node then answers non-nil, so the walk from there gives
- * the walk's answer from `slot`.
- */
-static ht_status walk_from(const ht_tree *t, stack *st, int32_t slot, int32_t a, double x, double y,
-                           const ht_hooks *hooks, int ask_hit, ht_node *out, uint64_t *tests) {
-    if (is_start(a)) {
-        int32_t path[MAX_BOX_DEPTH], d = 0, n = start_slot(a);
-        for (int32_t c = n; c != slot; c = t->parent[c]) {
-            if (c < 0 || d == MAX_BOX_DEPTH) return walk(t, st, slot, x, y, hooks, ask_hit, out, tests);
-            path[d++] = c;
-        }
-        while (d > 0) {
-            int32_t c = path[--d];
-            const double inv[6] = ROW_INVERSE(t, c);
-            to_local(x, y, t->cx[c], t->cy[c], t->offx[c], t->offy[c], inv, (t->flags[c] & K_IDENTITY) != 0, &x, &y);
-        }
-        slot = n;
-    }
-    return walk(t, st, slot, x, y, hooks, ask_hit, out, tests);
-}
-
-/*
  * Validates a query. Queries only read: on a tree changed since the last ht_tree_prepare they
  * refuse (HT_E_NOT_PREPARED) rather than rebuild anything.
  */
@@ -360,7 +334,7 @@ static ht_status run(const ht_tree *t, int32_t slot, const answer_grid *g, const
                 if (a == SUBGRID && (a = out[i] = sub_answer(g, subs[k], xs[i * stride], ys[i * stride])) >= HT_NULL_NODE)
                     continue;
                 ht_node hit = HT_NULL_NODE;
-                st = walk_from(t, &s, slot, a, xs[i * stride], ys[i * stride], hooks, ask_hit, &hit, tests);
+                st = walk(t, &s, slot, xs[i * stride], ys[i * stride], hooks, ask_hit, &hit, tests);
                 if (st == HT_OK) out[i] = hit;
             }
         }
@@ -403,9 +377,8 @@ static ht_status single(ht_tree *t, ht_node node, double x, double y, const ht_h
     if (st != HT_OK) return st;
     if (!out) return HT_E_INVALID_ARGUMENT;
     const answer_grid *g = ask_hit ? htq_grid_for(t, slot) : NULL;
-    int32_t a = UNSURE;
     if (g) {
-        a = cell_lookup(g, x, y);
+        int32_t a = cell_lookup(g, x, y);
         if (a >= HT_NULL_NODE) {
             *out = a;
             return HT_OK;
@@ -416,7 +389,7 @@ static ht_status single(ht_tree *t, ht_node node, double x, double y, const ht_h
     ht_node hit = HT_NULL_NODE;
     uint64_t tests = 0;
     if (hooks) t->hq.hooked++;
-    st = walk_from(t, &s, slot, a, x, y, hooks, ask_hit, &hit, &tests);
+    st = walk(t, &s, slot, x, y, hooks, ask_hit, &hit, &tests);
     if (hooks) t->hq.hooked--;
     stack_release(&s);
     if (st == HT_OK) *out = hit;
@@ -454,15 +427,6 @@ ht_status ht_tree_hit_test_strided(ht_tree *t, ht_node node, const double *xs, c
                                    size_t stride, size_t count, const ht_hooks *hooks,
                                    ht_node *out) {
     return query(t, node, xs, ys, stride, count, hooks, 1, 1, out, NULL);
-}
-
-ht_status htq_walk_start(const ht_tree *t, int32_t slot, int32_t start, double x, double y, ht_node *out) {
-    stack s;
-    stack_init(&s);
-    uint64_t tests = 0;
-    ht_status st = walk_from(t, &s, slot, start, x, y, NULL, 1, out, &tests);
-    stack_release(&s);
-    return st;
 }
 
 ht_status htq_walk_plain(const ht_tree *t, int32_t slot, double x, double y, ht_node *out) {

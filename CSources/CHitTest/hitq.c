@@ -259,8 +259,7 @@ ht_status htq_validate(const ht_tree *t) {
     double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
     for (size_t c = 0; c < ncells; c += stride) {
         int32_t a = htq_cell(g, c);
-        /* UNSURE or UNKNOWN: the walk decides; a start is checked like an answer. */
-        if (a < HT_NULL_NODE && a != SUBGRID && !is_start(a)) continue;
+        if (a < HT_NULL_NODE && a != SUBGRID) continue; /* UNSURE or UNKNOWN: the walk decides */
         int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);
         /* The cell's corners and centre; with a sub-grid, every sub-cell's corners and centre. */
         double f[2 * SUB + 1];
@@ -276,10 +275,6 @@ ht_status htq_validate(const ht_tree *t) {
             for (int j = 0; j < nf; j++) {
                 double x = g->gx0 + (ix + f[i]) * cw, y = g->gy0 + (iy + f[j]) * ch;
                 int32_t got = cell_lookup(g, x, y);
-                if (is_start(got)) {
-                    ht_status st = htq_walk_start(t, g->root, got, x, y, &got);
-                    if (st != HT_OK) return st;
-                }
                 if (got < HT_NULL_NODE) continue; /* outside the grid, or left to the walk */
                 ht_node walked;
                 ht_status st = htq_walk_plain(t, g->root, x, y, &walked);

@@ -95,15 +95,6 @@ typedef struct block {
 #define UNSURE ((int32_t)-3)
 #define UNKNOWN ((int32_t)-4)
 #define SUBGRID ((int32_t)-5) /* the cell's points are looked up in its sub-grid */
-/* Not sure, but every point of the cell surely reaches the search of node n's children (its
- * earlier siblings and its ancestors' earlier siblings surely miss it, every ancestor and n
- * contain it) and n answers itself when no child takes the point: the walk starts at n. */
-#define START_BASE ((int32_t)-16)
-static inline int32_t start_of(int32_t slot) { return START_BASE - slot; }
-static inline int is_start(int32_t a) { return a <= START_BASE; }
-static inline int32_t start_slot(int32_t a) { return START_BASE - a; }
-/* The deepest box walk (answers.c), so the longest path from the grid's root to a start node. */
-#define MAX_BOX_DEPTH 128
 #define CODE_UNSURE 0
 #define CODE_UNKNOWN 1
 #define CODE_SUBGRID 2
@@ -119,7 +110,7 @@ typedef struct answer_grid {
     int unknown;  /* some cells are UNKNOWN */
     double gx0, gy0, gx1, gy1, sx, sy;
     uint16_t *codes;   /* per cell, row by row */
-    int32_t *palette;  /* code -> answer; UNSURE, UNKNOWN, SUBGRID, then answers and starts */
+    int32_t *palette;  /* code -> answer; UNSURE, UNKNOWN, SUBGRID, then answers */
     int32_t npalette, palette_cap;
     uint16_t *hash;    /* answer -> code (open addressing, 0 empty), hash_cap entries */
     int32_t hash_cap;
@@ -386,8 +377,5 @@ HT_HOT int32_t cell_pass_lookup_xy(const cell_pass *p, const double *xy) {
 
 /* The exact walk from `slot` without hooks and without the answer grid; for validation. */
 ht_status htq_walk_plain(const ht_tree *t, int32_t slot, double x, double y, ht_node *out);
-/* The same from the start node of palette value `start` (is_start) for a point (x, y) of the
- * grid root `slot`'s space; for validation. */
-ht_status htq_walk_start(const ht_tree *t, int32_t slot, int32_t start, double x, double y, ht_node *out);
 
 #endif

@@ -3,8 +3,8 @@
  *
  * Random scenes of many small overlapping views (a dense map of markers, some rotated, some
  * with children, insets, flags, priorities, pass-through and capturing views), and plain random
- * trees. For each: the answer grid (cells, sub-grids, unions of block-cell lists, start nodes
- * of cells that are not sure, sub-grid codes), through the bulk call with paired and with
+ * trees. For each: the answer grid (cells, sub-grids, unions of block-cell lists, sub-grid
+ * codes), through the bulk call with paired and with
  * separate coordinate arrays (the two lookups of its first pass), and the single call are
  * compared with the exact walk without any grid
  * (ht_tree_hit_test_points_counted with use_answer_grid 0) on random points and on points on,
@@ -13,10 +13,10 @@
  * with too few points to pay for them), then with them built late; then after random mutations
  * and a refresh of the grid.
  *   answers_check [scenes]    exit 0: every answer agrees; 1: a difference (printed)
- * Every scene is also checked by ht_tree_validate (which proves each compact test record's
- * thresholds, the one part of the walk that the walk without grid shares).
+ * Every scene is also checked by ht_tree_validate, which proves each compact test record's
+ * thresholds (the walk without the grid uses them too, so no comparison with it can).
  * Planted bugs (-DHT_PLANT_SUB_OFF_BY_ONE, _UNION_MISSING, _ZERO_MARGIN, _LOOKUP_ROUND,
- * _START_PASS_THROUGH, _SUB_CODE, _THRESHOLD_ULP in the core's sources) must make it exit 1.
+ * _SUB_CODE, _THRESHOLD_ULP in the core's sources) must make it exit 1.
  */
 #include <hittest.h>
 

@@ -13,11 +13,15 @@
  *   walkg   the bulk call on those points alone (what they cost with the grid: its lookup,
  *           then the walk from where the grid says it can start);
  *   single  ht_tree_hit_test on each point;
- *   share   prints what share of points the grid answers, nodes per walked point.
+ *   share   prints what share of points the grid answers, nodes per walked point;
+ *   par     the bulk call on one thread and on two (each half the points, contiguous), wall
+ *           time, alternated: the speed-up, and each thread's CPU time.
  * Prints ns per point (thread CPU time, median of REPS, default 5).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "hittest.h"
+
+#include <pthread.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -67,6 +71,61 @@ __attribute__((noinline)) int measured(const job *j) {
     }
 }
 
+static int cmp_double(const void *a, const void *b);
+
+static double wall(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct half {
+    job j;
+    double cpu;
+    int status;
+} half;
+
+static void *run_half(void *p) {
+    half *h = p;
+    double t0 = now();
+    h->status = measured(&h->j);
+    h->cpu = now() - t0;
+    return NULL;
+}
+
+/* One and two threads alternated; prints medians. */
+static int par(const job *j, int reps) {
+    double one[101], two[101], cpu0[101], cpu1[101];
+    for (int k = 0; k < reps; k++) {
+        double t0 = wall();
+        if (measured(j) != HT_OK) return 1;
+        one[k] = wall() - t0;
+        half h[2] = {{*j, 0, 0}, {*j, 0, 0}};
+        h[0].j.n = j->n / 2;
+        h[1].j.n = j->n - j->n / 2;
+        h[1].j.xy = j->xy + 2 * h[0].j.n;
+        h[1].j.out = j->out + h[0].j.n;
+        pthread_t th[2];
+        t0 = wall();
+        for (int i = 0; i < 2; i++)
+            if (pthread_create(&th[i], NULL, run_half, &h[i]) != 0) return 1;
+        for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+        two[k] = wall() - t0;
+        if (h[0].status != HT_OK || h[1].status != HT_OK) return 1;
+        cpu0[k] = h[0].cpu;
+        cpu1[k] = h[1].cpu;
+    }
+    qsort(one, (size_t)reps, sizeof *one, cmp_double);
+    qsort(two, (size_t)reps, sizeof *two, cmp_double);
+    qsort(cpu0, (size_t)reps, sizeof *cpu0, cmp_double);
+    qsort(cpu1, (size_t)reps, sizeof *cpu1, cmp_double);
+    double n = (double)j->n;
+    printf("par: one thread %.2f ns/pt wall, two %.2f ns/pt wall: %.2fx; thread CPU per own point %.2f, %.2f ns\n",
+           one[reps / 2] / n * 1e9, two[reps / 2] / n * 1e9, one[reps / 2] / two[reps / 2],
+           cpu0[reps / 2] / (n / 2) * 1e9, cpu1[reps / 2] / (n / 2) * 1e9);
+    return 0;
+}
+
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -74,7 +133,7 @@ static int cmp_double(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
     if (argc < 4) {
-        fprintf(stderr, "usage: %s FILE.htsnap ROOT bulk|walk|walkg|single|share [POINTS] [REPS]\n", argv[0]);
+        fprintf(stderr, "usage: %s FILE.htsnap ROOT bulk|walk|walkg|single|share|par [POINTS] [REPS]\n", argv[0]);
         return 2;
     }
     size_t n = argc > 4 ? (size_t)strtoull(argv[4], NULL, 10) : 1000000;
@@ -131,6 +190,8 @@ int main(int argc, char **argv) {
         j.n = nw;
     } else if (strcmp(m, "single") == 0) {
         j.mode = M_SINGLE;
+    } else if (strcmp(m, "par") == 0) {
+        return par(&j, reps);
     } else if (strcmp(m, "bulk") != 0) {
         return 2;
     }
