@@ -95,11 +95,12 @@ static void *run_half(void *p) {
 
 /* One and two threads alternated; prints medians. */
 static int par(const job *j, int reps) {
-    double one[101], two[101], cpu0[101], cpu1[101];
+    double one[101], two[101], cpu0[101], cpu1[101], cpu[101];
     for (int k = 0; k < reps; k++) {
-        double t0 = wall();
+        double t0 = wall(), c0 = now();
         if (measured(j) != HT_OK) return 1;
         one[k] = wall() - t0;
+        cpu[k] = now() - c0;
         half h[2] = {{*j, 0, 0}, {*j, 0, 0}};
         h[0].j.n = j->n / 2;
         h[1].j.n = j->n - j->n / 2;
@@ -119,10 +120,12 @@ static int par(const job *j, int reps) {
     qsort(two, (size_t)reps, sizeof *two, cmp_double);
     qsort(cpu0, (size_t)reps, sizeof *cpu0, cmp_double);
     qsort(cpu1, (size_t)reps, sizeof *cpu1, cmp_double);
+    qsort(cpu, (size_t)reps, sizeof *cpu, cmp_double);
     double n = (double)j->n;
-    printf("par: one thread %.2f ns/pt wall, two %.2f ns/pt wall: %.2fx; thread CPU per own point %.2f, %.2f ns\n",
-           one[reps / 2] / n * 1e9, two[reps / 2] / n * 1e9, one[reps / 2] / two[reps / 2],
-           cpu0[reps / 2] / (n / 2) * 1e9, cpu1[reps / 2] / (n / 2) * 1e9);
+    printf("par: one thread %.2f ns/pt wall (%.2f CPU), two %.2f ns/pt wall: %.2fx; each of the two: "
+           "%.2f, %.2f ns CPU per own point\n",
+           one[reps / 2] / n * 1e9, cpu[reps / 2] / n * 1e9, two[reps / 2] / n * 1e9,
+           one[reps / 2] / two[reps / 2], cpu0[reps / 2] / (n / 2) * 1e9, cpu1[reps / 2] / (n / 2) * 1e9);
     return 0;
 }
 
@@ -176,8 +179,11 @@ int main(int argc, char **argv) {
     }
     const char *m = argv[3];
     if (strcmp(m, "share") == 0) {
-        printf("grid answers %.2f%% of %zu points; walked %zu points, %.2f nodes each\n",
-               100.0 * (double)(n - nw) / (double)n, n, nw, nw ? (double)walked_tests / (double)nw : 0.0);
+        size_t bytes = 0, cells = 0;
+        if (ht_tree_answer_grid_stats(t, root, &bytes, &cells, NULL) != HT_OK) return 1;
+        printf("grid answers %.2f%% of %zu points; walked %zu points, %.2f nodes each; grid %zu cells, %zu KiB\n",
+               100.0 * (double)(n - nw) / (double)n, n, nw, nw ? (double)walked_tests / (double)nw : 0.0,
+               cells, bytes / 1024);
         return 0;
     }
     job j = {t, root, xy, n, out, M_BULK};
