@@ -80,6 +80,7 @@ HT_HOT void open_frame(frame *fr, const block *b, int32_t slot, uint32_t f, int 
         fr->items = b->items + b->cell_start[c];
         fr->n = (int32_t)(b->cell_start[c + 1] - b->cell_start[c]);
 #if defined(__GNUC__) || defined(__clang__)
+        /* Frames with items have a grid, so 12 candidates or more, so compact records. */
         if (fr->n > 0) __builtin_prefetch(&b->tests[fr->items[0]]);
         if (fr->n > 1) __builtin_prefetch(&b->tests[fr->items[1]]);
 #endif
@@ -184,22 +185,25 @@ static ht_status walk(const ht_tree *t, stack *st, int32_t slot, double x, doubl
             if (cur.items) {
                 /* Clamped rather than tested: a branch here mispredicts once a frame. */
                 int32_t q = cur.pos + 2 < cur.n ? cur.pos + 2 : cur.n - 1;
-                __builtin_prefetch(&cur.b->tests[cur.items[q]]);
+                __builtin_prefetch(&cur.b->tests[cur.items[q]]); /* a grid: compact records */
             }
 #endif
             cur.pos++;
-            const kid_test *h = &cur.b->tests[k];
-            uint32_t fl = h->flags;
+            const kid_test *h = cur.b->tests ? &cur.b->tests[k] : NULL;
+            uint32_t fl = h ? h->flags : cur.b->kids[k].flags;
+            int32_t cslot;
             int inside;
             double lx, ly;
             tested++;
             if (fl & K_FAST) {
+                cslot = h->slot;
                 /* The region test in the parent's space, exactly (kid_test); the point is
                  * converted only for a child whose children are searched. */
                 inside = (cur.x >= h->tx0) & (cur.x < h->tx1) & (cur.y >= h->ty0) & (cur.y < h->ty1);
                 if (!inside && !(fl & HT_FLAG_OUTSIDE_HITS)) continue;
             } else {
                 const kid *c = &cur.b->kids[k];
+                cslot = c->slot;
                 to_local(cur.x, cur.y, c->cx, c->cy, c->offx, c->offy, c->inv,
                          (fl & K_IDENTITY) != 0, &lx, &ly);
                 if (fl & K_HOOKED) {
@@ -219,10 +223,10 @@ static ht_status walk(const ht_tree *t, stack *st, int32_t slot, double x, doubl
                 inside = region_contains(c->x0, c->y0, c->x1, c->y1, lx, ly);
                 if (!inside && !(fl & HT_FLAG_OUTSIDE_HITS)) continue;
             }
-            const block *b = blocks[h->slot];
+            const block *b = blocks[cslot];
             if ((fl & HT_FLAG_CAPTURES) || !b || b->count == 0) {
                 if (!inside || (fl & HT_FLAG_PASS_THROUGH)) continue;
-                hit = make_handle(t, h->slot);
+                hit = make_handle(t, cslot);
                 r = R_HIT;
                 goto done;
             }
@@ -241,7 +245,7 @@ static ht_status walk(const ht_tree *t, stack *st, int32_t slot, double x, doubl
                 fallback = make_handle(t, cur.slot);
                 st->depth = 0;
             }
-            open_frame(&cur, b, h->slot, fl, inside, lx, ly);
+            open_frame(&cur, b, cslot, fl, inside, lx, ly);
         } else {
             /* No child took the point: the node answers itself, unless it passes through. */
             if (cur.inside && !(cur.flags & HT_FLAG_PASS_THROUGH)) {

@@ -51,6 +51,7 @@ typedef struct kid {
  * smallest one whose image reaches x1 (tx1); both found by bisection over the doubles when the
  * block is built (index.c). Other candidates take the full test from `kid`.
  */
+#define TEST_MIN 12
 typedef struct kid_test {
     double tx0, tx1, ty0, ty1;
     int32_t slot;
@@ -74,7 +75,10 @@ typedef struct block {
     uint32_t *items;
     uint32_t *always;
     void *grid_memory;      /* one allocation behind cell_start, items and always */
-    kid_test *tests;        /* count compact records, in the block's allocation after kids */
+    /* count compact records, in the block's allocation after kids, for a block of TEST_MIN
+     * candidates or more; NULL for fewer (a chain, a small group), where the walk reads the
+     * kids (the records would cost more memory than the tests they save). */
+    kid_test *tests;
     kid kids[];
 } block;
 

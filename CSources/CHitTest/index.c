@@ -5,6 +5,8 @@
 
 /* Fewer candidates than this are scanned in order: a grid lookup costs about as much. */
 #define GRID_MIN 12
+/* The walk reads a block with a grid through its compact records. */
+_Static_assert(TEST_MIN <= GRID_MIN, "a block with a grid has compact records");
 #define GRID_MAX_SIDE 4096
 /* Transforms worse conditioned than this get no box (they are tested everywhere). */
 #define MAX_CONDITION 1e6
@@ -254,6 +256,7 @@ static int is_threshold(double c, double o, double v, double x) {
 }
 
 int htq_block_tests_ok(const block *b) {
+    if (!b->tests) return b->count < TEST_MIN;
     for (int32_t k = 0; k < b->count; k++) {
         const kid *x = &b->kids[k];
         const kid_test *r = &b->tests[k];
@@ -276,6 +279,11 @@ static kid_test make_test(const kid *x) {
         threshold(x->cy, x->offy, x->y0, &r.ty0) && threshold(x->cy, x->offy, x->y1, &r.ty1))
         r.flags |= K_FAST;
     return r;
+}
+
+/* Bytes of a block of `count` candidates before its grid: header, kids, compact records. */
+static size_t block_head(int32_t count) {
+    return sizeof(block) + (size_t)count * (sizeof(kid) + (count >= TEST_MIN ? sizeof(kid_test) : 0));
 }
 
 ht_status htq_make_block(const ht_tree *t, int32_t p, block **out) {
@@ -319,11 +327,11 @@ ht_status htq_make_block(const ht_tree *t, int32_t p, block **out) {
         boxes = sorted;
         kinds = skinds;
     }
-    b = malloc(sizeof *b + (size_t)count * (sizeof(kid) + sizeof(kid_test)));
+    b = malloc(block_head(count));
     if (!b) goto done;
     memset(b, 0, sizeof *b);
     b->count = count;
-    b->tests = (kid_test *)(void *)&b->kids[count];
+    b->tests = count >= TEST_MIN ? (kid_test *)(void *)&b->kids[count] : NULL;
     for (int32_t k = 0; k < count; k++) {
         int32_t s = cands[k].slot;
         kid *x = &b->kids[k];
@@ -344,7 +352,7 @@ ht_status htq_make_block(const ht_tree *t, int32_t p, block **out) {
         x->slot = s;
         x->flags = t->flags[s];
         if (kinds[k] == BOX_UNBOUNDED) b->nalways++;
-        b->tests[k] = make_test(x);
+        if (b->tests) b->tests[k] = make_test(x);
     }
     if (count >= GRID_MIN) {
         st = build_grid(t, p, b, boxes, kinds);
@@ -368,15 +376,15 @@ static size_t grid_words(const block *b) {
 }
 
 size_t htq_block_bytes(const block *b) {
-    return sizeof *b + (size_t)b->count * (sizeof(kid) + sizeof(kid_test)) + grid_words(b) * sizeof(uint32_t);
+    return block_head(b->count) + grid_words(b) * sizeof(uint32_t);
 }
 
 ht_status htq_copy_block(const block *b, block **out) {
-    size_t head = sizeof *b + (size_t)b->count * (sizeof(kid) + sizeof(kid_test));
+    size_t head = block_head(b->count);
     block *c = malloc(head);
     if (!c) return HT_E_NO_MEMORY;
     memcpy(c, b, head);
-    c->tests = (kid_test *)(void *)&c->kids[c->count];
+    if (c->tests) c->tests = (kid_test *)(void *)&c->kids[c->count];
     if (b->nx != 0) {
         size_t words = grid_words(b);
         uint32_t *mem = malloc(words * sizeof *mem);
@@ -407,7 +415,8 @@ int htq_blocks_equal(const block *a, const block *b) {
     if (a->count != b->count || a->nx != b->nx || a->ny != b->ny || a->nalways != b->nalways)
         return 0;
     if (memcmp(a->kids, b->kids, (size_t)a->count * sizeof(kid)) != 0) return 0;
-    if (memcmp(a->tests, b->tests, (size_t)a->count * sizeof(kid_test)) != 0) return 0;
+    if (!a->tests != !b->tests) return 0;
+    if (a->tests && memcmp(a->tests, b->tests, (size_t)a->count * sizeof(kid_test)) != 0) return 0;
     if (a->nx == 0) return 1;
     double ga[6] = {a->gx0, a->gy0, a->gx1, a->gy1, a->sx, a->sy};
     double gb[6] = {b->gx0, b->gy0, b->gx1, b->gy1, b->sx, b->sy};

@@ -6,7 +6,9 @@
  *
  *   kernel_driver FILE.htsnap ROOT MODE [POINTS] [REPS]
  *
- * FILE: a tree saved by ht_tree_save_file; ROOT: the query root's handle. POINTS uniform points
+ * FILE: a tree saved by ht_tree_save_file, or "deep" for the benchmark's deep scene (a chain of
+ * 100,000 views, each 0.001 pt smaller than its parent; ROOT ignored); ROOT: the query root's
+ * handle. POINTS uniform points
  * over the root's bounds (default 1,000,000, seed fixed). MODE:
  *   bulk    ht_tree_hit_test_points (answer grid built in full first);
  *   walk    the exact walk without the grid, on the points the grid leaves to it;
@@ -72,6 +74,31 @@ __attribute__((noinline)) int measured(const job *j) {
 }
 
 static int cmp_double(const void *a, const void *b);
+
+/* The deep scene of hittest-bench (SampleScenes.deep): frames as UIKit sets them. Attached
+ * from the bottom up, so that each attach checks a parent of depth 0 for cycles. */
+static ht_status make_deep(ht_tree **out, ht_node *root, int levels) {
+    ht_tree *t = NULL;
+    ht_node *nodes = malloc((size_t)(levels + 1) * sizeof *nodes);
+    ht_status st = nodes ? ht_tree_create(levels + 1, &t) : HT_E_NO_MEMORY;
+    for (int i = 0; i <= levels && st == HT_OK; i++) {
+        int k = i - 1; /* views[i] is the chain's level k; level -1 is the window */
+        double x = k < 0 ? 0 : (k % 2 == 0 ? 0.5 : -0.5), shrink = k < 0 ? 0 : (double)k * 0.001;
+        double w = 390 - shrink, h = 844 - shrink;
+        if ((st = ht_node_create(t, &nodes[i])) != HT_OK) break;
+        if ((st = ht_node_set_center(t, nodes[i], x + w / 2, h / 2)) != HT_OK) break;
+        st = ht_node_set_bounds(t, nodes[i], 0, 0, w, h);
+    }
+    for (int i = levels; i > 0 && st == HT_OK; i--) st = ht_node_attach(t, nodes[i], nodes[i - 1], 0);
+    if (st == HT_OK) *root = nodes[0];
+    free(nodes);
+    if (st != HT_OK) {
+        ht_tree_destroy(t);
+        return st;
+    }
+    *out = t;
+    return HT_OK;
+}
 
 static double wall(void) {
     struct timespec ts;
@@ -143,12 +170,12 @@ int main(int argc, char **argv) {
     int reps = argc > 5 ? atoi(argv[5]) : 5;
     if (reps < 1 || reps > 101 || n == 0) return 2;
     ht_tree *t = NULL;
-    ht_status st = ht_tree_load_file(argv[1], &t);
+    ht_node root = (ht_node)atoi(argv[2]);
+    ht_status st = strcmp(argv[1], "deep") == 0 ? make_deep(&t, &root, 100000) : ht_tree_load_file(argv[1], &t);
     if (st != HT_OK) {
         fprintf(stderr, "load: %s\n", ht_status_string(st));
         return 1;
     }
-    ht_node root = (ht_node)atoi(argv[2]);
     ht_node_record r;
     if (ht_node_get_record(t, root, &r) != HT_OK || ht_tree_prepare(t) != HT_OK ||
         ht_tree_prepare_points(t, root) != HT_OK) {
