@@ -14,7 +14,6 @@ struct KernelFigures {
     var single = 0.0       // ns per point, View.hitTest(p) returning the View
     var walk = 0.0         // ns per walked point (the exact walk without the grid, on the points the grid leaves)
     var walkTests = 0.0    // nodes tested per walked point
-    var walkGrid = 0.0     // ns per walked point as the bulk path takes it: the lookup, then the walk
     var fair = 0.0         // ns per point, the fair walk
     var fairTests = 0.0    // views tested per point by the fair walk
     var sureShare = 0.0    // share of points the answer grid answers
@@ -128,7 +127,6 @@ func runKernel(_ options: Options) -> Bool {
             }
             time("single") { for p in points.prefix(singleN) { sink &+= root.hitTest(p) == nil ? 0 : 1 } }
             time("walk") { sink &+= snapshot.nodesTested(for: walkSet, answerGrid: false) }
-            time("walkGrid") { sink &+= snapshot.nodesTested(for: walkSet, answerGrid: true) }
             time("fair") { for p in points.prefix(fairN) { sink &+= fairWalk.hitTest(p) == nil ? 0 : 1 } }
         }
         func med(_ key: String, _ n: Int) -> Double {
@@ -140,7 +138,6 @@ func runKernel(_ options: Options) -> Bool {
         fig.bulkN = med("bulkN", bulkN)
         fig.single = med("single", singleN)
         fig.walk = med("walk", walkN)
-        fig.walkGrid = med("walkGrid", walkN)
         fig.fair = med("fair", fairN)
         sink &+= Int(out[0])
         // Checks: bulk on any thread count and the single call agree with the fair walk.
@@ -179,13 +176,13 @@ func runKernel(_ options: Options) -> Bool {
 
 func kernelTable(_ all: [KernelFigures]) -> String {
     var lines = [
-        "| scene | views | stream ns | bulk-1 ns | ÷ stream | bulk-N ns | N-core speedup | single ns | grid answers | walk ns/walked pt | nodes/walked pt | walk ns/node | with lookup ns/walked pt | fair ns/test | walk node ÷ fair test | fair walk ns | bulk-1 × fair | grid KiB | sure cells |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| scene | views | stream ns | bulk-1 ns | ÷ stream | bulk-N ns | N-core speedup | single ns | grid answers | walk ns/walked pt | nodes/walked pt | walk ns/node | fair ns/test | walk node ÷ fair test | fair walk ns | bulk-1 × fair | grid KiB | sure cells |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for f in all {
         lines.append(
             "| \(f.scene) | \(f.views) | \(fmt(f.stream)) | \(fmt(f.bulk1)) | \(fmt(f.bulk1 / f.stream)) | \(fmt(f.bulkN)) | \(fmt(f.bulk1 / f.bulkN)) | \(fmt(f.single)) | "
-                + "\(fmt(f.sureShare * 100))% | \(fmt(f.walk)) | \(fmt(f.walkTests)) | \(fmt(f.walkPerNode)) | \(fmt(f.walkGrid)) | \(fmt(f.fairPerTest)) | \(fmt(f.walkPerNode / f.fairPerTest)) | "
+                + "\(fmt(f.sureShare * 100))% | \(fmt(f.walk)) | \(fmt(f.walkTests)) | \(fmt(f.walkPerNode)) | \(fmt(f.fairPerTest)) | \(fmt(f.walkPerNode / f.fairPerTest)) | "
                 + "\(fmt(f.fair)) | \(fmt(f.fair / f.bulk1)) | \(fmt(Double(f.gridBytes) / 1024)) | \(fmt(f.sureCells * 100))% |")
     }
     return lines.joined(separator: "\n")
