@@ -48,8 +48,8 @@ typedef struct kid {
  * [x0, x1) and the same in y, is the test x in [tx0, tx1), y in [ty0, ty1) of the point in the
  * parent's space, exactly: x -> (x - cx) + offx is monotonic (each rounded step is), so the x
  * that pass are all those from the smallest one that does (tx0) up to, and not including, the
- * smallest one whose image reaches x1 (tx1); both found by bisection over the doubles when the
- * block is built (index.c). Other candidates take the full test from `kid`.
+ * smallest one whose image reaches x1 (tx1); both found when the block is built (index.c) and
+ * proved by ht_tree_validate. Other candidates take the full test from `kid`.
  */
 #define TEST_MIN 12
 typedef struct kid_test {
@@ -190,6 +190,9 @@ enum { BOX_NEVER = 0, BOX_BOUNDED = 1, BOX_UNBOUNDED = 2 };
 int htq_reach_box(const ht_tree *t, int32_t slot, ht_box *out);
 /* Builds the block of `slot` from the rows, not installing it (*out NULL for no children). */
 ht_status htq_make_block(const ht_tree *t, int32_t slot, block **out);
+/* The same, taking the compact records of candidates unchanged since `old` (the block it
+ * replaces, or NULL) from it instead of computing them again. */
+ht_status htq_remake_block(const ht_tree *t, int32_t slot, const block *old, block **out);
 ht_status htq_build_block(ht_tree *t, int32_t slot);
 void htq_free_block(ht_tree *t, int32_t slot);
 void htq_release_block(block *b);

@@ -229,25 +229,60 @@ static double dval(int64_t k) {
     return d;
 }
 
+static int threshold_found(double x, double *out) {
+    *out = x;
+#ifdef HT_PLANT_THRESHOLD_ULP /* scripts/ccheck.sh: answers_check must notice */
+    *out = nextafter(*out, INFINITY);
+#endif
+    return isfinite(*out);
+}
+
+/* The next double above / below a finite `x` (nextafter, inline: blocks are rebuilt often). */
+static inline double next_up(double x) { return dval(dkey(x) + 1); }
+static inline double next_down(double x) { return dval(dkey(x) - 1); }
+
+/* The smallest double t with t + a (rounded) >= v, or a non-finite value when it cannot be
+ * found quickly. t + a rounds to v or above exactly when it is at least the midpoint between v
+ * and the double below it, so the answer is within a few ulps of (v - a) + that half gap, even
+ * when v - a cancels (then it is exact): step from there one double at a time. */
+static double first_passing(double a, double v) {
+    double half_gap = (next_down(v) - v) / 2;
+    double t = (v - a) + half_gap;
+    if (!isfinite(t)) return NAN;
+    int passes = t + a >= v;
+    for (int step = 0; step < 16; step++) {
+        double u = passes ? next_down(t) : next_up(t);
+        if (!isfinite(u)) return NAN;
+        int upasses = u + a >= v;
+        if (passes && !upasses) return t; /* t passes, the double below it does not */
+        if (!passes && upasses) return u;
+        t = u;
+    }
+    return NAN;
+}
+
 /* The smallest finite x whose image (x - c) + o is >= v (the walk's conversion of an identity
- * transform, then its region test), found by bisection: the image is monotonic in x. 0 when no
- * finite x is the threshold (every finite x passes, or none does). */
+ * transform, then its region test). The image is monotonic in x, and so is each rounded step:
+ * (x - c) + o >= v exactly when x - c >= T, T the smallest double t with t + o >= v, and that
+ * exactly when x >= the smallest double x with x + (-c) >= T (x - c and x + (-c) are the same
+ * operation). Each is found by first_passing; when that gives up (extreme values), by bisection
+ * over all doubles. 0 when no finite x is the threshold (every finite x passes, or none does). */
 static int threshold(double c, double o, double v, double *out) {
     int64_t lo = dkey(-DBL_MAX), hi = dkey(DBL_MAX);
     if (!isfinite(c) || !isfinite(o) || !isfinite(v)) return 0;
     if ((-DBL_MAX - c) + o >= v || !((DBL_MAX - c) + o >= v)) return 0;
-    /* image(lo) < v <= image(hi) */
-    /* The span of keys does not fit an int64_t: it is taken as unsigned. */
+    double tt = first_passing(o, v);
+    double x = isfinite(tt) ? first_passing(-c, tt) : NAN;
+    if (isfinite(x) && (x - c) + o >= v && !((next_down(x) - c) + o >= v))
+        return threshold_found(x, out);
+    /* image(lo) < v <= image(hi). The span of keys does not fit an int64_t: it is taken as
+     * unsigned. */
     while ((uint64_t)hi - (uint64_t)lo > 1) {
         int64_t mid = (int64_t)((uint64_t)lo + ((uint64_t)hi - (uint64_t)lo) / 2);
         if ((dval(mid) - c) + o >= v) hi = mid;
         else lo = mid;
     }
-    *out = dval(hi);
-#ifdef HT_PLANT_THRESHOLD_ULP /* scripts/ccheck.sh: answers_check must notice */
-    *out = nextafter(*out, INFINITY);
-#endif
-    return 1;
+    return threshold_found(dval(hi), out);
 }
 
 /* `x` is the threshold of (c, o, v): its image reaches v, the double below it does not. */
@@ -287,6 +322,10 @@ static size_t block_head(int32_t count) {
 }
 
 ht_status htq_make_block(const ht_tree *t, int32_t p, block **out) {
+    return htq_remake_block(t, p, NULL, out);
+}
+
+ht_status htq_remake_block(const ht_tree *t, int32_t p, const block *old, block **out) {
     *out = NULL;
     int32_t n = t->nkids[p];
     if (n == 0) return HT_OK;
@@ -352,7 +391,12 @@ ht_status htq_make_block(const ht_tree *t, int32_t p, block **out) {
         x->slot = s;
         x->flags = t->flags[s];
         if (kinds[k] == BOX_UNBOUNDED) b->nalways++;
-        if (b->tests) b->tests[k] = make_test(x);
+        /* A record depends only on its kid: one unchanged at the same place is reused (a move
+         * of one of 20,000 candidates rebuilds the block). */
+        if (b->tests && old && old->tests && k < old->count && memcmp(&old->kids[k], x, sizeof *x) == 0)
+            b->tests[k] = old->tests[k];
+        else if (b->tests)
+            b->tests[k] = make_test(x);
     }
     if (count >= GRID_MIN) {
         st = build_grid(t, p, b, boxes, kinds);
@@ -404,7 +448,7 @@ ht_status htq_copy_block(const block *b, block **out) {
 
 ht_status htq_build_block(ht_tree *t, int32_t p) {
     block *b;
-    ht_status st = htq_make_block(t, p, &b);
+    ht_status st = htq_remake_block(t, p, t->hq.blocks[p], &b);
     if (st != HT_OK) return st;
     htq_free_block(t, p);
     t->hq.blocks[p] = b;
