@@ -13,7 +13,10 @@
 #     lists) against the plain walk on dense scenes, random trees and views aligned to the
 #     grid's boundaries, edge points included (CSources/tests/answers_check.c), under ASan and
 #     UBSan; then each planted bug (a sub-cell off by one, a candidate missing from a union, a
-#     margin of zero) must make it fail.
+#     margin of zero, the bulk loop's branch-free cell lookup rounding instead of truncating, a
+#     sub-grid code naming the wrong sub-grid, a compact
+#     record's threshold one ulp off: the last caught by ht_tree_validate's check of every
+#     threshold) must make it fail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cc=$(command -v clang || command -v cc)
@@ -78,7 +81,7 @@ echo "== 5. answer grid, sub-grids and unions against the plain walk"
 "$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
     "${src[@]}" CSources/tests/answers_check.c -lm -o "$out/answers_check" 2> >(grep -v "Cannot export local symbol" >&2)
 ASAN_OPTIONS=detect_leaks=1 "$out/answers_check" 6
-for plant in SUB_OFF_BY_ONE UNION_MISSING ZERO_MARGIN; do
+for plant in SUB_OFF_BY_ONE UNION_MISSING ZERO_MARGIN LOOKUP_ROUND SUB_CODE THRESHOLD_ULP; do
     "$cc" "${flags[@]}" -O2 -DHT_PLANT_$plant "${src[@]}" CSources/tests/answers_check.c -lm \
         -o "$out/planted_$plant" 2> >(grep -v "Cannot export local symbol" >&2)
     if "$out/planted_$plant" 6 >/dev/null 2>&1; then

@@ -50,6 +50,7 @@ void htq_answers_free(answer_grid *g) {
     g->capacity = g->npalette = g->palette_cap = g->hash_cap = g->nsub = 0;
     g->subs_pending = 0;
     g->announced = 0;
+    g->sub_base = MAX_CODES;
 }
 
 /* Words of the sub-grid bitmap for `cells` cells. */
@@ -96,7 +97,7 @@ static uint16_t code_of(answer_grid *g, int32_t a) {
             i = (i + 1) & (uint32_t)(g->hash_cap - 1);
         }
     }
-    if (g->npalette == MAX_CODES) return CODE_UNSURE;
+    if (g->npalette >= g->sub_base) return CODE_UNSURE;
     if (g->npalette == g->palette_cap) {
         int32_t cap = g->palette_cap * 2;
         cap = cap > MAX_CODES ? MAX_CODES : cap;
@@ -360,7 +361,7 @@ static int32_t fill_sub(ht_tree *t, answer_grid *g, int32_t ix, int32_t iy, uint
                 q.y1 = fmax(q.y1, box[j[k]].y1);
             }
             int32_t a = box_answer(t, g, q, s);
-            for (int k = 0; k < 4; k++) ans[j[k]] = a != UNSURE ? a : box_answer(t, g, box[j[k]], s);
+            for (int k = 0; k < 4; k++) ans[j[k]] = a >= HT_NULL_NODE ? a : box_answer(t, g, box[j[k]], s);
         }
     }
     int32_t same = 1;
@@ -374,17 +375,21 @@ static int32_t fill_sub(ht_tree *t, answer_grid *g, int32_t ix, int32_t iy, uint
 /* Cell `c`'s code after its own box walk gave `a`: a sure answer as is; otherwise, when the
  * cell has a sub-grid slot, the sub-grid recomputed in place. */
 static uint16_t settle_cell(ht_tree *t, answer_grid *g, size_t c, int32_t a, scratch *s) {
-    if (a != UNSURE || !g->subbits || !(g->subbits[c >> 6] >> (c & 63) & 1)) return code_of(g, a);
-    uint16_t *sub = g->sub + (size_t)htq_sub_index(g, c) * SUB_CELLS;
+    if (a >= HT_NULL_NODE || !g->subbits || !(g->subbits[c >> 6] >> (c & 63) & 1)) return code_of(g, a);
+    int32_t k = htq_sub_index(g, c);
+    uint16_t *sub = g->sub + (size_t)k * SUB_CELLS;
     int32_t r = fill_sub(t, g, (int32_t)(c % (size_t)g->nx), (int32_t)(c / (size_t)g->nx), sub, s);
-    return code_of(g, r);
+    return r == SUBGRID && g->sub_base < MAX_CODES ? sub_code(k) : code_of(g, r);
 }
+
+/* Palette codes kept free for answers added after the sub-grids take their codes. */
+#define SUB_CODE_ROOM 1024
 
 /* Most sub-grids a grid gets (SUB_CELLS codes each: 4 MiB). */
 #define MAX_SUBGRIDS 131072
 
-/* Gives every UNSURE cell whose sub-cells are not all UNSURE a sub-grid (or its one answer
- * when they all agree). Out of memory, cells just stay UNSURE. */
+/* Gives every UNSURE cell a sub-grid, unless its sub-cells all agree (then the cell takes
+ * their one answer, or stays UNSURE). Out of memory, cells stay as they are. */
 static void build_subgrids(ht_tree *t, answer_grid *g, scratch *s) {
     size_t ncells = (size_t)g->nx * (size_t)g->ny, words = sub_words(ncells);
     free(g->subbits);
@@ -394,14 +399,16 @@ static void build_subgrids(ht_tree *t, answer_grid *g, scratch *s) {
     g->subrank = calloc(words, sizeof *g->subrank);
     g->sub = NULL;
     g->nsub = 0;
+    g->sub_base = MAX_CODES;
     int32_t cap = 0;
     uint16_t tmp[SUB_CELLS];
     if (!g->subbits || !g->subrank) goto fail;
     for (size_t c = 0; c < ncells; c++) {
-        if (g->codes[c] != CODE_UNSURE) continue;
+        int32_t a = htq_cell(g, c);
+        if (a >= HT_NULL_NODE || a == UNKNOWN || a == SUBGRID) continue;
         int32_t r = fill_sub(t, g, (int32_t)(c % (size_t)g->nx), (int32_t)(c / (size_t)g->nx), tmp, s);
         if (r != SUBGRID) {
-            g->codes[c] = code_of(g, r); /* all alike: UNSURE stays UNSURE, no sub-grid */
+            g->codes[c] = code_of(g, r); /* all alike: no sub-grid */
             continue;
         }
         if (g->nsub == MAX_SUBGRIDS) continue;
@@ -429,6 +436,13 @@ static void build_subgrids(ht_tree *t, answer_grid *g, scratch *s) {
     if (g->nsub > 0 && g->nsub < cap) {
         uint16_t *p = realloc(g->sub, (size_t)g->nsub * SUB_CELLS * sizeof *p);
         if (p) g->sub = p;
+    }
+    /* Room above the palette (and some for answers a refresh adds): the sub-grids' cells get
+     * codes that name them. */
+    if (g->nsub > 0 && (int64_t)MAX_CODES - g->nsub >= (int64_t)g->npalette + SUB_CODE_ROOM) {
+        g->sub_base = MAX_CODES - g->nsub;
+        for (size_t c = 0; c < ncells; c++)
+            if (g->codes[c] == CODE_SUBGRID) g->codes[c] = sub_code(htq_sub_index(g, c));
     }
     return;
 fail:
@@ -471,6 +485,8 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
         g->palette[CODE_UNKNOWN] = UNKNOWN;
         g->palette[CODE_SUBGRID] = SUBGRID;
     }
+    /* The old sub-grids' codes go with them (the palette may use every code again). */
+    g->sub_base = MAX_CODES;
     palette_reset(g);
     scratch s = {malloc(UNION_CAP * sizeof(uint32_t)), UNION_CAP, 0};
     if (!s.buf) s.cap = 0; /* no unions: cells across block cells stay UNSURE */
@@ -492,7 +508,7 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
     for (size_t c = 0; c < (size_t)ncells; c += stride) {
         int32_t a = cell_answer(t, g, (int32_t)(c % (size_t)nx), (int32_t)(c / (size_t)nx), &s);
         g->codes[c] = code_of(g, a);
-        any_sure |= a != UNSURE;
+        any_sure |= a >= HT_NULL_NODE;
     }
     for (size_t c = 0; c < (size_t)ncells; c++)
         if (g->codes[c] == CODE_UNKNOWN)
@@ -626,7 +642,7 @@ ht_status ht_tree_answer_grid_stats(const ht_tree *t, ht_node node, size_t *byte
         int32_t a = htq_cell(g, c);
         k += a >= HT_NULL_NODE;
         if (a == SUBGRID) {
-            const uint16_t *sc = g->sub + (size_t)htq_sub_index(g, c) * SUB_CELLS;
+            const uint16_t *sc = sub_of_cell(g, c);
             for (int j = 0; j < SUB_CELLS; j++) subs += g->palette[sc[j]] >= HT_NULL_NODE;
         }
     }

@@ -80,8 +80,9 @@ HT_HOT void open_frame(frame *fr, const block *b, int32_t slot, uint32_t f, int 
         fr->items = b->items + b->cell_start[c];
         fr->n = (int32_t)(b->cell_start[c + 1] - b->cell_start[c]);
 #if defined(__GNUC__) || defined(__clang__)
-        if (fr->n > 0) __builtin_prefetch(&b->kids[fr->items[0]]);
-        if (fr->n > 1) __builtin_prefetch(&b->kids[fr->items[1]]);
+        /* Frames with items have a grid, so 12 candidates or more, so compact records. */
+        if (fr->n > 0) __builtin_prefetch(&b->tests[fr->items[0]]);
+        if (fr->n > 1) __builtin_prefetch(&b->tests[fr->items[1]]);
 #endif
     } else {
         fr->items = b->always;
@@ -152,47 +153,86 @@ static ht_status walk(const ht_tree *t, stack *st, int32_t slot, double x, doubl
     ht_node hit = HT_NULL_NODE, fallback = HT_NULL_NODE;
     uint64_t tested = 1;
     st->depth = 0;
-    int r = enter(t, st, slot, t->flags[slot], t->rx0[slot], t->ry0[slot], t->rx1[slot],
-                  t->ry1[slot], x, y, hooks, ask_hit, &hit);
-    if (r != R_PUSHED) goto done;
-    frame cur = st->frames[--st->depth];
     block *const *blocks = (block *const *)t->hq.blocks;
+    uint32_t f0 = t->flags[slot];
+    int r = R_NIL;
+    frame cur;
+    if (f0 & K_HOOKED) {
+        r = enter(t, st, slot, f0, t->rx0[slot], t->ry0[slot], t->rx1[slot], t->ry1[slot], x, y,
+                  hooks, ask_hit, &hit);
+        if (r != R_PUSHED) goto done;
+        cur = st->frames[--st->depth];
+    } else {
+        /* enter() for a node without hooks, inline: the common first step. */
+        if (!(f0 & K_ELIGIBLE)) goto done;
+        int inside = region_contains(t->rx0[slot], t->ry0[slot], t->rx1[slot], t->ry1[slot], x, y);
+        if (!inside && !(f0 & HT_FLAG_OUTSIDE_HITS)) goto done;
+        const block *b = blocks[slot];
+        if ((f0 & HT_FLAG_CAPTURES) || !b || b->count == 0) {
+            if (inside && !(f0 & HT_FLAG_PASS_THROUGH)) {
+                hit = make_handle(t, slot);
+                r = R_HIT;
+            }
+            goto done;
+        }
+        open_frame(&cur, b, slot, f0, inside, x, y);
+    }
     for (;;) {
         if (cur.pos < cur.n) {
             int32_t k = cur.items ? (int32_t)cur.items[cur.pos] : cur.pos;
 #if defined(__GNUC__) || defined(__clang__)
             /* Candidates are independent: fetch the one after next while this one is tested. */
-            if (cur.items && cur.pos + 2 < cur.n) __builtin_prefetch(&cur.b->kids[cur.items[cur.pos + 2]]);
+            if (cur.items) {
+                /* Clamped rather than tested: a branch here mispredicts once a frame. */
+                int32_t q = cur.pos + 2 < cur.n ? cur.pos + 2 : cur.n - 1;
+                __builtin_prefetch(&cur.b->tests[cur.items[q]]); /* a grid: compact records */
+            }
 #endif
             cur.pos++;
-            const kid *c = &cur.b->kids[k];
-            uint32_t fl = c->flags;
+            const kid_test *h = cur.b->tests ? &cur.b->tests[k] : NULL;
+            uint32_t fl = h ? h->flags : cur.b->kids[k].flags;
+            int32_t cslot;
+            int inside;
             double lx, ly;
-            to_local(cur.x, cur.y, c->cx, c->cy, c->offx, c->offy, c->inv,
-                     (fl & K_IDENTITY) != 0, &lx, &ly);
             tested++;
-            if (fl & K_HOOKED) {
-                /* The general path: the frame goes to the stack, enter decides. */
-                frame *fr = push(st);
-                if (!fr) {
-                    r = R_NO_MEMORY;
-                    goto done;
+            if (fl & K_FAST) {
+                cslot = h->slot;
+                /* The region test in the parent's space, exactly (kid_test); the point is
+                 * converted only for a child whose children are searched. */
+                inside = (cur.x >= h->tx0) & (cur.x < h->tx1) & (cur.y >= h->ty0) & (cur.y < h->ty1);
+                if (!inside && !(fl & HT_FLAG_OUTSIDE_HITS)) continue;
+            } else {
+                const kid *c = &cur.b->kids[k];
+                cslot = c->slot;
+                to_local(cur.x, cur.y, c->cx, c->cy, c->offx, c->offy, c->inv,
+                         (fl & K_IDENTITY) != 0, &lx, &ly);
+                if (fl & K_HOOKED) {
+                    /* The general path: the frame goes to the stack, enter decides. */
+                    frame *fr = push(st);
+                    if (!fr) {
+                        r = R_NO_MEMORY;
+                        goto done;
+                    }
+                    *fr = cur;
+                    r = enter(t, st, c->slot, fl, c->x0, c->y0, c->x1, c->y1, lx, ly, hooks, 1, &hit);
+                    if (r != R_PUSHED && r != R_NIL) goto done;
+                    cur = st->frames[--st->depth]; /* the child's frame, or this one again */
+                    continue;
                 }
-                *fr = cur;
-                r = enter(t, st, c->slot, fl, c->x0, c->y0, c->x1, c->y1, lx, ly, hooks, 1, &hit);
-                if (r != R_PUSHED && r != R_NIL) goto done;
-                cur = st->frames[--st->depth]; /* the child's frame, or this one again */
-                continue;
+                if (!(fl & K_ELIGIBLE)) continue;
+                inside = region_contains(c->x0, c->y0, c->x1, c->y1, lx, ly);
+                if (!inside && !(fl & HT_FLAG_OUTSIDE_HITS)) continue;
             }
-            if (!(fl & K_ELIGIBLE)) continue;
-            int inside = region_contains(c->x0, c->y0, c->x1, c->y1, lx, ly);
-            if (!inside && !(fl & HT_FLAG_OUTSIDE_HITS)) continue;
-            const block *b = blocks[c->slot];
+            const block *b = blocks[cslot];
             if ((fl & HT_FLAG_CAPTURES) || !b || b->count == 0) {
                 if (!inside || (fl & HT_FLAG_PASS_THROUGH)) continue;
-                hit = make_handle(t, c->slot);
+                hit = make_handle(t, cslot);
                 r = R_HIT;
                 goto done;
+            }
+            if (fl & K_FAST) {
+                const kid *c = &cur.b->kids[k];
+                to_local(cur.x, cur.y, c->cx, c->cy, c->offx, c->offy, c->inv, 1, &lx, &ly);
             }
             if (cur.pos < cur.n) {
                 frame *fr = push(st);
@@ -205,7 +245,7 @@ static ht_status walk(const ht_tree *t, stack *st, int32_t slot, double x, doubl
                 fallback = make_handle(t, cur.slot);
                 st->depth = 0;
             }
-            open_frame(&cur, b, c->slot, fl, inside, lx, ly);
+            open_frame(&cur, b, cslot, fl, inside, lx, ly);
         } else {
             /* No child took the point: the node answers itself, unless it passes through. */
             if (cur.inside && !(cur.flags & HT_FLAG_PASS_THROUGH)) {
@@ -258,14 +298,44 @@ static ht_status run(const ht_tree *t, int32_t slot, const answer_grid *g, const
     stack_init(&s);
     ht_status st = HT_OK;
     if (g) {
+        const cell_pass p = cell_pass_of(g);
+        uint32_t pending[CHUNK];
+        const uint16_t *subs[CHUNK];
         for (size_t i0 = 0; i0 < count && st == HT_OK; i0 += CHUNK) {
-            size_t end = count - i0 < CHUNK ? count : i0 + CHUNK;
-            for (size_t i = i0; i < end; i++) out[i] = cell_lookup_first(g, xs[i * stride], ys[i * stride]);
-            /* Sub-grid cells are looked up now (their lines fetched); UNSURE and UNKNOWN take
-             * the walk; handles and nothing are final. */
-            for (size_t i = i0; i < end && st == HT_OK; i++) {
-                if (out[i] >= HT_NULL_NODE) continue;
-                if (out[i] == SUBGRID && (out[i] = cell_lookup(g, xs[i * stride], ys[i * stride])) >= HT_NULL_NODE)
+            size_t end = count - i0 < CHUNK ? count : i0 + CHUNK, np = 0;
+            /* Every point's cell, without a branch; the points not answered are listed. */
+#if defined(__SSE2__)
+            if (ys == xs + 1 && stride == 2) {
+                for (size_t i = i0; i < end; i++) {
+                    int32_t a = cell_pass_lookup_xy(&p, xs + 2 * i);
+                    out[i] = a;
+                    pending[np] = (uint32_t)(i - i0);
+                    np += a < HT_NULL_NODE;
+                }
+            } else
+#endif
+            {
+                for (size_t i = i0; i < end; i++) {
+                    int32_t a = cell_pass_lookup(&p, xs[i * stride], ys[i * stride]);
+                    out[i] = a;
+                    pending[np] = (uint32_t)(i - i0);
+                    np += a < HT_NULL_NODE;
+                }
+            }
+            /* The sub-grids of the listed points are found, and their lines fetched, together. */
+            for (size_t k = 0; k < np; k++) {
+                size_t i = i0 + pending[k];
+                if (out[i] != SUBGRID) continue;
+                subs[k] = sub_line(g, xs[i * stride], ys[i * stride]);
+#if defined(__GNUC__) || defined(__clang__)
+                __builtin_prefetch(subs[k]);
+#endif
+            }
+            /* Sub-grid cells are looked up now; UNSURE and UNKNOWN take the walk. */
+            for (size_t k = 0; k < np && st == HT_OK; k++) {
+                size_t i = i0 + pending[k];
+                int32_t a = out[i];
+                if (a == SUBGRID && (a = out[i] = sub_answer(g, subs[k], xs[i * stride], ys[i * stride])) >= HT_NULL_NODE)
                     continue;
                 ht_node hit = HT_NULL_NODE;
                 st = walk(t, &s, slot, xs[i * stride], ys[i * stride], hooks, ask_hit, &hit, tests);

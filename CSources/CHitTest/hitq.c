@@ -13,6 +13,7 @@
 ht_status htq_init(ht_tree *t) {
     memset(&t->hq, 0, sizeof t->hq);
     t->hq.answers.root = -1;
+    t->hq.answers.sub_base = MAX_CODES;
     return HT_OK;
 }
 
@@ -245,6 +246,7 @@ ht_status htq_validate(const ht_tree *t) {
         if (st != HT_OK) return st;
         int same = (!fresh && (!q->blocks[s] || q->blocks[s]->count == 0)) ||
                    (fresh && q->blocks[s] && htq_blocks_equal(fresh, q->blocks[s]));
+        if (q->blocks[s] && !htq_block_tests_ok(q->blocks[s])) same = 0;
         htq_release_block(fresh);
         if (!same) return HT_E_CORRUPT;
     }

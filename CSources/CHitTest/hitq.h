@@ -21,6 +21,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 typedef struct ht_tree ht_tree;
 
@@ -39,6 +42,23 @@ typedef struct kid {
 } kid;
 
 /*
+ * The compact record of one candidate, what the walk reads for a candidate it tests (40 bytes,
+ * beside the 120-byte `kid`). For an eligible candidate without hooks whose transform is the
+ * identity (K_FAST in `flags`), the region test of the converted point, (x - cx) + offx in
+ * [x0, x1) and the same in y, is the test x in [tx0, tx1), y in [ty0, ty1) of the point in the
+ * parent's space, exactly: x -> (x - cx) + offx is monotonic (each rounded step is), so the x
+ * that pass are all those from the smallest one that does (tx0) up to, and not including, the
+ * smallest one whose image reaches x1 (tx1); both found when the block is built (index.c) and
+ * proved by ht_tree_validate. Other candidates take the full test from `kid`.
+ */
+#define TEST_MIN 12
+typedef struct kid_test {
+    double tx0, tx1, ty0, ty1;
+    int32_t slot;
+    uint32_t flags; /* the kid's flags | K_FAST */
+} kid_test;
+
+/*
  * The derived block of one parent: candidates in search order, then an optional grid. The grid
  * covers [gx0, gx1] x [gy0, gy1] of the parent's space with nx * ny cells; the cell of a point is
  * grid_cell((x - gx0) * sx) (monotonic, so a box and the points in it land in the same cells).
@@ -55,6 +75,10 @@ typedef struct block {
     uint32_t *items;
     uint32_t *always;
     void *grid_memory;      /* one allocation behind cell_start, items and always */
+    /* count compact records, in the block's allocation after kids, for a block of TEST_MIN
+     * candidates or more; NULL for fewer (a chain, a small group), where the walk reads the
+     * kids (the records would cost more memory than the tests they save). */
+    kid_test *tests;
     kid kids[];
 } block;
 
@@ -101,6 +125,10 @@ typedef struct answer_grid {
     int32_t *subrank;
     uint16_t *sub;     /* SUB_CELLS codes per sub-grid */
     int32_t nsub;
+    /* Codes from sub_base up name sub-grids directly: code 65535 - k is sub-grid k (no rank to
+     * compute). Set after the sub-grids are built when they and the palette fit in 16 bits
+     * together; MAX_CODES (none) otherwise, and the palette never grows into them. */
+    int32_t sub_base;
     /* Sub-grids are built when the grid is, or deferred (ht_tree_prepare_points_for) until the
      * bulk points announced since the grid's build pay for them (SUB_PAY_POINTS per cell). */
     int subs_pending;
@@ -162,11 +190,16 @@ enum { BOX_NEVER = 0, BOX_BOUNDED = 1, BOX_UNBOUNDED = 2 };
 int htq_reach_box(const ht_tree *t, int32_t slot, ht_box *out);
 /* Builds the block of `slot` from the rows, not installing it (*out NULL for no children). */
 ht_status htq_make_block(const ht_tree *t, int32_t slot, block **out);
+/* The same, taking the compact records of candidates unchanged since `old` (the block it
+ * replaces, or NULL) from it instead of computing them again. */
+ht_status htq_remake_block(const ht_tree *t, int32_t slot, const block *old, block **out);
 ht_status htq_build_block(ht_tree *t, int32_t slot);
 void htq_free_block(ht_tree *t, int32_t slot);
 void htq_release_block(block *b);
 ht_status htq_copy_block(const block *b, block **out);
 size_t htq_block_bytes(const block *b);
+/* Every compact record agrees with its kid, and each threshold is exact (kid_test). */
+int htq_block_tests_ok(const block *b);
 /* Same candidates, values, order and grid. */
 int htq_blocks_equal(const block *a, const block *b);
 
@@ -183,7 +216,9 @@ int htq_reach_in_grid(const ht_tree *t, int32_t s, ht_box *out);
 /* Marks UNKNOWN the cells `s` can reach, or drops the grid. */
 void htq_answers_touch(ht_tree *t, int32_t s);
 /* The answer of cell `c` (as cell_lookup gives it). */
-static inline int32_t htq_cell(const answer_grid *g, size_t c) { return g->palette[g->codes[c]]; }
+static inline int32_t htq_cell(const answer_grid *g, size_t c) {
+    return g->codes[c] >= g->sub_base ? SUBGRID : g->palette[g->codes[c]];
+}
 void htq_answers_free(answer_grid *g);
 size_t htq_answers_bytes(const answer_grid *g);
 
@@ -210,10 +245,26 @@ static inline int32_t sub_of(double f, int32_t i) {
     return j < 0 ? 0 : j;
 }
 
+/* The code that names sub-grid k directly. */
+static inline uint16_t sub_code(int32_t k) {
+#ifdef HT_PLANT_SUB_CODE /* scripts/ccheck.sh: answers_check must notice */
+    return (uint16_t)(MAX_CODES - 2 - k);
+#else
+    return (uint16_t)(MAX_CODES - 1 - k);
+#endif
+}
+
+/* The sub-grid of cell `c` (which has one): named by its code, or found by rank. */
+static inline const uint16_t *sub_of_cell(const answer_grid *g, size_t c) {
+    uint16_t code = g->codes[c];
+    int32_t k = code >= g->sub_base ? MAX_CODES - 1 - code : htq_sub_index(g, c);
+    return g->sub + (size_t)k * SUB_CELLS;
+}
+
 /* The answer of a point in cell `c` = (ix, iy) with sub-grid, at fractional (fx, fy). */
 static inline int32_t sub_lookup(const answer_grid *g, size_t c, double fx, double fy, int32_t ix,
                                  int32_t iy) {
-    const uint16_t *s = g->sub + (size_t)htq_sub_index(g, c) * SUB_CELLS;
+    const uint16_t *s = sub_of_cell(g, c);
     return g->palette[s[sub_of(fy, iy) * SUB + sub_of(fx, ix)]];
 }
 
@@ -225,26 +276,109 @@ HT_HOT int32_t cell_lookup(const answer_grid *g, double x, double y) {
     int32_t ix = fx < (double)g->nx ? (int32_t)fx : g->nx - 1;
     int32_t iy = fy < (double)g->ny ? (int32_t)fy : g->ny - 1;
     size_t c = (size_t)iy * (size_t)g->nx + (size_t)ix;
-    int32_t a = g->palette[g->codes[c]];
+    int32_t a = htq_cell(g, c);
     if (a != SUBGRID) return a;
     return sub_lookup(g, c, fx, fy, ix, iy);
 }
 
-/* cell_lookup for the first pass of the bulk loop: a cell with a sub-grid gives SUBGRID after
- * asking for the sub-grid's line to be fetched (cell_lookup answers it in the second pass),
- * so that the loads of many points overlap instead of each waiting on its chain of misses. */
-HT_HOT int32_t cell_lookup_first(const answer_grid *g, double x, double y) {
-    if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
+/* The answer of (x, y), a point of the grid's domain, from `sub`, the sub-grid of its cell. */
+HT_HOT int32_t sub_answer(const answer_grid *g, const uint16_t *sub, double x, double y) {
     double fx = (x - g->gx0) * g->sx, fy = (y - g->gy0) * g->sy;
     int32_t ix = fx < (double)g->nx ? (int32_t)fx : g->nx - 1;
     int32_t iy = fy < (double)g->ny ? (int32_t)fy : g->ny - 1;
-    size_t c = (size_t)iy * (size_t)g->nx + (size_t)ix;
-    int32_t a = g->palette[g->codes[c]];
-#if defined(__GNUC__) || defined(__clang__)
-    if (a == SUBGRID) __builtin_prefetch(g->sub + (size_t)htq_sub_index(g, c) * SUB_CELLS);
-#endif
-    return a;
+    return g->palette[sub[sub_of(fy, iy) * SUB + sub_of(fx, ix)]];
 }
+
+/* The sub-grid of the cell of (x, y), a point of the grid's domain whose cell has one. */
+HT_HOT const uint16_t *sub_line(const answer_grid *g, double x, double y) {
+    return sub_of_cell(g, grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny));
+}
+
+/* The first pass of the bulk loop: the answer grid's fields in locals (the compiler cannot keep
+ * them in registers through the stores of the results, which may alias), and a lookup without
+ * branches. */
+typedef struct cell_pass {
+#if defined(__SSE2__)
+    __m128d g0, g1, s, m; /* (gx0, gy0), (gx1, gy1), (sx, sy), (nx - 1, ny - 1) */
+#endif
+    double gx0, gy0, gx1, gy1, sx, sy;
+    double mx, my; /* nx - 1, ny - 1 */
+    size_t nx;
+    uint32_t sub_base;
+    const uint16_t *codes;
+    const int32_t *palette;
+} cell_pass;
+
+static inline cell_pass cell_pass_of(const answer_grid *g) {
+    cell_pass p;
+    p.gx0 = g->gx0;
+    p.gy0 = g->gy0;
+    p.gx1 = g->gx1;
+    p.gy1 = g->gy1;
+    p.sx = g->sx;
+    p.sy = g->sy;
+    p.mx = (double)(g->nx - 1);
+    p.my = (double)(g->ny - 1);
+    p.nx = (size_t)g->nx;
+    p.sub_base = (uint32_t)g->sub_base;
+    p.codes = g->codes;
+    p.palette = g->palette;
+#if defined(__SSE2__)
+    p.g0 = _mm_set_pd(p.gy0, p.gx0);
+    p.g1 = _mm_set_pd(p.gy1, p.gx1);
+    p.s = _mm_set_pd(p.sy, p.sx);
+    p.m = _mm_set_pd(p.my, p.mx);
+#endif
+    return p;
+}
+
+/* cell_lookup without its sub-grid step (SUBGRID is returned as is) and without a branch: the
+ * same cell for every point of the grid's domain, UNSURE outside it (NaN included). Inside the
+ * domain f >= 0, and (int)min(f, n - 1) == (f < n ? (int)f : n - 1): for f in [n - 1, n) both
+ * are n - 1. Outside, the clamped cell is only read, and its answer dropped. */
+HT_HOT int32_t cell_pass_lookup(const cell_pass *p, double x, double y) {
+    int in = (x >= p->gx0) & (x < p->gx1) & (y >= p->gy0) & (y < p->gy1);
+    double fx = (x - p->gx0) * p->sx, fy = (y - p->gy0) * p->sy;
+    fx = fx > 0 ? fx : 0; /* NaN too */
+    fy = fy > 0 ? fy : 0;
+    fx = fx < p->mx ? fx : p->mx;
+    fy = fy < p->my ? fy : p->my;
+#ifdef HT_PLANT_LOOKUP_ROUND /* scripts/ccheck.sh: answers_check must notice (cells rounded) */
+    fx = fx + 0.5 < p->mx ? fx + 0.5 : p->mx;
+    fy = fy + 0.5 < p->my ? fy + 0.5 : p->my;
+#endif
+    size_t c = (size_t)(int32_t)fy * p->nx + (size_t)(int32_t)fx;
+    uint32_t code = p->codes[c];
+    int32_t sub = code >= p->sub_base; /* a sub-grid's own code: SUBGRID */
+    int32_t a = p->palette[sub ? 0 : code];
+    a = sub ? SUBGRID : a;
+    int32_t m = -in;
+    return (a & m) | (UNSURE & ~m);
+}
+
+#if defined(__SSE2__)
+/* cell_pass_lookup of the point (xy[0], xy[1]), both coordinates in one register: the same
+ * operations on each lane (subtract, multiply, compare, max with 0 which gives 0 for NaN, min,
+ * truncate), so the same cell. */
+HT_HOT int32_t cell_pass_lookup_xy(const cell_pass *p, const double *xy) {
+    __m128d v = _mm_loadu_pd(xy);
+    __m128d f = _mm_mul_pd(_mm_sub_pd(v, p->g0), p->s);
+    int in = _mm_movemask_pd(_mm_and_pd(_mm_cmpge_pd(v, p->g0), _mm_cmplt_pd(v, p->g1))) == 3;
+    f = _mm_min_pd(_mm_max_pd(f, _mm_setzero_pd()), p->m);
+#ifdef HT_PLANT_LOOKUP_ROUND
+    __m128i i = _mm_cvttpd_epi32(_mm_min_pd(_mm_add_pd(f, _mm_set1_pd(0.5)), p->m));
+#else
+    __m128i i = _mm_cvttpd_epi32(f);
+#endif
+    size_t c = (size_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(i, 1)) * p->nx + (size_t)_mm_cvtsi128_si32(i);
+    uint32_t code = p->codes[c];
+    int32_t sub = code >= p->sub_base; /* a sub-grid's own code: SUBGRID */
+    int32_t a = p->palette[sub ? 0 : code];
+    a = sub ? SUBGRID : a;
+    int32_t m = -in;
+    return (a & m) | (UNSURE & ~m);
+}
+#endif
 
 /* ---- the walk (hit_test.c) ---- */
 

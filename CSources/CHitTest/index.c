@@ -5,6 +5,8 @@
 
 /* Fewer candidates than this are scanned in order: a grid lookup costs about as much. */
 #define GRID_MIN 12
+/* The walk reads a block with a grid through its compact records. */
+_Static_assert(TEST_MIN <= GRID_MIN, "a block with a grid has compact records");
 #define GRID_MAX_SIDE 4096
 /* Transforms worse conditioned than this get no box (they are tested everywhere). */
 #define MAX_CONDITION 1e6
@@ -213,7 +215,117 @@ static ht_status build_grid(const ht_tree *t, int32_t parent, block *b, const ca
     }
 }
 
+/* Doubles in their order as integers (-0 and +0 alike), and back. */
+static int64_t dkey(double d) {
+    int64_t i;
+    memcpy(&i, &d, sizeof i);
+    return i >= 0 ? i : INT64_MIN - i;
+}
+
+static double dval(int64_t k) {
+    int64_t i = k >= 0 ? k : INT64_MIN - k;
+    double d;
+    memcpy(&d, &i, sizeof d);
+    return d;
+}
+
+static int threshold_found(double x, double *out) {
+    *out = x;
+#ifdef HT_PLANT_THRESHOLD_ULP /* scripts/ccheck.sh: answers_check must notice */
+    *out = nextafter(*out, INFINITY);
+#endif
+    return isfinite(*out);
+}
+
+/* The next double above / below a finite `x` (nextafter, inline: blocks are rebuilt often). */
+static inline double next_up(double x) { return dval(dkey(x) + 1); }
+static inline double next_down(double x) { return dval(dkey(x) - 1); }
+
+/* The smallest double t with t + a (rounded) >= v, or a non-finite value when it cannot be
+ * found quickly. t + a rounds to v or above exactly when it is at least the midpoint between v
+ * and the double below it, so the answer is within a few ulps of (v - a) + that half gap, even
+ * when v - a cancels (then it is exact): step from there one double at a time. */
+static double first_passing(double a, double v) {
+    double half_gap = (next_down(v) - v) / 2;
+    double t = (v - a) + half_gap;
+    if (!isfinite(t)) return NAN;
+    int passes = t + a >= v;
+    for (int step = 0; step < 16; step++) {
+        double u = passes ? next_down(t) : next_up(t);
+        if (!isfinite(u)) return NAN;
+        int upasses = u + a >= v;
+        if (passes && !upasses) return t; /* t passes, the double below it does not */
+        if (!passes && upasses) return u;
+        t = u;
+    }
+    return NAN;
+}
+
+/* The smallest finite x whose image (x - c) + o is >= v (the walk's conversion of an identity
+ * transform, then its region test). The image is monotonic in x, and so is each rounded step:
+ * (x - c) + o >= v exactly when x - c >= T, T the smallest double t with t + o >= v, and that
+ * exactly when x >= the smallest double x with x + (-c) >= T (x - c and x + (-c) are the same
+ * operation). Each is found by first_passing; when that gives up (extreme values), by bisection
+ * over all doubles. 0 when no finite x is the threshold (every finite x passes, or none does). */
+static int threshold(double c, double o, double v, double *out) {
+    int64_t lo = dkey(-DBL_MAX), hi = dkey(DBL_MAX);
+    if (!isfinite(c) || !isfinite(o) || !isfinite(v)) return 0;
+    if ((-DBL_MAX - c) + o >= v || !((DBL_MAX - c) + o >= v)) return 0;
+    double tt = first_passing(o, v);
+    double x = isfinite(tt) ? first_passing(-c, tt) : NAN;
+    if (isfinite(x) && (x - c) + o >= v && !((next_down(x) - c) + o >= v))
+        return threshold_found(x, out);
+    /* image(lo) < v <= image(hi). The span of keys does not fit an int64_t: it is taken as
+     * unsigned. */
+    while ((uint64_t)hi - (uint64_t)lo > 1) {
+        int64_t mid = (int64_t)((uint64_t)lo + ((uint64_t)hi - (uint64_t)lo) / 2);
+        if ((dval(mid) - c) + o >= v) hi = mid;
+        else lo = mid;
+    }
+    return threshold_found(dval(hi), out);
+}
+
+/* `x` is the threshold of (c, o, v): its image reaches v, the double below it does not. */
+static int is_threshold(double c, double o, double v, double x) {
+    return isfinite(x) && (x - c) + o >= v && !((nextafter(x, -INFINITY) - c) + o >= v);
+}
+
+int htq_block_tests_ok(const block *b) {
+    if (!b->tests) return b->count < TEST_MIN;
+    for (int32_t k = 0; k < b->count; k++) {
+        const kid *x = &b->kids[k];
+        const kid_test *r = &b->tests[k];
+        if (r->slot != x->slot || (r->flags & ~(uint32_t)K_FAST) != x->flags) return 0;
+        if (!(r->flags & K_FAST)) continue;
+        if (!(x->flags & K_IDENTITY) || !is_threshold(x->cx, x->offx, x->x0, r->tx0) ||
+            !is_threshold(x->cx, x->offx, x->x1, r->tx1) || !is_threshold(x->cy, x->offy, x->y0, r->ty0) ||
+            !is_threshold(x->cy, x->offy, x->y1, r->ty1))
+            return 0;
+    }
+    return 1;
+}
+
+/* The compact record of candidate `x` (see kid_test). */
+static kid_test make_test(const kid *x) {
+    kid_test r = {0, 0, 0, 0, x->slot, x->flags};
+    uint32_t f = x->flags;
+    if ((f & K_IDENTITY) && (f & K_ELIGIBLE) && !(f & (HT_FLAG_ASK_HIT_TEST | HT_FLAG_ASK_POINT_INSIDE)) &&
+        threshold(x->cx, x->offx, x->x0, &r.tx0) && threshold(x->cx, x->offx, x->x1, &r.tx1) &&
+        threshold(x->cy, x->offy, x->y0, &r.ty0) && threshold(x->cy, x->offy, x->y1, &r.ty1))
+        r.flags |= K_FAST;
+    return r;
+}
+
+/* Bytes of a block of `count` candidates before its grid: header, kids, compact records. */
+static size_t block_head(int32_t count) {
+    return sizeof(block) + (size_t)count * (sizeof(kid) + (count >= TEST_MIN ? sizeof(kid_test) : 0));
+}
+
 ht_status htq_make_block(const ht_tree *t, int32_t p, block **out) {
+    return htq_remake_block(t, p, NULL, out);
+}
+
+ht_status htq_remake_block(const ht_tree *t, int32_t p, const block *old, block **out) {
     *out = NULL;
     int32_t n = t->nkids[p];
     if (n == 0) return HT_OK;
@@ -254,10 +366,11 @@ ht_status htq_make_block(const ht_tree *t, int32_t p, block **out) {
         boxes = sorted;
         kinds = skinds;
     }
-    b = malloc(sizeof *b + (size_t)count * sizeof(kid));
+    b = malloc(block_head(count));
     if (!b) goto done;
     memset(b, 0, sizeof *b);
     b->count = count;
+    b->tests = count >= TEST_MIN ? (kid_test *)(void *)&b->kids[count] : NULL;
     for (int32_t k = 0; k < count; k++) {
         int32_t s = cands[k].slot;
         kid *x = &b->kids[k];
@@ -278,6 +391,12 @@ ht_status htq_make_block(const ht_tree *t, int32_t p, block **out) {
         x->slot = s;
         x->flags = t->flags[s];
         if (kinds[k] == BOX_UNBOUNDED) b->nalways++;
+        /* A record depends only on its kid: one unchanged at the same place is reused (a move
+         * of one of 20,000 candidates rebuilds the block). */
+        if (b->tests && old && old->tests && k < old->count && memcmp(&old->kids[k], x, sizeof *x) == 0)
+            b->tests[k] = old->tests[k];
+        else if (b->tests)
+            b->tests[k] = make_test(x);
     }
     if (count >= GRID_MIN) {
         st = build_grid(t, p, b, boxes, kinds);
@@ -301,14 +420,15 @@ static size_t grid_words(const block *b) {
 }
 
 size_t htq_block_bytes(const block *b) {
-    return sizeof *b + (size_t)b->count * sizeof(kid) + grid_words(b) * sizeof(uint32_t);
+    return block_head(b->count) + grid_words(b) * sizeof(uint32_t);
 }
 
 ht_status htq_copy_block(const block *b, block **out) {
-    size_t head = sizeof *b + (size_t)b->count * sizeof(kid);
+    size_t head = block_head(b->count);
     block *c = malloc(head);
     if (!c) return HT_E_NO_MEMORY;
     memcpy(c, b, head);
+    if (c->tests) c->tests = (kid_test *)(void *)&c->kids[c->count];
     if (b->nx != 0) {
         size_t words = grid_words(b);
         uint32_t *mem = malloc(words * sizeof *mem);
@@ -328,7 +448,7 @@ ht_status htq_copy_block(const block *b, block **out) {
 
 ht_status htq_build_block(ht_tree *t, int32_t p) {
     block *b;
-    ht_status st = htq_make_block(t, p, &b);
+    ht_status st = htq_remake_block(t, p, t->hq.blocks[p], &b);
     if (st != HT_OK) return st;
     htq_free_block(t, p);
     t->hq.blocks[p] = b;
@@ -339,6 +459,8 @@ int htq_blocks_equal(const block *a, const block *b) {
     if (a->count != b->count || a->nx != b->nx || a->ny != b->ny || a->nalways != b->nalways)
         return 0;
     if (memcmp(a->kids, b->kids, (size_t)a->count * sizeof(kid)) != 0) return 0;
+    if (!a->tests != !b->tests) return 0;
+    if (a->tests && memcmp(a->tests, b->tests, (size_t)a->count * sizeof(kid_test)) != 0) return 0;
     if (a->nx == 0) return 1;
     double ga[6] = {a->gx0, a->gy0, a->gx1, a->gy1, a->sx, a->sy};
     double gb[6] = {b->gx0, b->gy0, b->gx1, b->gy1, b->sx, b->sy};

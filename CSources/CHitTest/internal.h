@@ -24,6 +24,7 @@
 
 /* Every system header the library uses, before the visibility switch below (declarations made
  * after it would be marked hidden, and the C library's symbols are not ours). */
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -48,6 +49,7 @@ enum {
     K_IDENTITY = 1u << 8, /* transform is the identity: conversion is two adds per axis */
     K_SINGULAR = 1u << 9, /* transform has no inverse: the inverse is stored as NaN */
     K_ELIGIBLE = 1u << 10, /* not hidden, interactive, alpha >= 0.01 */
+    K_FAST = 1u << 11,     /* kid_test: its thresholds decide the region test (hitq.h) */
     PUBLIC_FLAGS = HT_FLAG_ALL
 };
 

@@ -3,16 +3,20 @@
  *
  * Random scenes of many small overlapping views (a dense map of markers, some rotated, some
  * with children, insets, flags, priorities, pass-through and capturing views), and plain random
- * trees. For each: the answer grid (cells, sub-grids, unions of block-cell lists) and the
- * single call are compared with the exact walk without any grid
+ * trees. For each: the answer grid (cells, sub-grids, unions of block-cell lists, sub-grid
+ * codes), through the bulk call with paired and with
+ * separate coordinate arrays (the two lookups of its first pass), and the single call are
+ * compared with the exact walk without any grid
  * (ht_tree_hit_test_points_counted with use_answer_grid 0) on random points and on points on,
  * and within 1e-12 and one ulp of, every edge (corners and middles) of every view's region,
  * converted to the root's space, first with the sub-grids deferred (ht_tree_prepare_points_for
  * with too few points to pay for them), then with them built late; then after random mutations
  * and a refresh of the grid.
  *   answers_check [scenes]    exit 0: every answer agrees; 1: a difference (printed)
- * Planted bugs (-DHT_PLANT_SUB_OFF_BY_ONE, -DHT_PLANT_UNION_MISSING, -DHT_PLANT_ZERO_MARGIN in
- * the core's sources) must make it exit 1.
+ * Every scene is also checked by ht_tree_validate, which proves each compact test record's
+ * thresholds (the walk without the grid uses them too, so no comparison with it can).
+ * Planted bugs (-DHT_PLANT_SUB_OFF_BY_ONE, _UNION_MISSING, _ZERO_MARGIN, _LOOKUP_ROUND,
+ * _SUB_CODE, _THRESHOLD_ULP in the core's sources) must make it exit 1.
  */
 #include <hittest.h>
 
@@ -108,7 +112,8 @@ static void build(scene *s, int dense, int markers) {
 }
 
 static double xy[2 * MAX_POINTS];
-static ht_node grid[MAX_POINTS], plain[MAX_POINTS];
+static ht_node grid[MAX_POINTS], plain[MAX_POINTS], split[MAX_POINTS];
+static double xs[MAX_POINTS], ys[MAX_POINTS];
 
 /* Random points, and points on and near the edges of every region, in the root's space. */
 static int make_points(scene *s) {
@@ -157,11 +162,17 @@ static long compare(scene *s, int n, const char *what, int deferred) {
     if ((st = ht_tree_hit_test_points(s->t, s->root, xy, (size_t)n, NULL, grid)) != HT_OK) return fail("bulk", st);
     if ((st = ht_tree_hit_test_points_counted(s->t, s->root, xy, (size_t)n, 0, plain, &tests)) != HT_OK)
         return fail("plain walk", st);
+    /* Separate coordinate arrays take the bulk loop's other lookup (not the paired one). */
+    for (int i = 0; i < n; i++) {
+        xs[i] = xy[2 * i];
+        ys[i] = xy[2 * i + 1];
+    }
+    if ((st = ht_tree_hit_test_xy(s->t, s->root, xs, ys, (size_t)n, NULL, split)) != HT_OK) return fail("bulk xy", st);
     long bad = 0;
     for (int i = 0; i < n; i++) {
         ht_node one;
         if ((st = ht_tree_hit_test(s->t, s->root, xy[2 * i], xy[2 * i + 1], NULL, &one)) != HT_OK) return fail("single", st);
-        if (grid[i] != plain[i] || one != plain[i]) {
+        if (grid[i] != plain[i] || one != plain[i] || split[i] != plain[i]) {
             if (bad < 5)
                 fprintf(stderr, "answers_check: %s: point (%.17g, %.17g): bulk %d, single %d, walk %d\n", what,
                         xy[2 * i], xy[2 * i + 1], (int)grid[i], (int)one, (int)plain[i]);

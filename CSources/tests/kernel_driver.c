@@ -1,0 +1,246 @@
+/*
+ * kernel_driver.c - the bulk path's costs over the C API alone, for measurements that do not
+ * depend on the machine's load: run it under `valgrind --tool=callgrind --toggle-collect=measured`
+ * (instructions, simulated branch mispredicts and cache misses of the measured part only), or
+ * alone for thread CPU times.
+ *
+ *   kernel_driver FILE.htsnap ROOT MODE [POINTS] [REPS]
+ *
+ * FILE: a tree saved by ht_tree_save_file, or "deep" for the benchmark's deep scene (a chain of
+ * 100,000 views, each 0.001 pt smaller than its parent; ROOT ignored); ROOT: the query root's
+ * handle. POINTS uniform points
+ * over the root's bounds (default 1,000,000, seed fixed). MODE:
+ *   bulk    ht_tree_hit_test_points (answer grid built in full first);
+ *   walk    the exact walk without the grid, on the points the grid leaves to it;
+ *   walkg   the bulk call on those points alone (what they cost with the grid: its lookup,
+ *           then the walk from where the grid says it can start);
+ *   single  ht_tree_hit_test on each point;
+ *   share   prints what share of points the grid answers, nodes per walked point;
+ *   par     the bulk call on one thread and on two (each half the points, contiguous), wall
+ *           time, alternated: the speed-up, and each thread's CPU time.
+ * Prints ns per point (thread CPU time, median of REPS, default 5).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "hittest.h"
+
+#include <pthread.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t rng_next(uint64_t *s) {
+    *s += 0x9E3779B97F4A7C15u;
+    uint64_t z = *s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+static double rng_unit(uint64_t *s) { return (double)(rng_next(s) >> 11) * 0x1.0p-53; }
+
+typedef struct job {
+    ht_tree *t;
+    ht_node root;
+    const double *xy;
+    size_t n;
+    ht_node *out;
+    int mode;
+} job;
+
+enum { M_BULK, M_WALK, M_SINGLE };
+
+/* The measured part (callgrind: --toggle-collect=measured). */
+__attribute__((noinline)) int measured(const job *j) {
+    uint64_t tests = 0;
+    switch (j->mode) {
+    case M_BULK: return ht_tree_hit_test_points(j->t, j->root, j->xy, j->n, NULL, j->out);
+    case M_WALK: return ht_tree_hit_test_points_counted(j->t, j->root, j->xy, j->n, 0, j->out, &tests);
+    default:
+        for (size_t i = 0; i < j->n; i++) {
+            ht_status st = ht_tree_hit_test(j->t, j->root, j->xy[2 * i], j->xy[2 * i + 1], NULL, &j->out[i]);
+            if (st != HT_OK) return st;
+        }
+        return HT_OK;
+    }
+}
+
+static int cmp_double(const void *a, const void *b);
+
+/* The deep scene of hittest-bench (SampleScenes.deep): frames as UIKit sets them. Attached
+ * from the bottom up, so that each attach checks a parent of depth 0 for cycles. */
+static ht_status make_deep(ht_tree **out, ht_node *root, int levels) {
+    ht_tree *t = NULL;
+    ht_node *nodes = malloc((size_t)(levels + 1) * sizeof *nodes);
+    ht_status st = nodes ? ht_tree_create(levels + 1, &t) : HT_E_NO_MEMORY;
+    for (int i = 0; i <= levels && st == HT_OK; i++) {
+        int k = i - 1; /* views[i] is the chain's level k; level -1 is the window */
+        double x = k < 0 ? 0 : (k % 2 == 0 ? 0.5 : -0.5), shrink = k < 0 ? 0 : (double)k * 0.001;
+        double w = 390 - shrink, h = 844 - shrink;
+        if ((st = ht_node_create(t, &nodes[i])) != HT_OK) break;
+        if ((st = ht_node_set_center(t, nodes[i], x + w / 2, h / 2)) != HT_OK) break;
+        st = ht_node_set_bounds(t, nodes[i], 0, 0, w, h);
+    }
+    for (int i = levels; i > 0 && st == HT_OK; i--) st = ht_node_attach(t, nodes[i], nodes[i - 1], 0);
+    if (st == HT_OK) *root = nodes[0];
+    free(nodes);
+    if (st != HT_OK) {
+        ht_tree_destroy(t);
+        return st;
+    }
+    *out = t;
+    return HT_OK;
+}
+
+static double wall(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct half {
+    job j;
+    double cpu;
+    int status;
+} half;
+
+static void *run_half(void *p) {
+    half *h = p;
+    double t0 = now();
+    h->status = measured(&h->j);
+    h->cpu = now() - t0;
+    return NULL;
+}
+
+/* One and two threads alternated; prints medians. */
+static int par(const job *j, int reps) {
+    double one[101], two[101], cpu0[101], cpu1[101], cpu[101];
+    for (int k = 0; k < reps; k++) {
+        double t0 = wall(), c0 = now();
+        if (measured(j) != HT_OK) return 1;
+        one[k] = wall() - t0;
+        cpu[k] = now() - c0;
+        half h[2] = {{*j, 0, 0}, {*j, 0, 0}};
+        h[0].j.n = j->n / 2;
+        h[1].j.n = j->n - j->n / 2;
+        h[1].j.xy = j->xy + 2 * h[0].j.n;
+        h[1].j.out = j->out + h[0].j.n;
+        pthread_t th[2];
+        t0 = wall();
+        for (int i = 0; i < 2; i++)
+            if (pthread_create(&th[i], NULL, run_half, &h[i]) != 0) return 1;
+        for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+        two[k] = wall() - t0;
+        if (h[0].status != HT_OK || h[1].status != HT_OK) return 1;
+        cpu0[k] = h[0].cpu;
+        cpu1[k] = h[1].cpu;
+    }
+    qsort(one, (size_t)reps, sizeof *one, cmp_double);
+    qsort(two, (size_t)reps, sizeof *two, cmp_double);
+    qsort(cpu0, (size_t)reps, sizeof *cpu0, cmp_double);
+    qsort(cpu1, (size_t)reps, sizeof *cpu1, cmp_double);
+    qsort(cpu, (size_t)reps, sizeof *cpu, cmp_double);
+    double n = (double)j->n;
+    printf("par: one thread %.2f ns/pt wall (%.2f CPU), two %.2f ns/pt wall: %.2fx; each of the two: "
+           "%.2f, %.2f ns CPU per own point\n",
+           one[reps / 2] / n * 1e9, cpu[reps / 2] / n * 1e9, two[reps / 2] / n * 1e9,
+           one[reps / 2] / two[reps / 2], cpu0[reps / 2] / (n / 2) * 1e9, cpu1[reps / 2] / (n / 2) * 1e9);
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 4) {
+        fprintf(stderr, "usage: %s FILE.htsnap ROOT bulk|walk|walkg|single|share|par [POINTS] [REPS]\n", argv[0]);
+        return 2;
+    }
+    size_t n = argc > 4 ? (size_t)strtoull(argv[4], NULL, 10) : 1000000;
+    int reps = argc > 5 ? atoi(argv[5]) : 5;
+    if (reps < 1 || reps > 101 || n == 0) return 2;
+    ht_tree *t = NULL;
+    ht_node root = (ht_node)atoi(argv[2]);
+    ht_status st = strcmp(argv[1], "deep") == 0 ? make_deep(&t, &root, 100000) : ht_tree_load_file(argv[1], &t);
+    if (st != HT_OK) {
+        fprintf(stderr, "load: %s\n", ht_status_string(st));
+        return 1;
+    }
+    ht_node_record r;
+    if (ht_node_get_record(t, root, &r) != HT_OK || ht_tree_prepare(t) != HT_OK ||
+        ht_tree_prepare_points(t, root) != HT_OK) {
+        fprintf(stderr, "bad root or prepare failed\n");
+        return 1;
+    }
+    double *xy = malloc(n * 2 * sizeof *xy), *walk_xy = malloc(n * 2 * sizeof *walk_xy);
+    ht_node *out = malloc(n * sizeof *out);
+    if (!xy || !walk_xy || !out) return 1;
+    uint64_t seed = 7;
+    for (size_t i = 0; i < n; i++) {
+        xy[2 * i] = r.bounds_x + rng_unit(&seed) * r.bounds_w;
+        xy[2 * i + 1] = r.bounds_y + rng_unit(&seed) * r.bounds_h;
+    }
+    /* The points the grid leaves to the walk. */
+    size_t nw = 0;
+    uint64_t walked_tests = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t tests = 0;
+        ht_node h;
+        if (ht_tree_hit_test_points_counted(t, root, &xy[2 * i], 1, 1, &h, &tests) != HT_OK) return 1;
+        if (tests > 0) {
+            walk_xy[2 * nw] = xy[2 * i];
+            walk_xy[2 * nw + 1] = xy[2 * i + 1];
+            nw++;
+            walked_tests += tests;
+        }
+    }
+    const char *m = argv[3];
+    if (strcmp(m, "share") == 0) {
+        size_t bytes = 0, cells = 0;
+        if (ht_tree_answer_grid_stats(t, root, &bytes, &cells, NULL) != HT_OK) return 1;
+        printf("grid answers %.2f%% of %zu points; walked %zu points, %.2f nodes each; grid %zu cells, %zu KiB\n",
+               100.0 * (double)(n - nw) / (double)n, n, nw, nw ? (double)walked_tests / (double)nw : 0.0,
+               cells, bytes / 1024);
+        return 0;
+    }
+    job j = {t, root, xy, n, out, M_BULK};
+    if (strcmp(m, "walk") == 0) {
+        j.mode = M_WALK;
+        j.xy = walk_xy;
+        j.n = nw;
+    } else if (strcmp(m, "walkg") == 0) {
+        j.xy = walk_xy;
+        j.n = nw;
+    } else if (strcmp(m, "single") == 0) {
+        j.mode = M_SINGLE;
+    } else if (strcmp(m, "par") == 0) {
+        return par(&j, reps);
+    } else if (strcmp(m, "bulk") != 0) {
+        return 2;
+    }
+    if (j.n == 0) return 0;
+    double times[101];
+    for (int k = 0; k < reps; k++) {
+        double t0 = now();
+        if (measured(&j) != HT_OK) return 1;
+        times[k] = now() - t0;
+    }
+    qsort(times, (size_t)reps, sizeof *times, cmp_double);
+    printf("%s: %.2f ns per point (%zu points, median of %d, thread CPU time)\n", m,
+           times[reps / 2] / (double)j.n * 1e9, j.n, reps);
+    free(xy);
+    free(walk_xy);
+    free(out);
+    ht_tree_destroy(t);
+    return 0;
+}
