@@ -148,7 +148,12 @@ extension Bench {
                         + "(CPU time; \(fmt(Double(steps) / seconds / 1e6)) wall; CPU \(fmt(cpuSeconds * 1e3)) ms)")
             }
             // What the replay did (one more run with the log on): a fast figure must not come
-            // from touches that reach nothing.
+            // from touches that reach nothing. (HITTEST_REPLAY_CHECK=0 skips it, for counting
+            // instructions of the measured runs alone.)
+            if ProcessInfo.processInfo.environment["HITTEST_REPLAY_CHECK"] == "0" {
+                cells.append("\(dressing.name): " + figures.joined(separator: ", "))
+                continue
+            }
             let log = fresh(logging: true).replay(script)
             let kinds: [TouchDelivery.Kind] = [.delivered, .recognizer, .action, .controlEvent, .scrolled]
             let counts = kinds.map { k in "\(log.lazy.filter { $0.kind == k }.count) \(k.rawValue)" }
@@ -163,7 +168,7 @@ extension Bench {
                     h.write(Data(text.utf8))
                     h.closeFile()
                 } else {
-                    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+                    _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
                 }
             }
             cells.append("\(dressing.name): " + figures.joined(separator: ", "))

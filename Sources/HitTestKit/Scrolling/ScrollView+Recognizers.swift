@@ -1,17 +1,25 @@
 /// The scroll view's pan: it drags the content (S5) and, through the scroll view's
 /// `gestureRecognizerShouldBegin`, gives way to content that keeps its touches (S4).
 final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
+    /// The scroll view that owns it. `unowned(unsafe)`, not `weak` (a weak reference would put
+    /// every retain and release of the scroll view on the runtime's slow path): the scroll
+    /// view clears it in its `deinit`, so a recognizer kept after its scroll view is gone does
+    /// nothing.
+    unowned(unsafe) var scrollView: ScrollView?
+
     /// Created by (and attached to) its scroll view, which owns it.
     init(scrollView: ScrollView) {
+        self.scrollView = scrollView
         super.init()
         name = "pan"
         // A pan still possible at a lift fails there, before the view gets the lift, so holding
         // ended phases adds nothing; and a pan reset after a lift must not hold another
         // recognizer's held lift. [ours]
         delaysTouchesEnded = false
-        // Weak: a recognizer kept after its scroll view is gone does nothing.
-        addAction { [weak scrollView] g in
-            guard let scrollView, let pan = g as? ScrollViewPanGestureRecognizer else { return }
+        // The action captures nothing: a recognizer runs its actions with itself.
+        addAction { g in
+            let pan = unsafeDowncast(g, to: ScrollViewPanGestureRecognizer.self)
+            guard let scrollView = pan.scrollView else { return }
             scrollView.handlePan(pan)
         }
     }
@@ -26,8 +34,9 @@ final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
 /// are cancelled in their views, G6) and so makes the content's other recognizers fail (G9),
 /// but never the pan, so the finger can drag on.
 final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
-    /// The scroll view that owns it (weak: it may outlive a scroll view a user let go of).
-    private weak var owner: ScrollView?
+    /// The scroll view that owns it (it may outlive a scroll view a user let go of: the scroll
+    /// view clears this in its `deinit`; `unowned(unsafe)` for speed, as the pan's).
+    unowned(unsafe) var owner: ScrollView?
 
     init(scrollView: ScrollView) {
         owner = scrollView
@@ -53,7 +62,10 @@ final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
             return
         }
         if deadlines.isEmpty, let now = currentTime {
-            schedule(at: now + ScrollView.contentTouchDelay) { [weak self] _ in self?.delayPassed() }
+            // `schedule` keeps the recognizer until the deadline runs or is cancelled.
+            schedule(at: now + ScrollView.contentTouchDelay) { g in
+                unsafeDowncast(g, to: ScrollViewDelayGestureRecognizer.self).delayPassed()
+            }
         }
     }
 

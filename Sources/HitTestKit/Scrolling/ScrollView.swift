@@ -154,7 +154,16 @@ open class ScrollView: View {
     /// Creates a scroll view with the given frame, offset zero.
     public override init(frame: Rect) {
         super.init(frame: frame)
+        tickTarget.view = self
         installScrollRecognizers()
+    }
+
+    deinit {
+        // The recognizers and the motion's ticks refer to this view unowned(unsafe): they lose
+        // it now. (Both recognizers were made in `init`.)
+        (panGestureRecognizer as? ScrollViewPanGestureRecognizer)?.scrollView = nil
+        delayRecognizer.owner = nil
+        tickTarget.view = nil
     }
 
     // MARK: - Touch filtering (S2, S4)
@@ -227,6 +236,7 @@ open class ScrollView: View {
     }
 
     private func didScroll() {
+        // The text is built only when the log is on (`note`'s detail is an autoclosure).
         window?.application?.recorder.note(.scrolled, about: self, detail: "contentOffset \(contentOffset)", touch: currentTouch)
         delegate?.scrollViewDidScroll(self)
     }
@@ -353,6 +363,22 @@ open class ScrollView: View {
 
     private var motion: Motion?
 
+    /// What a motion tick's deadline refers to: the view, `unowned(unsafe)` (a weak reference
+    /// would put every retain and release of the view on the runtime's slow path) and cleared
+    /// by its `deinit`, so a tick still pending then runs as a no-op, as a weak one did.
+    private final class TickTarget {
+        unowned(unsafe) var view: ScrollView?
+    }
+
+    private let tickTarget = TickTarget()
+
+    /// The deadline action of every motion tick: one closure for the view's life (no
+    /// allocation per tick). While it runs it holds the view.
+    private lazy var tickAction: () -> Void = { [tickTarget] in
+        guard let view = tickTarget.view else { return }
+        withExtendedLifetime(view) { view.tickMotion() }
+    }
+
     /// Moves the offset to `p` (`setContentOffset(_:animated:)`). Without animation it is set at
     /// once; with animation it moves there in ticks of 1/60 s over `animationDuration` (0.3 s)
     /// along the ease-out curve `1 − (1 − u)³`, the last tick landing exactly on `p`, then
@@ -378,7 +404,7 @@ open class ScrollView: View {
         guard let application = window?.application else { return }
         isDecelerating = true
         let start = application.currentTime
-        let token = application.schedule(at: start + ScrollView.tickInterval) { [weak self] in self?.tickMotion() }
+        let token = application.schedule(at: start + ScrollView.tickInterval, tickAction)
         motion = Motion(
             kind: .decelerate, application: application, token: token, startTime: start, startOffset: contentOffset,
             velocity: v, target: contentOffset, tick: 1,
@@ -392,7 +418,7 @@ open class ScrollView: View {
         }
         if kind == .settle { isDecelerating = true }
         let start = application.currentTime
-        let token = application.schedule(at: start + ScrollView.tickInterval) { [weak self] in self?.tickMotion() }
+        let token = application.schedule(at: start + ScrollView.tickInterval, tickAction)
         motion = Motion(
             kind: kind, application: application, token: token, startTime: start, startOffset: contentOffset,
             velocity: .zero, target: target, tick: 1, movingX: true, movingY: true)
@@ -442,7 +468,7 @@ open class ScrollView: View {
             finishMotion()
         } else {
             let due = current.startTime + Double(current.tick) * ScrollView.tickInterval
-            motion?.token = current.application.schedule(at: due) { [weak self] in self?.tickMotion() }
+            motion?.token = current.application.schedule(at: due, tickAction)
         }
     }
 
