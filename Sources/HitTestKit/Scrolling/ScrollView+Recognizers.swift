@@ -5,11 +5,10 @@ final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
     /// every retain and release of the scroll view on the runtime's slow path): the scroll
     /// view clears it in its `deinit`, so a recognizer kept after its scroll view is gone does
     /// nothing.
-    unowned(unsafe) var scrollView: ScrollView?
+    @exclusivity(unchecked) unowned(unsafe) var scrollView: ScrollView?
 
-    /// Created by (and attached to) its scroll view, which owns it.
-    init(scrollView: ScrollView) {
-        self.scrollView = scrollView
+    /// Created by (and attached to) its scroll view, which owns it and sets `scrollView`.
+    init() {
         super.init()
         name = "pan"
         // A pan still possible at a lift fails there, before the view gets the lift, so holding
@@ -36,13 +35,13 @@ final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
 final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
     /// The scroll view that owns it (it may outlive a scroll view a user let go of: the scroll
     /// view clears this in its `deinit`; `unowned(unsafe)` for speed, as the pan's).
-    unowned(unsafe) var owner: ScrollView?
+    @exclusivity(unchecked) unowned(unsafe) var owner: ScrollView?
 
-    init(scrollView: ScrollView) {
-        owner = scrollView
+    /// Created by (and attached to) its scroll view, which sets `owner` and
+    /// `delaysTouchesBegan`.
+    init() {
         super.init()
         name = "contentTouchDelay"
-        delaysTouchesBegan = scrollView.delaysContentTouches
         delaysTouchesEnded = false  // it decides at the lift itself (see the pan's note)
     }
 
@@ -123,7 +122,7 @@ extension ScrollView {
     /// Adds the delay recognizer, then the pan (UIKit's order).
     func installScrollRecognizers() {
         addGestureRecognizer(delayRecognizer)
-        addGestureRecognizer(panGestureRecognizer)
+        addGestureRecognizer(scrollPan)
     }
 
     /// The pan's state changes drive the drag.
