@@ -129,4 +129,18 @@ import Testing
         pan?.runActions()  // its action finds no scroll view and does nothing
         #expect(pan?.state == .possible)
     }
+
+    /// The scroll log's text, built byte by byte, is the interpolation's.
+    @Test(arguments: [UInt64(1), 2])
+    func offsetTextIsTheInterpolatedText(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        var values: [Double] = [0, -0.0, 1, -1, 0.1 + 0.2, 1e-7, 123456789.125, 1e16, -1e300, 5e-324, .greatestFiniteMagnitude]
+        for _ in 0..<500 { values.append(Double.random(in: -5000...5000, using: &rng)) }
+        for _ in 0..<100 { values.append(Double(Int.random(in: -3000...3000, using: &rng)) / 4) }
+        for x in values {
+            let y = values[Int.random(in: 0..<values.count, using: &rng)]
+            let p = Point(x: x, y: y)
+            #expect(ScrollView.offsetText(p) == "contentOffset \(p)")
+        }
+    }
 }
