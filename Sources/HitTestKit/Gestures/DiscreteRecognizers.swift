@@ -35,8 +35,9 @@ extension GestureRecognizer {
     /// A vector in screen space expressed in `view`'s bounds space (nil: the window's).
     func vector(_ v: Point, in view: View?) -> Point {
         let base = centroidOnScreen()
-        let a = Touch.convert(base, window: touchWindow, to: view)
-        let b = Touch.convert(Point(x: base.x + v.x, y: base.y + v.y), window: touchWindow, to: view)
+        let window = touchWindow
+        let a = Touch.convert(base, window: window, to: view)
+        let b = Touch.convert(Point(x: base.x + v.x, y: base.y + v.y), window: window, to: view)
         return Point(x: b.x - a.x, y: b.y - a.y)
     }
 

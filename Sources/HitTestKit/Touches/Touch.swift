@@ -61,6 +61,9 @@ public final class Touch: Hashable {
         guard let window else { return screen }
         let inWindow = window.fromSuperview(screen)
         guard let view else { return inWindow }
+        // A subview of the window (a scroll view at the top, often): the one step that
+        // `View.convert` would take, without its walks.
+        if view.storedSuperview === window { return view.fromSuperview(inWindow) }
         return view.convert(inWindow, from: window)
     }
 
