@@ -47,6 +47,8 @@ let usage = """
       --layout           only the layout figures (LayoutBench.swift): a window resize of app, and an
                          Auto Layout chain of 1,000 and 10,000 views through the Swift layer (build,
                          one edit on the current and the previous path), in thread CPU time
+      --replay           only the gesture replay table (app; ReplayBench.swift); with
+                         --replay-case N[:on|:off] only dressing N (1-3), log on or off
       --help             this text
 
     The full run also reports the presentation-snapshot case (100 views animating in app), the
@@ -67,6 +69,8 @@ struct Options {
     var writeBaseline: String?
     var firstQueryOnly = false
     var layoutOnly = false
+    var replay = false
+    var replayCase: String?
 }
 
 func parse(_ args: [String]) -> Options {
@@ -98,6 +102,8 @@ func parse(_ args: [String]) -> Options {
         case "--first-query": o.kernel = true; o.firstQueryOnly = true
         case "--baseline": o.baseline = value()
         case "--write-baseline": o.writeBaseline = value()
+        case "--replay": o.replay = true
+        case "--replay-case": o.replay = true; o.replayCase = value()
         case "--csv": o.csv = value()
         case "--svg": o.svg = value()
         default: fail("unknown option '\(args[i])' (see --help)")
@@ -240,6 +246,7 @@ final class Bench {
             progress("warning: a debug build; numbers are meaningless. Use: swift run -c release hittest-bench")
         #endif
         let cores = ProcessInfo.processInfo.activeProcessorCount
+        if options.replay { replayOnly(options) }  // --replay: ReplayBench.swift; exits
         progress("\(cores) cores, \(options.points) points per set, median of \(options.reps)")
         if options.scenes.contains("app") { replayBenchmark(touches: options.quick ? 20_000 : 100_000, reps: options.reps) }
         for sceneName in options.scenes {
