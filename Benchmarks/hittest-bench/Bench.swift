@@ -44,6 +44,8 @@ let usage = """
                          prepareHitTesting() (everything built) and a bulk call (thread CPU time)
       --solver           only the constraint solver (C API): build+solve and one-edit re-solve of a
                          chain, a grid and a form of 1,000, 5,000 and 10,000 views
+      --replay           only the gesture replay table (app; ReplayBench.swift); with
+                         --replay-case N[:on|:off] only dressing N (1-3), log on or off
       --help             this text
 
     The full run also reports the presentation-snapshot case (100 views animating in app), the
@@ -63,6 +65,8 @@ struct Options {
     var baseline: String?
     var writeBaseline: String?
     var firstQueryOnly = false
+    var replay = false
+    var replayCase: String?
 }
 
 func parse(_ args: [String]) -> Options {
@@ -93,6 +97,8 @@ func parse(_ args: [String]) -> Options {
         case "--first-query": o.kernel = true; o.firstQueryOnly = true
         case "--baseline": o.baseline = value()
         case "--write-baseline": o.writeBaseline = value()
+        case "--replay": o.replay = true
+        case "--replay-case": o.replay = true; o.replayCase = value()
         case "--csv": o.csv = value()
         case "--svg": o.svg = value()
         default: fail("unknown option '\(args[i])' (see --help)")
@@ -235,6 +241,7 @@ final class Bench {
             progress("warning: a debug build; numbers are meaningless. Use: swift run -c release hittest-bench")
         #endif
         let cores = ProcessInfo.processInfo.activeProcessorCount
+        if options.replay { replayOnly(options) }  // --replay: ReplayBench.swift; exits
         progress("\(cores) cores, \(options.points) points per set, median of \(options.reps)")
         if options.scenes.contains("app") { replayBenchmark(touches: options.quick ? 20_000 : 100_000, reps: options.reps) }
         for sceneName in options.scenes {

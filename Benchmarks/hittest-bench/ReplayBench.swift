@@ -88,13 +88,35 @@ extension Bench {
     }
 
     /// Runs every dressing with the log on and off and reports input steps per second.
+    ///
+    /// An input step is one step of the script: one `injectTouches` call (a touch's began, one
+    /// move, its lift), what a fuzzer feeds. The deadlines the clock passes on the way (a
+    /// scroll view's deceleration ticks, the content-touch delay, the final `advanceTime`) run
+    /// inside those calls and are not counted as steps: they are work per step.
     func gestureReplayBenchmark(_ options: Options) {
         guard options.scenes.contains("app") else { return }
         let touches = options.quick ? 20_000 : 100_000
         progress("gesture replay: \(touches) touches over app")
         let (script, steps) = Bench.gestureScript(touches: touches)
+        // --replay-case N[:on|:off]: one dressing (1-based), one log setting.
+        var only: Int?
+        var logSettings = [true, false]
+        if let c = options.replayCase {
+            let parts = c.split(separator: ":")
+            guard let n = Int(parts[0]), Bench.gestureDressings.indices.contains(n - 1), parts.count <= 2 else {
+                fail("--replay-case takes N[:on|:off], N in 1...\(Bench.gestureDressings.count)")
+            }
+            only = n - 1
+            if parts.count == 2 {
+                switch parts[1] {
+                case "on": logSettings = [true]
+                case "off": logSettings = [false]
+                default: fail("--replay-case takes N[:on|:off]")
+                }
+            }
+        }
         var cells: [String] = []
-        for dressing in Bench.gestureDressings {
+        for (n, dressing) in Bench.gestureDressings.enumerated() where only == nil || only == n {
             // A fresh scene and application for every run (outside the timing): a replay
             // leaves state behind (a scrolled table, a deceleration still running), and a
             // second replay of the same script on it would start in the past and be refused.
@@ -107,7 +129,7 @@ extension Bench {
                 return app
             }
             var figures: [String] = []
-            for logging in [true, false] {
+            for logging in logSettings {
                 var cpu: [Double] = []
                 var wall: [Double] = []
                 for _ in 0..<max(1, options.reps) {
@@ -123,16 +145,47 @@ extension Bench {
                 let seconds = wall.sorted()[wall.count / 2]
                 figures.append(
                     "\(fmt(Double(steps) / cpuSeconds / 1e6)) M steps/s log \(logging ? "on" : "off") "
-                        + "(CPU time; \(fmt(Double(steps) / seconds / 1e6)) wall)")
+                        + "(CPU time; \(fmt(Double(steps) / seconds / 1e6)) wall; CPU \(fmt(cpuSeconds * 1e3)) ms)")
             }
             // What the replay did (one more run with the log on): a fast figure must not come
-            // from touches that reach nothing.
+            // from touches that reach nothing. (HITTEST_REPLAY_CHECK=0 skips it, for counting
+            // instructions of the measured runs alone.)
+            if ProcessInfo.processInfo.environment["HITTEST_REPLAY_CHECK"] == "0" {
+                cells.append("\(dressing.name): " + figures.joined(separator: ", "))
+                continue
+            }
             let log = fresh(logging: true).replay(script)
             let kinds: [TouchDelivery.Kind] = [.delivered, .recognizer, .action, .controlEvent, .scrolled]
             let counts = kinds.map { k in "\(log.lazy.filter { $0.kind == k }.count) \(k.rawValue)" }
             figures.append("log of one run: " + counts.joined(separator: ", "))
+            // HITTEST_REPLAY_LOG=FILE: append that run's whole log to FILE (to compare the
+            // logs of two builds: a speed-up must not change a single entry).
+            if let path = ProcessInfo.processInfo.environment["HITTEST_REPLAY_LOG"] {
+                var text = "# \(dressing.name)\n"
+                for entry in log { text += "\(entry)\n" }
+                if let h = FileHandle(forWritingAtPath: path) {
+                    h.seekToEndOfFile()
+                    h.write(Data(text.utf8))
+                    h.closeFile()
+                } else {
+                    _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+                }
+            }
             cells.append("\(dressing.name): " + figures.joined(separator: ", "))
         }
         extras.append("gesture replay (app, \(touches) taps/drags/flicks, \(steps) input steps): " + cells.joined(separator: "; "))
+    }
+
+    /// `--replay`: only the gesture replay table, printed; then exits.
+    func replayOnly(_ options: Options) -> Never {
+        var options = options
+        if !options.scenes.contains("app") { options.scenes.append("app") }
+        gestureReplayBenchmark(options)
+        print("hittest-bench --replay — median of \(options.reps) runs, each on a fresh application")
+        for var line in extras {
+            for d in Bench.gestureDressings { line = line.replacingOccurrences(of: "; \(d.name): ", with: "\n  \(d.name): ") }
+            print(line.replacingOccurrences(of: "input steps): ", with: "input steps):\n  "))
+        }
+        exit(0)
     }
 }

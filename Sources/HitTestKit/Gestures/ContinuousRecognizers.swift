@@ -19,13 +19,13 @@ open class PanGestureRecognizer: GestureRecognizer {
     public static let defaultRestingInterval = 0.05
 
     /// Fingers needed to begin (default 1).
-    public var minimumNumberOfTouches = 1
+    @exclusivity(unchecked) public var minimumNumberOfTouches = 1
     /// Fingers counted at most (default `Int.max`).
-    public var maximumNumberOfTouches = Int.max
+    @exclusivity(unchecked) public var maximumNumberOfTouches = Int.max
     /// How far (pt, screen) the centroid must move before the pan begins.
-    public var hysteresis = PanGestureRecognizer.defaultHysteresis
+    @exclusivity(unchecked) public var hysteresis = PanGestureRecognizer.defaultHysteresis
     /// How long (s) a finger may rest before lifting and still keep its velocity.
-    public var restingInterval = PanGestureRecognizer.defaultRestingInterval
+    @exclusivity(unchecked) public var restingInterval = PanGestureRecognizer.defaultRestingInterval
 
     /// Where translation is measured from (screen).
     @exclusivity(unchecked) private var origin: Point?

@@ -35,8 +35,9 @@ extension GestureRecognizer {
     /// A vector in screen space expressed in `view`'s bounds space (nil: the window's).
     func vector(_ v: Point, in view: View?) -> Point {
         let base = centroidOnScreen()
-        let a = Touch.convert(base, window: touchWindow, to: view)
-        let b = Touch.convert(Point(x: base.x + v.x, y: base.y + v.y), window: touchWindow, to: view)
+        let window = touchWindow
+        let a = Touch.convert(base, window: window, to: view)
+        let b = Touch.convert(Point(x: base.x + v.x, y: base.y + v.y), window: window, to: view)
         return Point(x: b.x - a.x, y: b.y - a.y)
     }
 
@@ -70,13 +71,13 @@ open class TapGestureRecognizer: GestureRecognizer {
     public static let defaultMaximumTapInterval = 0.35
 
     /// Taps needed (default 1).
-    public var numberOfTapsRequired = 1
+    @exclusivity(unchecked) public var numberOfTapsRequired = 1
     /// Fingers per tap (default 1).
-    public var numberOfTouchesRequired = 1
+    @exclusivity(unchecked) public var numberOfTouchesRequired = 1
     /// How far (pt, screen) a finger may move from where it went down before the tap fails.
-    public var allowableMovement = TapGestureRecognizer.defaultAllowableMovement
+    @exclusivity(unchecked) public var allowableMovement = TapGestureRecognizer.defaultAllowableMovement
     /// The longest wait (s) from a lift to the next tap's touch-down.
-    public var maximumTapInterval = TapGestureRecognizer.defaultMaximumTapInterval
+    @exclusivity(unchecked) public var maximumTapInterval = TapGestureRecognizer.defaultMaximumTapInterval
 
     @exclusivity(unchecked) private var starts: [(touch: Touch, point: Point)] = []
     @exclusivity(unchecked) private var fingersDown = 0
@@ -162,15 +163,15 @@ open class TapGestureRecognizer: GestureRecognizer {
 /// for the taps' timing]
 open class LongPressGestureRecognizer: GestureRecognizer {
     /// How long (s) the fingers must stay down (default 0.5).
-    public var minimumPressDuration = 0.5
+    @exclusivity(unchecked) public var minimumPressDuration = 0.5
     /// How far (pt, screen) a finger may move before the press began (default 10).
-    public var allowableMovement = 10.0
+    @exclusivity(unchecked) public var allowableMovement = 10.0
     /// Taps before the press (default 0).
-    public var numberOfTapsRequired = 0
+    @exclusivity(unchecked) public var numberOfTapsRequired = 0
     /// Fingers (default 1).
-    public var numberOfTouchesRequired = 1
+    @exclusivity(unchecked) public var numberOfTouchesRequired = 1
     /// The longest wait (s) between the taps before the press (default 0.35). [ours]
-    public var maximumTapInterval = TapGestureRecognizer.defaultMaximumTapInterval
+    @exclusivity(unchecked) public var maximumTapInterval = TapGestureRecognizer.defaultMaximumTapInterval
 
     @exclusivity(unchecked) private var starts: [(touch: Touch, point: Point)] = []
     @exclusivity(unchecked) private var fingersDown = 0
@@ -269,13 +270,13 @@ open class SwipeGestureRecognizer: GestureRecognizer {
     }
 
     /// The directions recognized (default `.right`).
-    public var direction: Direction = .right
+    @exclusivity(unchecked) public var direction: Direction = .right
     /// Fingers (default 1).
-    public var numberOfTouchesRequired = 1
+    @exclusivity(unchecked) public var numberOfTouchesRequired = 1
     /// The shortest displacement (pt) along the swipe's axis (default 50). [ours]
-    public var minimumDistance = 50.0
+    @exclusivity(unchecked) public var minimumDistance = 50.0
     /// The longest time (s) from touch-down to lift (default 0.5). [ours]
-    public var maximumDuration = 0.5
+    @exclusivity(unchecked) public var maximumDuration = 0.5
 
     @exclusivity(unchecked) private var starts: [(touch: Touch, point: Point)] = []
     @exclusivity(unchecked) private var startTime = 0.0

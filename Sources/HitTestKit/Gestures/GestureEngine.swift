@@ -35,6 +35,8 @@ final class GestureEngine: TouchInterceptor {
     @exclusivity(unchecked) private var work: [Work] = []
     @exclusivity(unchecked) private var draining = false
     @exclusivity(unchecked) private var stamp = 0
+    /// The set a one-touch step's recognizers get, reused (see `ReusableTouchSet`).
+    @exclusivity(unchecked) private var oneTouch = ReusableTouchSet()
 
     init(application: Application) {
         self.application = application
@@ -104,15 +106,11 @@ final class GestureEngine: TouchInterceptor {
             // One touch (most steps): its recognizers in order, one set for all.
             let touch = touches[0]
             if let watchers = touch.route.watchers {
-                var set: Set<Touch>?
+                let set = oneTouch.take(touch)
                 for g in unsafeDowncast(watchers, to: Watchers.self).recognizers where g.isLive && !g.storedState.isFinished {
-                    if set == nil {
-                        var one = Set<Touch>(minimumCapacity: 1)
-                        one.insert(touch)
-                        set = one
-                    }
-                    GestureEngine.send(touch.phase, set!, event, to: g)
+                    GestureEngine.send(touch.phase, set, event, to: g)
                 }
+                oneTouch.giveBack(consume set)
             }
         } else {
             deliverGrouped(touches, event: event)
@@ -156,7 +154,7 @@ final class GestureEngine: TouchInterceptor {
                 if touch.isDelivered,
                     let g = list.first(where: { $0.isLive && $0.cancelsTouchesInView && ($0.storedState == .began || $0.storedState == .changed) })
                 {
-                    router.cancelDelivery(touch, reason: "\(g.debugName) has begun")
+                    router.cancelDelivery(touch, reason: g.hasBegunText())
                 }
             }
             guard touch.phase == .ended || touch.phase == .cancelled else { continue }
@@ -300,7 +298,7 @@ final class GestureEngine: TouchInterceptor {
         if recognized {
             preventOthers(g)
             if g.cancelsTouchesInView, let router {
-                let reason = "\(g.debugName) recognized"
+                let reason = g.recognizedText()
                 for touch in g.sequenceTouches { router.cancelDelivery(touch, reason: reason) }
             } else {
                 releaseTouches(of: g)
@@ -339,24 +337,27 @@ final class GestureEngine: TouchInterceptor {
 
     // MARK: - Arbitration
 
-    /// Every other recognizer that shares a touch with `g` in its current gesture, once each,
-    /// in the order of the touches' recognizer lists.
-    private func others(of g: GestureRecognizer) -> [GestureRecognizer] {
+    /// Calls `body` with every other recognizer that shares a touch with `g` in its current
+    /// gesture, once each, in the order of the touches' recognizer lists, until `body` returns
+    /// false. (No list is built: this runs on every recognition.)
+    private func forEachOther(of g: GestureRecognizer, _ body: (GestureRecognizer) -> Bool) {
         if g.sequenceTouches.count == 1, let watchers = g.sequenceTouches[0].route.watchers {
-            let list = unsafeDowncast(watchers, to: Watchers.self).recognizers
-            if list.count == 1 { return [] }
+            // One touch: its list holds each recognizer once.
+            for o in unsafeDowncast(watchers, to: Watchers.self).recognizers where o !== g {
+                if !body(o) { return }
+            }
+            return
         }
         stamp += 1
-        g.stepMark = stamp
-        var out: [GestureRecognizer] = []
+        let mark = stamp
+        g.stepMark = mark
         for touch in g.sequenceTouches {
             guard let watchers = touch.route.watchers else { continue }
-            for o in unsafeDowncast(watchers, to: Watchers.self).recognizers where o.stepMark != stamp {
-                o.stepMark = stamp
-                out.append(o)
+            for o in unsafeDowncast(watchers, to: Watchers.self).recognizers where o.stepMark != mark {
+                o.stepMark = mark
+                if !body(o) { return }
             }
         }
-        return out
     }
 
     private func simultaneous(_ a: GestureRecognizer, _ b: GestureRecognizer) -> Bool {
@@ -372,19 +373,26 @@ final class GestureEngine: TouchInterceptor {
     /// A recognizer sharing a touch with `g` that has already recognized and prevents it
     /// (first come wins). [ours]
     private func preventer(of g: GestureRecognizer) -> GestureRecognizer? {
-        for o in others(of: g) where o.isLive && (o.storedState == .began || o.storedState == .changed) {
-            if prevents(o, g) { return o }
+        var found: GestureRecognizer?
+        forEachOther(of: g) { o in
+            if o.isLive && (o.storedState == .began || o.storedState == .changed) && prevents(o, g) {
+                found = o
+                return false
+            }
+            return true
         }
-        return nil
+        return found
     }
 
     /// G9: the others sharing a touch that are possible fail, those that began are cancelled.
     private func preventOthers(_ g: GestureRecognizer) {
-        for o in others(of: g) where o.isLive {
+        forEachOther(of: g) { o in
+            guard o.isLive else { return true }
             let s = o.storedState
-            guard s == .possible || s == .began || s == .changed else { continue }
-            if s == .possible && !o.isInSequence && o.pendingState == nil { continue }
+            guard s == .possible || s == .began || s == .changed else { return true }
+            if s == .possible && !o.isInSequence && o.pendingState == nil { return true }
             if prevents(g, o) { work.append(.set(o, s == .possible ? .failed : .cancelled)) }
+            return true
         }
     }
 
@@ -402,11 +410,20 @@ final class GestureEngine: TouchInterceptor {
             if let o = weakRef.recognizer, o.isLive, o.storedState == .possible, o.isInSequence { return o }
         }
         let delegated = g.delegate != nil
-        for o in others(of: g) where o !== g && o.isLive && o.storedState == .possible && o.isInSequence {
-            if delegated, let d = g.delegate, d.gestureRecognizer(g, shouldRequireFailureOf: o) { return o }
-            if let d = o.delegate, d.gestureRecognizer(o, shouldBeRequiredToFailBy: g) { return o }
+        var found: GestureRecognizer?
+        forEachOther(of: g) { o in
+            guard o !== g && o.isLive && o.storedState == .possible && o.isInSequence else { return true }
+            if delegated, let d = g.delegate, d.gestureRecognizer(g, shouldRequireFailureOf: o) {
+                found = o
+                return false
+            }
+            if let d = o.delegate, d.gestureRecognizer(o, shouldBeRequiredToFailBy: g) {
+                found = o
+                return false
+            }
+            return true
         }
-        return nil
+        return found
     }
 
     /// G10: the delegate, the recognizer's view and each touched view must agree.

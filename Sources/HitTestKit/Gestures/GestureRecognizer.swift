@@ -105,13 +105,13 @@ open class GestureRecognizer {
     /// The view the recognizer is attached to (`addGestureRecognizer(_:)`), or nil.
     /// (`unowned(unsafe)`, not `weak`, for speed: cleared when it is removed and when the view
     /// dies, so it never dangles.)
-    public internal(set) unowned(unsafe) var view: View? {
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var view: View? {
         didSet { cachedDebugName = nil }
     }
 
     /// A disabled recognizer receives no touches; disabling one that has begun cancels it
     /// (and one that is possible in the middle of a gesture fails it) (G11). Default true.
-    public var isEnabled = true {
+    @exclusivity(unchecked) public var isEnabled = true {
         didSet {
             guard oldValue, !isEnabled else { return }
             abandon()
@@ -119,20 +119,20 @@ open class GestureRecognizer {
     }
 
     /// When the recognizer recognizes, its touches are cancelled in their views (G6). Default true.
-    public var cancelsTouchesInView = true
+    @exclusivity(unchecked) public var cancelsTouchesInView = true
     /// While the recognizer may still recognize, its touches' phases are held from their views
     /// (G7). Default false.
-    public var delaysTouchesBegan = false
+    @exclusivity(unchecked) public var delaysTouchesBegan = false
     /// While the recognizer may still recognize, a touch's `ended` is held from its view (G8).
     /// Default true.
-    public var delaysTouchesEnded = true
+    @exclusivity(unchecked) public var delaysTouchesEnded = true
 
     /// The delegate (every method optional).
     public weak var delegate: GestureRecognizerDelegate?
 
     /// A name for the delivery log; nil: the type's short name and the index in its view's
     /// recognizers (`Tap#0`).
-    public var name: String? { didSet { cachedDebugName = nil } }
+    @exclusivity(unchecked) public var name: String? { didSet { cachedDebugName = nil } }
 
     /// Makes this recognizer wait for `other` to fail before it recognizes (G12): while `other`
     /// is possible and tracking touches, recognizing leaves this one `.possible`; it recognizes
@@ -188,8 +188,18 @@ open class GestureRecognizer {
         logText(36 + state.ordinal) { "\(debugName) \(state)" }
     }
 
+    /// `Name recognized`: why its touches no longer reach their views (G6).
+    func recognizedText() -> String {
+        logText(42) { "\(debugName) recognized" }
+    }
+
+    /// `Name has begun`: why a touch that begins under it does not reach its view.
+    func hasBegunText() -> String {
+        logText(43) { "\(debugName) has begun" }
+    }
+
     private func logText(_ i: Int, _ make: () -> String) -> String {
-        if logTexts.isEmpty { logTexts = Array(repeating: nil, count: 42) }
+        if logTexts.isEmpty { logTexts = Array(repeating: nil, count: 44) }
         if let text = logTexts[i] { return text }
         let text = make()
         logTexts[i] = text

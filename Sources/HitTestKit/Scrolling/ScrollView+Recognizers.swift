@@ -1,17 +1,24 @@
 /// The scroll view's pan: it drags the content (S5) and, through the scroll view's
 /// `gestureRecognizerShouldBegin`, gives way to content that keeps its touches (S4).
 final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
-    /// Created by (and attached to) its scroll view, which owns it.
-    init(scrollView: ScrollView) {
+    /// The scroll view that owns it. `unowned(unsafe)`, not `weak` (a weak reference would put
+    /// every retain and release of the scroll view on the runtime's slow path): the scroll
+    /// view clears it in its `deinit`, so a recognizer kept after its scroll view is gone does
+    /// nothing.
+    @exclusivity(unchecked) unowned(unsafe) var scrollView: ScrollView?
+
+    /// Created by (and attached to) its scroll view, which owns it and sets `scrollView`.
+    init() {
         super.init()
         name = "pan"
         // A pan still possible at a lift fails there, before the view gets the lift, so holding
         // ended phases adds nothing; and a pan reset after a lift must not hold another
         // recognizer's held lift. [ours]
         delaysTouchesEnded = false
-        // Weak: a recognizer kept after its scroll view is gone does nothing.
-        addAction { [weak scrollView] g in
-            guard let scrollView, let pan = g as? ScrollViewPanGestureRecognizer else { return }
+        // The action captures nothing: a recognizer runs its actions with itself.
+        addAction { g in
+            let pan = unsafeDowncast(g, to: ScrollViewPanGestureRecognizer.self)
+            guard let scrollView = pan.scrollView else { return }
             scrollView.handlePan(pan)
         }
     }
@@ -26,14 +33,15 @@ final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
 /// are cancelled in their views, G6) and so makes the content's other recognizers fail (G9),
 /// but never the pan, so the finger can drag on.
 final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
-    /// The scroll view that owns it (weak: it may outlive a scroll view a user let go of).
-    private weak var owner: ScrollView?
+    /// The scroll view that owns it (it may outlive a scroll view a user let go of: the scroll
+    /// view clears this in its `deinit`; `unowned(unsafe)` for speed, as the pan's).
+    @exclusivity(unchecked) unowned(unsafe) var owner: ScrollView?
 
-    init(scrollView: ScrollView) {
-        owner = scrollView
+    /// Created by (and attached to) its scroll view, which sets `owner` and
+    /// `delaysTouchesBegan`.
+    init() {
         super.init()
         name = "contentTouchDelay"
-        delaysTouchesBegan = scrollView.delaysContentTouches
         delaysTouchesEnded = false  // it decides at the lift itself (see the pan's note)
     }
 
@@ -53,7 +61,10 @@ final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
             return
         }
         if deadlines.isEmpty, let now = currentTime {
-            schedule(at: now + ScrollView.contentTouchDelay) { [weak self] _ in self?.delayPassed() }
+            // `schedule` keeps the recognizer until the deadline runs or is cancelled.
+            schedule(at: now + ScrollView.contentTouchDelay) { g in
+                unsafeDowncast(g, to: ScrollViewDelayGestureRecognizer.self).delayPassed()
+            }
         }
     }
 
@@ -111,7 +122,7 @@ extension ScrollView {
     /// Adds the delay recognizer, then the pan (UIKit's order).
     func installScrollRecognizers() {
         addGestureRecognizer(delayRecognizer)
-        addGestureRecognizer(panGestureRecognizer)
+        addGestureRecognizer(scrollPan)
     }
 
     /// The pan's state changes drive the drag.

@@ -80,54 +80,54 @@ open class ScrollView: View {
     }
 
     /// The size of the content (`contentSize`), default zero.
-    public var contentSize: Size = .zero
+    @exclusivity(unchecked) public var contentSize: Size = .zero
 
     /// Extra room around the content (`contentInset`), default zero.
-    public var contentInset: EdgeInsets = .zero
+    @exclusivity(unchecked) public var contentInset: EdgeInsets = .zero
 
     /// The insets the offset limits use: `contentInset` (there are no safe areas here). [ours]
     public var adjustedContentInset: EdgeInsets { contentInset }
 
     /// Whether a drag scrolls (`isScrollEnabled`, default true): false disables the pan.
-    public var isScrollEnabled = true {
+    @exclusivity(unchecked) public var isScrollEnabled = true {
         didSet { scrollEnabledDidChange() }
     }
 
     /// Whether a drag ends on a multiple of the bounds size (`isPagingEnabled`, default false):
     /// at the lift the view moves to the nearest page, or to the next page in the direction of
     /// a flick faster than `pagingFlickSpeed`. [ours for the rule]
-    public var isPagingEnabled = false
+    @exclusivity(unchecked) public var isPagingEnabled = false
 
     /// The speed above which a flick turns the page, in points per second. [ours]
     public static let pagingFlickSpeed: Double = 300
 
     /// Whether a drag may pull the content past its edges (`bounces`, default true); the
     /// overshoot is half the finger's movement past the edge (S6, [ours] for the half).
-    public var bounces = true
+    @exclusivity(unchecked) public var bounces = true
 
     /// Whether a vertical drag moves the content even when it is not taller than the view
     /// (`alwaysBounceVertical`, default false; needs `bounces`).
-    public var alwaysBounceVertical = false
+    @exclusivity(unchecked) public var alwaysBounceVertical = false
 
     /// Whether a horizontal drag moves the content even when it is not wider than the view
     /// (`alwaysBounceHorizontal`, default false; needs `bounces`).
-    public var alwaysBounceHorizontal = false
+    @exclusivity(unchecked) public var alwaysBounceHorizontal = false
 
     /// How fast a flick slows down (`decelerationRate`, default `.normal`).
-    public var decelerationRate: DecelerationRate = .normal
+    @exclusivity(unchecked) public var decelerationRate: DecelerationRate = .normal
 
     /// Whether touches on the content are held for 150 ms before the content gets them
     /// (`delaysContentTouches`, default true; S2).
-    public var delaysContentTouches = true {
+    @exclusivity(unchecked) public var delaysContentTouches = true {
         didSet { delayRecognizer.delaysTouchesBegan = delaysContentTouches }
     }
 
     /// Whether a drag may take a touch the content has begun (`canCancelContentTouches`,
     /// default true; S4).
-    public var canCancelContentTouches = true
+    @exclusivity(unchecked) public var canCancelContentTouches = true
 
     /// The delegate, held weakly.
-    public weak var delegate: ScrollViewDelegate?
+    @exclusivity(unchecked) public weak var delegate: ScrollViewDelegate?
 
     /// Whether a finger is on the view's content (`isTracking`): from touch down to lift,
     /// dragging or not.
@@ -135,26 +135,47 @@ open class ScrollView: View {
 
     /// The pan that drags the content (`panGestureRecognizer`): a `PanGestureRecognizer`
     /// attached to this view, enabled while `isScrollEnabled`. Its actions may be added to.
-    public private(set) lazy var panGestureRecognizer: PanGestureRecognizer = ScrollViewPanGestureRecognizer(scrollView: self)
+    public var panGestureRecognizer: PanGestureRecognizer { scrollPan }
+
+    /// `panGestureRecognizer` (a constant: no access check, no lazy test).
+    let scrollPan = ScrollViewPanGestureRecognizer()
 
     /// The content-touch delay and the catch of a moving view (S2, S3, S7c).
-    private(set) lazy var delayRecognizer = ScrollViewDelayGestureRecognizer(scrollView: self)
+    let delayRecognizer = ScrollViewDelayGestureRecognizer()
 
     /// Whether the user is dragging the content (`isDragging`): from the pan's start to the
     /// lift.
-    public private(set) var isDragging = false
+    @exclusivity(unchecked) public private(set) var isDragging = false
 
     /// Whether the content is moving after a drag (`isDecelerating`): deceleration, or the
     /// snap back after an overscroll or to a page.
-    public private(set) var isDecelerating = false
+    @exclusivity(unchecked) public private(set) var isDecelerating = false
 
     /// The touch that caused the current change, for the log.
-    var currentTouch: Int?
+    @exclusivity(unchecked) var currentTouch: Int?
 
     /// Creates a scroll view with the given frame, offset zero.
     public override init(frame: Rect) {
+        let target = TickTarget()
+        tickTarget = target
+        tickAction = {
+            guard let view = target.view else { return }
+            withExtendedLifetime(view) { view.tickMotion() }
+        }
         super.init(frame: frame)
+        target.view = self
+        scrollPan.scrollView = self
+        delayRecognizer.owner = self
+        delayRecognizer.delaysTouchesBegan = delaysContentTouches
         installScrollRecognizers()
+    }
+
+    deinit {
+        // The recognizers and the motion's ticks refer to this view unowned(unsafe): they lose
+        // it now.
+        scrollPan.scrollView = nil
+        delayRecognizer.owner = nil
+        tickTarget.view = nil
     }
 
     // MARK: - Touch filtering (S2, S4)
@@ -227,16 +248,44 @@ open class ScrollView: View {
     }
 
     private func didScroll() {
-        window?.application?.recorder.note(.scrolled, about: self, detail: "contentOffset \(contentOffset)", touch: currentTouch)
+        // The text is built only when the log is on (`note`'s detail is an autoclosure).
+        window?.application?.recorder.note(.scrolled, about: self, detail: ScrollView.offsetText(contentOffset), touch: currentTouch)
         delegate?.scrollViewDidScroll(self)
+    }
+
+    /// `contentOffset (x, y)`: the same text as `"contentOffset \(offset)"` (the numbers'
+    /// `description`s, which is what interpolation writes), built in one string (the log's
+    /// commonest entry during a deceleration).
+    static func offsetText(_ offset: Point) -> String {
+        var x = offset.x.description
+        var y = offset.y.description
+        let head = "contentOffset (".utf8
+        return x.withUTF8 { xs in
+            y.withUTF8 { ys in
+                String(unsafeUninitializedCapacity: head.count + xs.count + 2 + ys.count + 1) { out in
+                    var i = 0
+                    func put(_ b: UInt8) {
+                        out[i] = b
+                        i += 1
+                    }
+                    for b in head { put(b) }
+                    for b in xs { put(b) }
+                    put(UInt8(ascii: ","))
+                    put(UInt8(ascii: " "))
+                    for b in ys { put(b) }
+                    put(UInt8(ascii: ")"))
+                    return i
+                }
+            }
+        }
     }
 
     // MARK: - Dragging (driven by the pan recognizer)
 
     /// The offset when the drag began.
-    private var dragStartOffset: Point = .zero
+    @exclusivity(unchecked) private var dragStartOffset: Point = .zero
     /// The pan's translation (in this view's space) when the drag began.
-    private var dragStartTranslation: Point = .zero
+    @exclusivity(unchecked) private var dragStartTranslation: Point = .zero
 
     /// The drag begins with the pan's translation at `translation` (this view's space): stops
     /// any motion, tells the delegate (S8). The content follows the finger from here on, so it
@@ -335,9 +384,10 @@ open class ScrollView: View {
         case animate
     }
 
+    /// Plain values only (no reference: copying one costs no retain); the application whose
+    /// clock runs it is `motionApplication`.
     private struct Motion {
         var kind: MotionKind
-        var application: Application
         var token: DeadlineToken
         var startTime: Double
         var startOffset: Point
@@ -351,7 +401,22 @@ open class ScrollView: View {
         var movingY: Bool
     }
 
-    private var motion: Motion?
+    @exclusivity(unchecked) private var motion: Motion?
+    /// The application whose deadline queue runs `motion` (held while it runs).
+    @exclusivity(unchecked) private var motionApplication: Application?
+
+    /// What a motion tick's deadline refers to: the view, `unowned(unsafe)` (a weak reference
+    /// would put every retain and release of the view on the runtime's slow path) and cleared
+    /// by its `deinit`, so a tick still pending then runs as a no-op, as a weak one did.
+    private final class TickTarget {
+        unowned(unsafe) var view: ScrollView?
+    }
+
+    private let tickTarget: TickTarget
+
+    /// The deadline action of every motion tick: one closure for the view's life (no
+    /// allocation per tick). While it runs it holds the view.
+    private let tickAction: () -> Void
 
     /// Moves the offset to `p` (`setContentOffset(_:animated:)`). Without animation it is set at
     /// once; with animation it moves there in ticks of 1/60 s over `animationDuration` (0.3 s)
@@ -378,9 +443,10 @@ open class ScrollView: View {
         guard let application = window?.application else { return }
         isDecelerating = true
         let start = application.currentTime
-        let token = application.schedule(at: start + ScrollView.tickInterval) { [weak self] in self?.tickMotion() }
+        let token = application.schedule(at: start + ScrollView.tickInterval, tickAction)
+        motionApplication = application
         motion = Motion(
-            kind: .decelerate, application: application, token: token, startTime: start, startOffset: contentOffset,
+            kind: .decelerate, token: token, startTime: start, startOffset: contentOffset,
             velocity: v, target: contentOffset, tick: 1,
             movingX: abs(v.x) >= ScrollView.minimumDecelerationSpeed, movingY: abs(v.y) >= ScrollView.minimumDecelerationSpeed)
     }
@@ -392,9 +458,10 @@ open class ScrollView: View {
         }
         if kind == .settle { isDecelerating = true }
         let start = application.currentTime
-        let token = application.schedule(at: start + ScrollView.tickInterval) { [weak self] in self?.tickMotion() }
+        let token = application.schedule(at: start + ScrollView.tickInterval, tickAction)
+        motionApplication = application
         motion = Motion(
-            kind: kind, application: application, token: token, startTime: start, startOffset: contentOffset,
+            kind: kind, token: token, startTime: start, startOffset: contentOffset,
             velocity: .zero, target: target, tick: 1, movingX: true, movingY: true)
     }
 
@@ -409,12 +476,16 @@ open class ScrollView: View {
             let low = minimumOffset
             let high = maximumOffset
             var next = contentOffset
+            // d^(1000 t) and ln d once per tick (the same values `deceleratedOffset` computes).
+            let decay = pow(d, 1000 * t)
+            let lnD = log(d)
             func axis(_ o: Double, _ v: Double, _ lo: Double, _ hi: Double, _ moving: inout Bool, _ value: inout Double) {
                 guard moving else { return }
-                let raw = ScrollView.deceleratedOffset(from: o, velocity: v, after: t, rate: d)
+                // = ScrollView.deceleratedOffset(from: o, velocity: v, after: t, rate: d)
+                let raw = o + v * (decay - 1) / (1000 * lnD)
                 value = min(max(raw, lo), hi)
                 // Stop at an edge, or when the speed v · d^(1000 t) falls below the minimum.
-                if value != raw || abs(v) * pow(d, 1000 * t) < ScrollView.minimumDecelerationSpeed { moving = false }
+                if value != raw || abs(v) * decay < ScrollView.minimumDecelerationSpeed { moving = false }
             }
             axis(m.startOffset.x, m.velocity.x, low.x, high.x, &m.movingX, &next.x)
             axis(m.startOffset.y, m.velocity.y, low.y, high.y, &m.movingY, &next.y)
@@ -437,12 +508,12 @@ open class ScrollView: View {
             contentOffset = next
         }
         // The offset change may have stopped or replaced the motion (a delegate call).
-        guard let current = motion, current.token == m.token else { return }
+        guard let current = motion, current.token == m.token, let application = motionApplication else { return }
         if done {
             finishMotion()
         } else {
             let due = current.startTime + Double(current.tick) * ScrollView.tickInterval
-            motion?.token = current.application.schedule(at: due) { [weak self] in self?.tickMotion() }
+            motion!.token = application.schedule(at: due, tickAction)
         }
     }
 
@@ -450,6 +521,7 @@ open class ScrollView: View {
     private func finishMotion() {
         guard let m = motion else { return }
         motion = nil
+        motionApplication = nil
         switch m.kind {
         case .decelerate, .settle:
             isDecelerating = false
@@ -463,8 +535,9 @@ open class ScrollView: View {
     /// interrupted it). [ours: UIKit does not report an interrupted deceleration as ended]
     func stopMotion() {
         guard let m = motion else { return }
-        m.application.cancel(m.token)
+        motionApplication?.cancel(m.token)
         motion = nil
+        motionApplication = nil
         isDecelerating = false
     }
 

@@ -236,28 +236,54 @@ public final class Application: Responder {
         clockStarted = true
         layOutWindows()  // Layout: before the step is hit-tested and delivered (SEMANTICS 10.8)
 
-        let step = tracker.apply(changes, at: time)
+        var step = tracker.apply(changes, at: time)
         router.watchNewTouches(step.began)
         tracker.markStationary(except: step.changed)
-        // The touches down, and any that changed and are not (every changed touch is down until
-        // `retire`, but the list must not depend on it).
-        var all = tracker.active
-        for touch in step.changed where !all.contains(where: { $0 === touch }) { all.append(touch) }
-        let event = Event(timestamp: time, list: all, application: self)
-        router.stepWillDeliver(step.changed, event: event)
-        for touch in step.changed where !touch.isDelivered && (touch.phase != .began || touch.route.isWatched) {
-            if let view = touch.view {
-                recorder.record(.ignored, touch.phase, [touch], by: view, reason: touch.ignoredBecause)
-            } else {
-                recorder.record(.dropped, touch.phase, [touch], by: self, reason: touch.ignoredBecause)
+        do {
+            // The touches down, and any that changed and are not (every changed touch is down
+            // until `retire`, but the list must not depend on it).
+            var all = tracker.active
+            for touch in step.changed where !all.contains(where: { $0 === touch }) { all.append(touch) }
+            let event = makeEvent(timestamp: time, list: all)
+            router.stepWillDeliver(step.changed, event: event)
+            if recorder.isEnabled {
+                for touch in step.changed where !touch.isDelivered && (touch.phase != .began || touch.route.isWatched) {
+                    if let view = touch.view {
+                        recorder.record(.ignored, touch.phase, touch: touch.identifier, by: view, reason: touch.ignoredBecause)
+                    } else {
+                        recorder.record(.dropped, touch.phase, touch: touch.identifier, by: self, reason: touch.ignoredBecause)
+                    }
+                }
             }
+            sendEvent(event)
         }
-        sendEvent(event)
+        // The step's event is kept for the next step, emptied, unless a handler kept it too:
+        // then it is the handler's, unchanged, and the next step makes a new one.
+        if spareEvent != nil {
+            if isKnownUniquelyReferenced(&spareEvent) { spareEvent!.forgetTouches() } else { spareEvent = nil }
+        }
         router.flushPending(at: time)
         tracker.retire(step.changed)
+        tracker.recycle(&step.changed)
         // What the step scheduled for now runs before it returns.
         runDeadlines(through: time)
         settle()
+    }
+
+    /// The event of the last input step, kept to be reused by the next one (an allocation per
+    /// step saved) unless something else still holds it: a handler that kept its event keeps
+    /// it unchanged, and the next step gets a new one.
+    @exclusivity(unchecked) private var spareEvent: Event?
+
+    private func makeEvent(timestamp: Double, list: [Touch]) -> Event {
+        if spareEvent != nil, isKnownUniquelyReferenced(&spareEvent) {
+            let event = spareEvent!
+            event.reuse(timestamp: timestamp, list: list, application: self)
+            return event
+        }
+        let event = Event(timestamp: timestamp, list: list, application: self)
+        spareEvent = event
+        return event
     }
 
     private func runDeadlines(through time: Double) {

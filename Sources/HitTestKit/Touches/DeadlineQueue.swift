@@ -2,6 +2,9 @@
 struct DeadlineToken: Hashable, Sendable {
     /// The insertion sequence number: unique per queue, never reused.
     let sequence: UInt64
+    /// Where the queue keeps the action (reused once the deadline ran or was cancelled; the
+    /// sequence number tells the deadlines apart).
+    let slot: Int32
 }
 
 /// Work waiting for simulated time (long presses, multi-tap windows, a scroll view's content
@@ -9,26 +12,37 @@ struct DeadlineToken: Hashable, Sendable {
 /// (time, insertion sequence), so deadlines at equal times come out in the order they were
 /// scheduled and a replay is repeatable to the bit.
 ///
-/// Cancelling is O(1): the action is forgotten and its heap entry skipped when it surfaces;
-/// the heap is compacted when skipped entries outnumber live ones.
+/// The actions live in slots (an array, reused through a free list), each marked with the
+/// sequence number of the deadline it holds: scheduling, running and cancelling are O(1) plus
+/// the heap's O(log n), with no hashing. Cancelling forgets the action; its heap entry is
+/// skipped when it surfaces (its slot is empty or holds a later deadline), and the heap is
+/// compacted when skipped entries outnumber live ones.
 struct DeadlineQueue {
     private struct Entry {
         var time: Double
         var sequence: UInt64
+        var slot: Int32
 
         func precedes(_ other: Entry) -> Bool {
             time < other.time || (time == other.time && sequence < other.sequence)
         }
     }
 
+    private struct Slot {
+        var sequence: UInt64
+        var action: (() -> Void)?
+    }
+
     private var heap: [Entry] = []
-    private var actions: [UInt64: () -> Void] = [:]
+    private var slots: [Slot] = []
+    private var freeSlots: [Int32] = []
+    private var live = 0
     private var nextSequence: UInt64 = 0
 
     /// No deadline is pending.
-    var isEmpty: Bool { actions.isEmpty }
+    var isEmpty: Bool { live == 0 }
     /// The number of pending (not cancelled, not run) deadlines.
-    var count: Int { actions.count }
+    var count: Int { live }
 
     /// The earliest pending deadline's time.
     mutating func nextTime() -> Double? {
@@ -36,23 +50,46 @@ struct DeadlineQueue {
         return heap.first?.time
     }
 
+    /// Whether `entry` is still pending (not run, not cancelled).
+    private func isPending(_ entry: Entry) -> Bool {
+        let slot = slots[Int(entry.slot)]
+        return slot.sequence == entry.sequence && slot.action != nil
+    }
+
     /// Adds `action` at `time` (finite; the caller checks).
     @discardableResult
     mutating func schedule(at time: Double, _ action: @escaping () -> Void) -> DeadlineToken {
-        let entry = Entry(time: time, sequence: nextSequence)
+        let sequence = nextSequence
         nextSequence += 1
-        actions[entry.sequence] = action
-        heap.append(entry)
+        let slot: Int32
+        if let reused = freeSlots.popLast() {
+            slot = reused
+            slots[Int(slot)] = Slot(sequence: sequence, action: action)
+        } else {
+            slot = Int32(slots.count)
+            slots.append(Slot(sequence: sequence, action: action))
+        }
+        live += 1
+        heap.append(Entry(time: time, sequence: sequence, slot: slot))
         siftUp(heap.count - 1)
-        return DeadlineToken(sequence: entry.sequence)
+        return DeadlineToken(sequence: sequence, slot: slot)
     }
 
     /// Forgets a pending deadline. Returns false when it already ran or was cancelled.
     @discardableResult
     mutating func cancel(_ token: DeadlineToken) -> Bool {
-        guard actions.removeValue(forKey: token.sequence) != nil else { return false }
-        if heap.count > 64, heap.count > 2 * actions.count { compact() }
+        let i = Int(token.slot)
+        guard i >= 0, i < slots.count, slots[i].sequence == token.sequence, slots[i].action != nil else { return false }
+        free(i)
+        if heap.count > 64, heap.count > 2 * live { compact() }
         return true
+    }
+
+    /// Empties slot `i` (its deadline ran or was cancelled).
+    private mutating func free(_ i: Int) {
+        slots[i].action = nil
+        freeSlots.append(Int32(i))
+        live -= 1
     }
 
     /// Removes and returns the earliest pending deadline if it is due at or before `time`.
@@ -60,19 +97,24 @@ struct DeadlineQueue {
         dropCancelledTop()
         guard let top = heap.first, top.time <= time else { return nil }
         removeTop()
-        return (top.time, actions.removeValue(forKey: top.sequence)!)
+        let i = Int(top.slot)
+        let action = slots[i].action!
+        free(i)
+        return (top.time, action)
     }
 
     /// Forgets every pending deadline.
     mutating func removeAll() {
         heap.removeAll()
-        actions.removeAll()
+        slots.removeAll()
+        freeSlots.removeAll()
+        live = 0
     }
 
     // MARK: - Heap
 
     private mutating func dropCancelledTop() {
-        while let top = heap.first, actions[top.sequence] == nil { removeTop() }
+        while let top = heap.first, !isPending(top) { removeTop() }
     }
 
     private mutating func removeTop() {
@@ -83,7 +125,11 @@ struct DeadlineQueue {
     }
 
     private mutating func compact() {
-        heap.removeAll { actions[$0.sequence] == nil }
+        let slots = self.slots
+        heap.removeAll { entry in
+            let slot = slots[Int(entry.slot)]
+            return slot.sequence != entry.sequence || slot.action == nil
+        }
         // Floyd's heap construction, bottom-up: O(n).
         var i = heap.count / 2 - 1
         while i >= 0 {

@@ -115,12 +115,13 @@ final class DeliveryRecorder {
 
     /// An activity entry (`kind` is one of the activity kinds): `detail` says what happened to or
     /// by `responder`; `touch` is the touch that caused it, if any.
-    func note(_ kind: TouchDelivery.Kind, about responder: Responder, detail: String, touch: Int? = nil) {
+    /// The detail is built only when the log is on.
+    func note(_ kind: TouchDelivery.Kind, about responder: Responder, detail: @autoclosure () -> String, touch: Int? = nil) {
         guard isEnabled else { return }
         entries.append(
             TouchDelivery(
                 timestamp: now, touch: touch, phase: nil, kind: kind, responder: ObjectIdentifier(responder),
-                responderName: responder.debugName, reason: detail))
+                responderName: responder.debugName, reason: detail()))
     }
 
     func record(_ kind: TouchDelivery.Kind, _ phase: Touch.Phase, touch id: Int, by responder: Responder, reason: String?) {

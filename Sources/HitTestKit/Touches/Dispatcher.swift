@@ -74,3 +74,28 @@ final class ChainForwarder {
         queued.removeAll()
     }
 }
+
+/// A one-element `Set<Touch>` whose storage is reused from one step to the next: most steps
+/// carry one touch, and a set allocated for each touch method call was a large share of a
+/// replay's time. `take` moves the storage out (a call made while it is out, from a handler,
+/// simply gets a new one), `giveBack` empties it (so it keeps no touch alive) and keeps it.
+/// A handler that keeps the set it was given keeps its own copy: the next `take` then finds
+/// the storage shared and allocates afresh (copy on write), so nothing it holds changes.
+struct ReusableTouchSet {
+    private var storage = Set<Touch>()
+
+    /// The set `[touch]`.
+    mutating func take(_ touch: Touch) -> Set<Touch> {
+        var set = storage
+        storage = Set()
+        set.removeAll(keepingCapacity: true)
+        set.insert(touch)
+        return set
+    }
+
+    /// Returns the storage of a set made by `take` once the call that got it is over.
+    mutating func giveBack(_ set: consuming Set<Touch>) {
+        set.removeAll(keepingCapacity: true)
+        storage = set
+    }
+}

@@ -61,6 +61,9 @@ public final class Touch: Hashable {
         guard let window else { return screen }
         let inWindow = window.fromSuperview(screen)
         guard let view else { return inWindow }
+        // A subview of the window (a scroll view at the top, often): the one step that
+        // `View.convert` would take, without its walks.
+        if view.storedSuperview === window { return view.fromSuperview(inWindow) }
         return view.convert(inWindow, from: window)
     }
 
@@ -74,9 +77,9 @@ public final class Touch: Hashable {
 /// A set of touches delivered together (`UIEvent`).
 public final class Event {
     /// When the event happened, in seconds.
-    public let timestamp: Double
+    @exclusivity(unchecked) public private(set) var timestamp: Double
     /// Every touch on the screen: the ones that changed and the stationary ones, each once.
-    let touchList: [Touch]
+    @exclusivity(unchecked) private(set) var touchList: [Touch]
     /// `touchList` as a set, made on first use (most events are never asked for one).
     @exclusivity(unchecked) private var touchSet: Set<Touch>?
     /// Every touch on the screen, as a set.
@@ -90,7 +93,7 @@ public final class Event {
     /// back to its router, and the responder chain logs to its delivery log.
     /// Held strongly: an event a handler keeps keeps its application (a weak reference here
     /// would put every application retain on the runtime's slow path).
-    let application: Application?
+    @exclusivity(unchecked) private(set) var application: Application?
 
     init(timestamp: Double, touches: Set<Touch>, application: Application?) {
         self.timestamp = timestamp
@@ -104,6 +107,23 @@ public final class Event {
         self.timestamp = timestamp
         touchList = list
         self.application = application
+    }
+
+    /// Makes this event (which nothing else holds) the event of another step.
+    func reuse(timestamp: Double, list: [Touch], application: Application) {
+        self.timestamp = timestamp
+        touchList = list
+        touchSet = nil
+        self.application = application
+    }
+
+    /// Lets go of the touches and the application once the step is over (the event, which
+    /// nothing else holds, is kept for reuse by the application: holding it back would be a
+    /// cycle).
+    func forgetTouches() {
+        touchList = []
+        touchSet = nil
+        application = nil
     }
 
     /// All touches of the event (`allTouches`).

@@ -109,10 +109,28 @@ final class TouchRouter {
     /// Delivers what `window` gets of `event` (called by `Window.sendEvent(_:)`): each of its
     /// touches' pending phases, then the phase it has in this step unless it is held.
     func deliver(_ event: Event, in window: Window) {
+        if event.touchList.count == 1 {
+            // One touch with nothing pending or held (most steps): at most one call, made
+            // directly (what the general path below decides for it, without its lists).
+            let touch = event.touchList[0]
+            guard touch.window === window, touch.view != nil else { return }
+            if touch.route.pending.isEmpty, touch.route.held.isEmpty {
+                guard touch.isDelivered, touch.phase != .stationary, !touch.route.viewHasFinished else { return }
+                if touch.route.isWatched, let interceptor,
+                    interceptor.disposition(of: touch.phase, for: touch) == .hold
+                {
+                    touch.route.held.append(touch.phase)
+                    application.recorder.record(.held, touch.phase, touch: touch.identifier, by: touch.view!, reason: "held by a gesture recognizer")
+                    return
+                }
+                deliverOne(touch, touch.phase, with: event)
+                return
+            }
+        }
         var items: [(touch: Touch, phases: [Touch.Phase])] = []
         var mine: [Touch]
         if event.touchList.count == 1 {
-            // One touch (most steps): the event's own list, no copy.
+            // One touch: the event's own list, no copy.
             let touch = event.touchList[0]
             mine = touch.window === window && touch.view != nil ? event.touchList : []
         } else {
@@ -128,7 +146,7 @@ final class TouchRouter {
                     interceptor.disposition(of: touch.phase, for: touch) == .hold
                 {
                     touch.route.held.append(touch.phase)
-                    application.recorder.record(.held, touch.phase, [touch], by: touch.view!, reason: "held by a gesture recognizer")
+                    application.recorder.record(.held, touch.phase, touch: touch.identifier, by: touch.view!, reason: "held by a gesture recognizer")
                 } else {
                     phases += touch.route.held
                     touch.route.held.removeAll()
@@ -174,7 +192,7 @@ final class TouchRouter {
     func cancelDelivery(_ touch: Touch, reason: String) {
         guard touch.isDelivered, let view = touch.view else { return }
         for phase in touch.route.held {
-            application.recorder.record(.ignored, phase, [touch], by: view, reason: reason)
+            application.recorder.record(.ignored, phase, touch: touch.identifier, by: view, reason: reason)
         }
         touch.route.held.removeAll()
         touch.route.pending.removeAll()
@@ -215,6 +233,21 @@ final class TouchRouter {
     }
 
     // MARK: - Planning
+
+    /// A one-element set reused from call to call (see `ReusableTouchSet`).
+    @exclusivity(unchecked) private var oneTouch = ReusableTouchSet()
+
+    /// One phase of one touch to its view: what `plan` and `Dispatcher.dispatch` do for a single
+    /// item with a single phase, without building their lists.
+    private func deliverOne(_ touch: Touch, _ phase: Touch.Phase, with event: Event) {
+        guard let view = touch.view, !touch.route.viewHasFinished else { return }
+        if phase == .began { touch.route.viewHasBegun = true }
+        if phase == .ended || phase == .cancelled { touch.route.viewHasFinished = true }
+        application.recorder.record(.delivered, phase, touch: touch.identifier, by: view, reason: nil)
+        let set = oneTouch.take(touch)
+        Dispatcher.send(phase, set, with: event, to: view)
+        oneTouch.giveBack(consume set)
+    }
 
     private func enqueue(_ touch: Touch, _ phases: [Touch.Phase]) {
         touch.route.pending += phases

@@ -40,6 +40,9 @@ final class TouchTracker {
     func apply(_ changes: [TouchChange], at time: Double) -> Step {
         cancelTouchesWhoseViewLeft(at: time)
         var step = Step()
+        // The list of the last step, if it was given back (`recycle`): no allocation.
+        swap(&step.changed, &spareChanged)
+        step.changed.removeAll(keepingCapacity: true)
         for change in changes {
             if change.phase == .began {
                 if let old = byIdentifier[change.id] {
@@ -83,6 +86,16 @@ final class TouchTracker {
             decided.insert(ObjectIdentifier(touch))
         }
         return step
+    }
+
+    /// The previous step's `changed` list, emptied, for the next step to fill.
+    @exclusivity(unchecked) private var spareChanged: [Touch] = []
+
+    /// Takes back a step's `changed` list once the step is over (it is reused, emptied, so it
+    /// keeps no touch alive).
+    func recycle(_ changed: inout [Touch]) {
+        changed.removeAll(keepingCapacity: true)
+        swap(&changed, &spareChanged)
     }
 
     /// Marks the touches down that did not change as stationary.

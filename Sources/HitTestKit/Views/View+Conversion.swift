@@ -35,47 +35,76 @@ extension View {
 
     private var depth: Int {
         var d = 0
-        var v = self
-        while let s = v.storedSuperview {
+        var v = Unmanaged.passUnretained(self)
+        while let s = View.parent(of: v) {
             d += 1
             v = s
         }
         return d
     }
 
+    /// The superview of `v`, unretained.
+    @inline(__always) private static func parent(of v: Unmanaged<View>) -> Unmanaged<View>? {
+        v._withUnsafeGuaranteedRef { view in view.storedSuperview.map { Unmanaged.passUnretained($0) } }
+    }
+
+    // The walks below hold the views as `Unmanaged` references: a conversion reads the tree
+    // and changes nothing, so every view it passes stays alive, and no retain or release is
+    // paid per step.
     static func convert(_ point: Point, from a: View, to b: View) -> Point {
         if a === b { return point }
+        typealias U = Unmanaged<View>
+        func same(_ x: U?, _ y: U?) -> Bool { x?.toOpaque() == y?.toOpaque() }
         // Equalise depths, then climb together to the common ancestor (nil: different roots).
-        var ua: View? = a
-        var ub: View? = b
+        var ua: U? = U.passUnretained(a)
+        var ub: U? = U.passUnretained(b)
         var da = a.depth
         var db = b.depth
         while da > db {
-            ua = ua?.storedSuperview
+            ua = ua.flatMap(parent(of:))
             da -= 1
         }
         while db > da {
-            ub = ub?.storedSuperview
+            ub = ub.flatMap(parent(of:))
             db -= 1
         }
-        while ua !== ub {
-            ua = ua?.storedSuperview
-            ub = ub?.storedSuperview
+        while !same(ua, ub) {
+            ua = ua.flatMap(parent(of:))
+            ub = ub.flatMap(parent(of:))
         }
         let ancestor = ua
         var p = point
-        var v: View? = a
-        while let current = v, current !== ancestor {
-            p = current.toSuperview(p)
-            v = current.storedSuperview
+        var v: U? = U.passUnretained(a)
+        while let current = v, !same(current, ancestor) {
+            p = current._withUnsafeGuaranteedRef { $0.toSuperview(p) }
+            v = parent(of: current)
         }
-        var path: [View] = []
-        v = b
-        while let current = v, current !== ancestor {
+        // Down from the ancestor to b. A short path (the usual case) is found again from b for
+        // each step rather than collected in an array: no allocation, the same steps in the
+        // same order.
+        var k = 0
+        v = U.passUnretained(b)
+        while let current = v, !same(current, ancestor) {
+            k += 1
+            v = parent(of: current)
+        }
+        if k <= 8 {
+            var i = k - 1
+            while i >= 0 {
+                var step = U.passUnretained(b)
+                for _ in 0..<i { step = parent(of: step)! }
+                p = step._withUnsafeGuaranteedRef { $0.fromSuperview(p) }
+                i -= 1
+            }
+            return p
+        }
+        var path: [U] = []
+        v = U.passUnretained(b)
+        while let current = v, !same(current, ancestor) {
             path.append(current)
-            v = current.storedSuperview
+            v = parent(of: current)
         }
-        for step in path.reversed() { p = step.fromSuperview(p) }
+        for step in path.reversed() { p = step._withUnsafeGuaranteedRef { $0.fromSuperview(p) } }
         return p
     }
 }

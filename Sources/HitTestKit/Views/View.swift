@@ -32,7 +32,7 @@ open class View: Responder {
     // MARK: Geometry
 
     /// The centre of the view in its superview's bounds space (`UIView.center`).
-    public var center: Point {
+    @exclusivity(unchecked) public var center: Point {
         didSet {
             View.requireFinite(center.isFinite, "center", center)
             core?.writeCenter(self)
@@ -44,7 +44,7 @@ open class View: Responder {
     /// The view's own coordinate space (`UIView.bounds`). Its origin scrolls the subviews (a
     /// scroll view's content offset); changing its size keeps `center`, so the frame grows
     /// about the anchor point.
-    public var bounds: Rect {
+    @exclusivity(unchecked) public var bounds: Rect {
         didSet {
             View.requireFinite(
                 bounds.origin.isFinite && bounds.width.isFinite && bounds.height.isFinite,
@@ -57,7 +57,7 @@ open class View: Responder {
 
     /// The transform, applied about the anchor point (`UIView.transform`). A singular
     /// transform (scale 0) is allowed; the view and its subtree can then never be hit.
-    public var transform: AffineTransform {
+    @exclusivity(unchecked) public var transform: AffineTransform {
         didSet {
             View.requireFinite(transform.isFinite, "transform", transform)
             core?.writeTransform(self)
@@ -67,7 +67,7 @@ open class View: Responder {
 
     /// The anchor point in unit coordinates (`CALayer.anchorPoint`), default (0.5, 0.5).
     /// Changing it keeps `center` and so moves the frame.
-    public var anchorPoint: Point = Point(x: 0.5, y: 0.5) {
+    @exclusivity(unchecked) public var anchorPoint: Point = Point(x: 0.5, y: 0.5) {
         didSet {
             View.requireFinite(anchorPoint.isFinite, "anchorPoint", anchorPoint)
             core?.writeAnchor(self)

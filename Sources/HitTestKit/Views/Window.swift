@@ -8,7 +8,7 @@ open class Window: View {
 
     /// The application showing this window, set by `Application.addWindow(_:)`.
     /// (`unowned(unsafe)`: cleared by `removeWindow(_:)` and when the application dies.)
-    public internal(set) unowned(unsafe) var application: Application?
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var application: Application?
 
     /// The root view controller (`UIWindow.rootViewController`). Setting it installs its view
     /// as the window's only content, sized to the window's bounds; the old one's view is removed.
