@@ -17,6 +17,10 @@
 #     sub-grid code naming the wrong sub-grid, a compact
 #     record's threshold one ulp off: the last caught by ht_tree_validate's check of every
 #     threshold) must make it fail.
+#  6. a scroll (a bounds-origin change) rebuilds none of the scrolled view's derived data and
+#     keeps every answer exact (CSources/tests/scroll_check.c, ASan + UBSan); the planted bug
+#     HT_PLANT_SCROLL_CLIP (the block's grid clipped by the view's region again) must make it
+#     fail, through the answers alone and through ht_tree_validate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cc=$(command -v clang || command -v cc)
@@ -90,4 +94,17 @@ for plant in SUB_OFF_BY_ONE UNION_MISSING ZERO_MARGIN LOOKUP_ROUND SUB_CODE THRE
     fi
     echo "(answers_check noticed the planted $plant, as it must)"
 done
+echo "== 6. a scroll rebuilds no block of the scrolled view; answers stay exact"
+"$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+    "${src[@]}" CSources/tests/scroll_check.c -lm -o "$out/scroll_check" 2> >(grep -v "Cannot export local symbol" >&2)
+ASAN_OPTIONS=detect_leaks=1 "$out/scroll_check" 150
+"$cc" "${flags[@]}" -O2 -DHT_PLANT_SCROLL_CLIP "${src[@]}" CSources/tests/scroll_check.c -lm \
+    -o "$out/planted_scroll" 2> >(grep -v "Cannot export local symbol" >&2)
+for mode in answers-only ""; do
+    if "$out/planted_scroll" 400 $mode >/dev/null 2>&1; then
+        echo "FAIL: scroll_check did not notice the planted SCROLL_CLIP${mode:+ ($mode)}" >&2
+        exit 1
+    fi
+done
+echo "(scroll_check noticed the planted SCROLL_CLIP, through the answers and through validation, as it must)"
 echo "ccheck: ok"

@@ -27,7 +27,11 @@
 #define FX_ELIGIBLE (1u << 2)  /* the eligibility bit (hidden, interaction, alpha) */
 /* Invalidations of derived data owned by subsystems (today the hit-query one, hitq.c): */
 #define FX_PARENT_BLOCK (1u << 3) /* the parent's block packs this node's values and order */
-#define FX_OWN_BLOCK (1u << 4)    /* this node's block grid is clipped by its region / flags */
+/* This node's own block. Nothing of the node's own row enters it today (its grid lies over the
+ * children's extent, not clipped by the node's region: index.c build_grid), so no bounds,
+ * anchor or inset change uses it (a scroll, a bounds-origin change, rebuilds no block of the
+ * scrolled node); flag changes still name it, conservatively (rare, and one block). */
+#define FX_OWN_BLOCK (1u << 4)
 #define FX_REACH (1u << 5)        /* where this node can answer: answer-grid cells, before and after */
 /* Modifier: the block invalidations above apply only if the derived flags word changed (alpha
  * reaches the blocks only through the eligibility bit). */
@@ -37,7 +41,7 @@
 #define FX_POSITION (FX_PARENT_BLOCK | FX_REACH)
 #define FX_ANCHOR (FX_REGION | FX_PARENT_BLOCK | FX_REACH)
 #define FX_XFORM (FX_TRANSFORM | FX_PARENT_BLOCK | FX_REACH)
-#define FX_SHAPE (FX_REGION | FX_PARENT_BLOCK | FX_OWN_BLOCK | FX_REACH)
+#define FX_SHAPE (FX_REGION | FX_PARENT_BLOCK | FX_REACH)
 #define FX_ALPHA (FX_ELIGIBLE | FX_PARENT_BLOCK | FX_REACH | FX_IF_FLAGS_CHANGED)
 #define FX_FLAGS (FX_ELIGIBLE | FX_PARENT_BLOCK | FX_OWN_BLOCK | FX_REACH | FX_IF_FLAGS_CHANGED)
 #define FX_ORDER (FX_PARENT_BLOCK | FX_REACH)

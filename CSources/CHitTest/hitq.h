@@ -159,6 +159,7 @@ typedef struct htq_state {
     answer_grid answers;
     htq_batch batch;
     int32_t hooked; /* hit tests with hooks in progress: no mutation, no rebuild of derived data */
+    uint64_t builds; /* blocks built by ht_tree_prepare since the tree was made (tests read it) */
 } htq_state;
 
 /* Row arrays of the subsystem, by name (HT_ROW_OP as in internal.h). */

@@ -138,7 +138,8 @@ static ht_status build_grid(const ht_tree *t, int32_t parent, block *b, const ca
         gx1 = r->x1 > gx1 ? r->x1 : gx1;
         gy1 = r->y1 > gy1 ? r->y1 : gy1;
     }
-    /* Children are searched only for points inside a plain parent's region. */
+#ifdef HT_PLANT_SCROLL_CLIP /* scripts/ccheck.sh: scroll_check must notice (the old clip, kept
+                               * while a bounds change no longer rebuilds the block) */
     if (!(t->flags[parent] & (HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS))) {
         double m = ht_box_slack(row_region(t, parent));
         gx0 = fmax(gx0, t->rx0[parent] - m);
@@ -146,14 +147,20 @@ static ht_status build_grid(const ht_tree *t, int32_t parent, block *b, const ca
         gx1 = fmin(gx1, t->rx1[parent] + m);
         gy1 = fmin(gy1, t->ry1[parent] + m);
     }
+#else
+    (void)t;
+    (void)parent;
+#endif
+    /* The grid lies over the children's extent, in the parent's own space, and is not clipped
+     * by the parent's region: nothing in a block depends on the parent's own row (its bounds,
+     * insets, flags), only on its children's, so a scroll (a bounds-origin change, which moves
+     * the region over the children) leaves the block valid. Points outside the parent's region
+     * never reach the grid (the walk tests the region first), and points outside the grid
+     * reach only `always`, whatever the region. */
     if (bounded < GRID_MIN / 2 || !(gx0 <= gx1 && gy0 <= gy1)) return HT_OK;
     double w = gx1 - gx0, h = gy1 - gy0;
     if (!isfinite(w) || !isfinite(h)) return HT_OK;
-    int32_t inside = 0;
-    for (int32_t k = 0; k < b->count; k++)
-        if (kinds[k] == BOX_BOUNDED && !ht_box_disjoint_closed(boxes[k].reach, (ht_box){gx0, gy0, gx1, gy1}))
-            inside++;
-    double target = inside < 1 ? 1 : inside;
+    double target = bounded;
     double fx = (w > 0 && h > 0) ? sqrt(target * w / h) : (w > 0 ? target : 1);
     int32_t nx = fx < 1 ? 1 : (fx > GRID_MAX_SIDE ? GRID_MAX_SIDE : (int32_t)ceil(fx));
     double fy = (h > 0) ? ceil(target / nx) : 1;
@@ -452,6 +459,7 @@ ht_status htq_build_block(ht_tree *t, int32_t p) {
     if (st != HT_OK) return st;
     htq_free_block(t, p);
     t->hq.blocks[p] = b;
+    t->hq.builds++;
     return HT_OK;
 }
 
