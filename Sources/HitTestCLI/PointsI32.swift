@@ -61,7 +61,12 @@ extension HitTestCLI {
         }
 
         /// `handles[0..<count]` as little-endian indexes at `out` (room for `count` int32s).
-        func write(_ handles: UnsafePointer<HitTestHandle>, _ count: Int, into out: UnsafeMutableRawPointer) {
+        /// Returns false when a handle is `needsHandler` (written as -1: to be resolved and
+        /// written again).
+        @discardableResult
+        func write(_ handles: UnsafePointer<HitTestHandle>, _ count: Int, into out: UnsafeMutableRawPointer) -> Bool {
+            let needsHandler = HitTestHandle.needsHandler.rawValue
+            var resolved = true
             slotHandle.withUnsafeBufferPointer { sh in
                 slotIndex.withUnsafeBufferPointer { si in
                     let n = sh.count
@@ -71,11 +76,14 @@ extension HitTestCLI {
                         if h >= 0 {
                             let slot = Int(h & 0xFF_FFFF)
                             v = slot < n && sh[slot] == h ? si[slot] : (others[h] ?? -1)
+                        } else if h == needsHandler {
+                            resolved = false
                         }
                         out.storeBytes(of: v.littleEndian, toByteOffset: 4 * i, as: Int32.self)
                     }
                 }
             }
+            return resolved
         }
 
         /// Characters Python's `str.splitlines()` ends a line at (the table must split back into

@@ -258,7 +258,9 @@ extension HitTestCLI {
                 snapshot.hitTest(
                     UnsafeBufferPointer(start: slot.points, count: count),
                     into: UnsafeMutableBufferPointer(start: slot.handles, count: count), threads: 1)
-                for i in 0..<count where slot.handles[i] == .needsHandler { return }  // formatted by the writer
+                // Answers that need a handler: resolved and formatted by the writer.
+                if case .i32(let table) = answers { return indexes(slot, table) }  // checks as it goes
+                if needsHandler(slot) { return }
                 emit(p, len, first: k == 0, slot, answers)
             }
             var total = 0
@@ -319,7 +321,8 @@ extension HitTestCLI {
                 snapshot.hitTest(
                     UnsafeBufferPointer(start: points, count: count),
                     into: UnsafeMutableBufferPointer(start: slot.handles, count: count), threads: 1)
-                for i in 0..<count where slot.handles[i] == .needsHandler { return }
+                if case .i32(let table) = answers { return indexes(slot, table) }
+                if needsHandler(slot) { return }
                 emitBinary(source, start, slot, answers)
             }
             var done = 0
@@ -354,12 +357,19 @@ extension HitTestCLI {
             }
         }
 
-        /// The piece's answers as little-endian int32 indexes into `table` (-1: no view).
+        /// The piece's answers as little-endian int32 indexes into `table` (-1: no view); not
+        /// `formatted` when an answer needs a handler (the writer resolves it and calls again).
         static func indexes(_ slot: Slot, _ table: ViewTable) {
             slot.reserveBytes(4 * slot.count + 4)
-            table.write(slot.handles, slot.count, into: UnsafeMutableRawPointer(slot.bytes))
+            slot.formatted = table.write(slot.handles, slot.count, into: UnsafeMutableRawPointer(slot.bytes))
             slot.used = 4 * slot.count
-            slot.formatted = true
+        }
+
+        /// Whether an answer of the piece needs a handler.
+        @inline(__always) static func needsHandler(_ slot: Slot) -> Bool {
+            let needs = HitTestHandle.needsHandler
+            for i in 0..<slot.count where slot.handles[i] == needs { return true }
+            return false
         }
 
         /// The `.f64` lines of a piece: each number as `FastNumber` writes it (the bytes of
