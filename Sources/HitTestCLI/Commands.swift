@@ -15,15 +15,13 @@ extension HitTestCLI {
             try LayoutOption.apply(a.options["--size"], to: window)  // Layout: --size
             let progress = Progress(output, asked: a.flags.contains("--progress"))
             let binary = a.positional[1].hasSuffix(".f64")
-            // The answers' form: CSV lines with ids, or indexes into the view table.
-            let answers: AnswerFormat
+            // The answers' form: indexes into the view table, or (nil) CSV lines with ids.
+            var answers: AnswerFormat?
             var tableText: [UInt8] = []
             if target.tablePath != nil {
                 let table = ViewTable(window: window)
                 tableText = try table.text()
                 answers = .i32(table)
-            } else {
-                answers = .text(PointsCSV.Ids(allViewsOf: window))
             }
             // Screen -> root coordinates (a no-op for a root at the origin, unscrolled).
             let shift = Screen.toRoot(Point(x: 0, y: 0), window)
@@ -69,7 +67,7 @@ extension HitTestCLI {
             let tested = ContinuousClock.now
             var w = try target.open(table: tableText)
             do {
-                if case .i32(let table) = answers {
+                if case .i32(let table)? = answers {
                     try writeIndexes(handles, table, to: &w)
                 } else if binary {
                     try PointsCSV.writeBinary(points: points, handles: handles, window: window, to: &w, progress: progress)
