@@ -5,10 +5,14 @@
 #   points-dec.f64   13 M float64 pairs, short decimals like the CSV's (208 MB)
 #   points-3x.f64    13 M float64 pairs, pixel positions of a 3x screen (k / 3: 16-17 digits)
 # then runs each command RUNS times (default 3) with a warm page cache and prints wall, user
-# and sys time: best and median, and the ratios. The machine may be shared: compare the CPU
+# and sys time: best and median, and the ratios. Each input is also queried to the binary
+# `.i32` output (an int32 view index per point, `-o out.i32`; the view table beside it), timed
+# beside `cp` of the input and `cat`; its first million answers are checked against the CSV
+# output's ids through the table. The machine may be shared: compare the CPU
 # (user+sys) ratios as well as wall clock, and mind the load average printed.
 #
-# usage: scripts/throughput.sh [--no-build] [--csv-only|--f64-only]
+# usage: scripts/throughput.sh [--no-build] [--csv-only|--f64-only] [--i32-only]
+#   --i32-only: time only the .i32 output (and cat, cp, wc -l beside it)
 #   env: DIR, RUNS, CSV_LINES (13600000), F64_POINTS (13000000), HITTEST (a built binary),
 #        BASELINE (another hittest binary, e.g. an older build: timed in the same run, its
 #        output compared byte for byte, and the ratio printed)
@@ -18,13 +22,14 @@ DIR=${DIR:-/tmp/hittest-throughput}
 RUNS=${RUNS:-3}
 CSV_LINES=${CSV_LINES:-13600000}
 F64_POINTS=${F64_POINTS:-13000000}
-build=1 csv=1 f64=1
+build=1 csv=1 f64=1 text=1
 for a in "$@"; do
     case $a in
         --no-build) build=0 ;;
         --csv-only) f64=0 ;;
         --f64-only) csv=0 ;;
-        *) echo "usage: $0 [--no-build] [--csv-only|--f64-only]" >&2; exit 2 ;;
+        --i32-only) text=0 ;;
+        *) echo "usage: $0 [--no-build] [--csv-only|--f64-only] [--i32-only]" >&2; exit 2 ;;
     esac
 done
 mkdir -p "$DIR"
@@ -59,7 +64,7 @@ time_runs() {
     local name=$1; shift
     local t=() k out
     for ((k = 0; k < RUNS; k++)); do
-        rm -f "$DIR/out.csv" "$DIR/copy"
+        rm -f "$DIR/out.csv" "$DIR/copy" "$DIR/out.i32" "$DIR/out.i32.ids"
         out=$( { time "$@" >/dev/null 2>"$DIR/stderr"; } 2>&1 ) || { cat "$DIR/stderr" >&2; exit 1; }
         t+=("$out")
     done
@@ -88,6 +93,34 @@ warm() {  # read twice, then show the cached share
     fincore --noheadings --output RES,SIZE "$1" 2>/dev/null | awk -v f="$(basename "$1")" '{ print "  page cache: " f " " $1 " of " $2 " resident" }' || true
 }
 
+i32_check() {  # INPUT: the first million .i32 answers, mapped through the table, equal the CSV output's ids
+    local n=1000000
+    "$HITTEST" query "$SCENE" "$1" -o "$DIR/out.i32"
+    { "$HITTEST" query "$SCENE" "$1" 2>/dev/null || true; } | head -n $((n + 1)) | tail -n +2 >"$DIR/check.csv"
+    python3 - "$DIR/out.i32" "$DIR/check.csv" <<'PY'
+import array, sys
+hits = array.array("i"); 
+with open(sys.argv[1], "rb") as f: hits.frombytes(f.read())
+if sys.byteorder != "little": hits.byteswap()
+ids = open(sys.argv[1] + ".ids", encoding="utf-8").read().splitlines()
+text = [l.rsplit(",", 1)[1] for l in open(sys.argv[2], encoding="utf-8").read().splitlines()]
+mapped = ["" if h < 0 else ids[h] for h in hits[: len(text)]]
+bad = sum(a != b for a, b in zip(mapped, text))
+print(f"  .i32 check: {len(text)} answers, {bad} differ from the CSV output's ids; {len(hits)} int32s, {len(ids)} views in the table")
+sys.exit(1 if bad else 0)
+PY
+    rm -f "$DIR/check.csv" "$DIR/out.i32" "$DIR/out.i32.ids"
+}
+
+i32_case() {  # INPUT: time the .i32 output; ratios to cp ($pm/$pb) and cat ($cm/$cb)
+    time_runs "hittest query -o out.i32" "$HITTEST" query "$SCENE" "$1" -o "$DIR/out.i32" "${P[@]}"
+    echo "  hittest's own line (last run): $(tail -1 "$DIR/stderr")"
+    ratio ".i32 query / cat" "$med" "$cm" "$best" "$cb"
+    ratio ".i32 query / cp" "$med" "$pm" "$best" "$pb"
+    echo "  output: $(stat -c %s "$DIR/out.i32" 2>/dev/null || echo '?') bytes + table $(stat -c %s "$DIR/out.i32.ids" 2>/dev/null || echo '?') bytes"
+    i32_check "$1"
+}
+
 baseline() {  # FILE: the BASELINE binary on the same input, same output, and the ratio
     [[ -n ${BASELINE:-} ]] || return 0
     "$HITTEST" query "$SCENE" "$1" -o "$DIR/new.csv" 2>/dev/null
@@ -105,14 +138,19 @@ if [[ $csv == 1 ]]; then
     warm "$f"
     time_runs "wc -l" wc -l "$f"; wb=$best wm=$med
     time_runs "cat > /dev/null" cat "$f"; cb=$best cm=$med
-    time_runs "hittest query -o out.csv" "$HITTEST" query "$SCENE" "$f" -o "$DIR/out.csv" "${P[@]}"
-    qb=$best qm=$med
-    echo "  hittest's own line (last run): $(tail -1 "$DIR/stderr")"
-    baseline "$f"
-    warm "$f"
-    ratio "query / wc -l" "$qm" "$wm" "$qb" "$wb"
-    ratio "query / cat" "$qm" "$cm" "$qb" "$cb"
-    echo "  output: $(stat -c %s "$DIR/out.csv" 2>/dev/null || echo '?') bytes"
+    time_runs "cp (read + write the bytes)" cp "$f" "$DIR/copy"; pb=$best pm=$med
+    if [[ $text == 1 ]]; then
+        time_runs "hittest query -o out.csv" "$HITTEST" query "$SCENE" "$f" -o "$DIR/out.csv" "${P[@]}"
+        qb=$best qm=$med
+        echo "  hittest's own line (last run): $(tail -1 "$DIR/stderr")"
+        baseline "$f"
+        warm "$f"
+        ratio "query / wc -l" "$qm" "$wm" "$qb" "$wb"
+        ratio "query / cat" "$qm" "$cm" "$qb" "$cb"
+        echo "  output: $(stat -c %s "$DIR/out.csv" 2>/dev/null || echo '?') bytes"
+    fi
+    i32_case "$f"
+    ratio ".i32 query / wc -l" "$med" "$wm" "$best" "$wb"
 fi
 
 if [[ $f64 == 1 ]]; then
@@ -122,16 +160,19 @@ if [[ $f64 == 1 ]]; then
         warm "$f"
         time_runs "cat > /dev/null" cat "$f"; cb=$best cm=$med
         time_runs "cp (read + write the bytes)" cp "$f" "$DIR/copy"; pb=$best pm=$med
-        time_runs "hittest query -o out.csv" "$HITTEST" query "$SCENE" "$f" -o "$DIR/out.csv" "${P[@]}"
-        qb=$best qm=$med
-        echo "  hittest's own line (last run): $(tail -1 "$DIR/stderr")"
-        baseline "$f"
-        warm "$f"
-        ratio "query / cat" "$qm" "$cm" "$qb" "$cb"
-        ratio "query / cp" "$qm" "$pm" "$qb" "$pb"
-        echo "  output: $(stat -c %s "$DIR/out.csv" 2>/dev/null || echo '?') bytes"
+        if [[ $text == 1 ]]; then
+            time_runs "hittest query -o out.csv" "$HITTEST" query "$SCENE" "$f" -o "$DIR/out.csv" "${P[@]}"
+            qb=$best qm=$med
+            echo "  hittest's own line (last run): $(tail -1 "$DIR/stderr")"
+            baseline "$f"
+            warm "$f"
+            ratio "query / cat" "$qm" "$cm" "$qb" "$cb"
+            ratio "query / cp" "$qm" "$pm" "$qb" "$pb"
+            echo "  output: $(stat -c %s "$DIR/out.csv" 2>/dev/null || echo '?') bytes"
+        fi
+        i32_case "$f"
     done
 fi
-rm -f "$DIR/out.csv" "$DIR/copy"
+rm -f "$DIR/out.csv" "$DIR/copy" "$DIR/out.i32" "$DIR/out.i32.ids"
 echo
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

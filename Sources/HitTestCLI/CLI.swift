@@ -16,6 +16,9 @@ public enum HitTestCLI {
         /// Whether files written to `-` go straight to file descriptor 1 (the process's own
         /// streams); otherwise they are passed to `out` as text, once, when complete.
         var rawStandardOutput = false
+        /// Where binary files written to `-` go when the streams are not the process's own (the
+        /// `.i32` output of `query`); nil: such output is refused.
+        var outBytes: (@Sendable (Data) -> Void)?
 
         /// Output to the process's streams.
         public static let standard: Output = {
@@ -53,7 +56,8 @@ public enum HitTestCLI {
           demo                       the main job on a built-in phone screen: a million
                                      points, throughput beside the reference walk, a hit map
                                      and an audit
-          query SCENE POINTS [-o F]  hit-test a point file (CSV x,y or .f64); CSV x,y,id out
+          query SCENE POINTS [-o F]  hit-test a point file (CSV x,y or .f64); CSV x,y,id out,
+                                     or with -o F.i32 an int32 view index per point
           render SCENE -o MAP.png    a PNG of which view a touch at each pixel reaches
                 [--scale S] [--cost] (--cost: views UIKit's walk tests per pixel, as heat)
                 [--size WxH]         (query, render, audit, explain: resize the window and
@@ -107,6 +111,8 @@ public enum HitTestCLI {
         "replay": Replay.help,
         "query": """
             usage: hittest query SCENE POINTS [-o FILE] [--progress]
+                   hittest query SCENE POINTS -o FILE.i32 [--ids TABLE]
+                   hittest query SCENE POINTS --ids TABLE [-o -] > FILE.i32
 
             Hit-tests every point of POINTS against SCENE. Points are screen coordinates (the
             root's superview space, where the root's frame lies), as in every command. POINTS
@@ -118,6 +124,20 @@ public enum HitTestCLI {
             all cores; a bad line stops the run with its line number (FILE is then removed).
             Runs longer than a second print their progress on standard error when it is a
             terminal; --progress prints it (and a closing line with the time) in any case.
+
+            With -o naming a `.i32` file, writes instead one little-endian int32 per point, in
+            input order: the index of the hit view in the view table, -1 where nothing is hit
+            (no header, 4 bytes a point). The view table is written beside it, FILE.i32.ids (or
+            --ids TABLE): one id a line, index = line number - 1. The order is depth-first, each
+            view before its subviews, subviews back to front, the root first (index 0): for a
+            scene file, the order in which the ids appear in the file, which is also the order
+            of the Python package's handles (`hittest.load_scene(SCENE).ids`). In numpy:
+                hits = np.fromfile("out.i32", "<i4")
+                ids = open("out.i32.ids", encoding="utf-8").read().splitlines()
+                names = np.array(ids + [""], dtype=object)[hits]    # -1 -> ""
+            `--ids TABLE` without -o (or with -o -) writes the int32s to standard output,
+            which must not be a terminal. An id holding a line break is refused (use the CSV
+            output). As for CSV, a bad line stops the run and removes both files.
             """,
         "render": """
             usage: hittest render SCENE -o MAP.png [--scale S] [--cost] [--size WxH] [--at T [--presentation]]
@@ -296,6 +316,8 @@ public enum HitTestCLI {
         let output: Output
         var buffer: [UInt8] = []
         var collected: [UInt8]?  // `-` when the output is not the process's own
+        /// Bytes, not text: `-` passes them to `output.outBytes` (see `Output`).
+        var binary = false
 
         init(_ path: String, _ output: Output) throws {
             self.path = path
@@ -348,6 +370,11 @@ public enum HitTestCLI {
         /// Flushes and closes; checks that the data reached the file.
         mutating func finish() throws {
             try flush()
+            if let collected, binary {
+                guard let sink = output.outBytes else { throw Failure(message: "binary output to standard output needs the process's own standard output") }
+                sink(Data(collected))
+                return
+            }
             if let collected {
                 var text = String(decoding: collected, as: UTF8.self)
                 if text.hasSuffix("\n") { text.removeLast() }

@@ -8,12 +8,21 @@ extension HitTestCLI {
 
     enum Query {
         static func run(_ args: [String], _ output: Output) throws {
-            let a = try Arguments(args, valued: ["-o", "--size"], flags: ["--progress"])
+            let a = try Arguments(args, valued: ["-o", "--size", "--ids"], flags: ["--progress"])
             try a.expect(2, "SCENE and POINTS")
+            let target = try Target(a, output)
             let (_, window) = try loadScene(a.positional[0], output)
             try LayoutOption.apply(a.options["--size"], to: window)  // Layout: --size
             let progress = Progress(output, asked: a.flags.contains("--progress"))
             let binary = a.positional[1].hasSuffix(".f64")
+            // The answers' form: indexes into the view table, or (nil) CSV lines with ids.
+            var answers: AnswerFormat?
+            var tableText: [UInt8] = []
+            if target.tablePath != nil {
+                let table = ViewTable(window: window)
+                tableText = try table.text()
+                answers = .i32(table)
+            }
             // Screen -> root coordinates (a no-op for a root at the origin, unscrolled).
             let shift = Screen.toRoot(Point(x: 0, y: 0), window)
             if window.transform.isIdentity {
@@ -23,17 +32,19 @@ extension HitTestCLI {
                     throw Failure(message: "\(display(a.positional[1])): \(input.count) bytes is not a whole number of x,y float64 pairs")
                 }
                 let t0 = ContinuousClock.now
-                var w = try FileWriter(a.options["-o"] ?? "-", output)
+                var w = try target.open(table: tableText)
                 let count: Int
                 do {
                     count = binary
-                        ? try PointsStream.binary(input.buffer, window: window, shift: shift, to: &w, progress: progress)
-                        : try PointsStream.csv(input.buffer, name: display(a.positional[1]), window: window, shift: shift, to: &w, progress: progress)
+                        ? try PointsStream.binary(input.buffer, window: window, shift: shift, answers: answers, to: &w, progress: progress)
+                        : try PointsStream.csv(
+                            input.buffer, name: display(a.positional[1]), window: window, shift: shift, answers: answers, to: &w, progress: progress)
+                    try w.finish()
                 } catch {
                     w.discard()
+                    target.removeTable()
                     throw error
                 }
-                try w.finish()
                 progress.done("\(count) points: read, hit-tested and wrote in \(ms(t0, .now))")
                 return
             }
@@ -54,15 +65,111 @@ extension HitTestCLI {
             // The output repeats the input's screen points.
             points = try parsePoints(data, binary: binary, name: "", progress: nil)
             let tested = ContinuousClock.now
-            var w = try FileWriter(a.options["-o"] ?? "-", output)
-            if binary {
-                try PointsCSV.writeBinary(points: points, handles: handles, window: window, to: &w, progress: progress)
-            } else {
-                try PointsCSV.write(data, counts: counts, handles: handles, window: window, to: &w, progress: progress)
+            var w = try target.open(table: tableText)
+            do {
+                if case .i32(let table)? = answers {
+                    try writeIndexes(handles, table, to: &w)
+                } else if binary {
+                    try PointsCSV.writeBinary(points: points, handles: handles, window: window, to: &w, progress: progress)
+                } else {
+                    try PointsCSV.write(data, counts: counts, handles: handles, window: window, to: &w, progress: progress)
+                }
+                try w.finish()
+            } catch {
+                w.discard()
+                target.removeTable()
+                throw error
             }
-            try w.finish()
             progress.done(
                 "\(points.count) points: read \(ms(t0, parsed)), hit-tested \(ms(parsed, tested)), wrote \(ms(tested, .now))")
+        }
+
+        /// Where `query` writes: `-o FILE` (default `-`), and for the `.i32` output (an `-o`
+        /// name ending in `.i32`, or `--ids` given) the view table's file: `--ids FILE`, else
+        /// FILE + `.ids`. Refused before anything is read: `--ids` beside a CSV output, `.i32`
+        /// on standard output without `--ids`, both on `-`, the same file twice, binary output
+        /// to a terminal. [ours]
+        struct Target {
+            let outputPath: String
+            /// The view table's file; nil for the CSV output.
+            let tablePath: String?
+            let output: Output
+
+            init(_ a: Arguments, _ output: Output) throws {
+                self.output = output
+                outputPath = a.options["-o"] ?? "-"
+                let ids = a.options["--ids"]
+                let i32 = outputPath.hasSuffix(".i32") || (ids != nil && outputPath == "-")
+                guard i32 else {
+                    if ids != nil {
+                        throw Failure(message: "--ids goes with the .i32 output (-o FILE.i32, or -o - for standard output); \(outputPath) is a CSV output")
+                    }
+                    tablePath = nil
+                    return
+                }
+                if outputPath == "-" {
+                    guard let ids else {
+                        throw Failure(message: "the .i32 output on standard output needs --ids FILE for its view table")
+                    }
+                    guard ids != "-" else { throw Failure(message: "-o - and --ids -: the .i32 output and its view table cannot both go to standard output") }
+                    if output.rawStandardOutput {
+                        guard isatty(1) == 0 else {
+                            throw Failure(message: "standard output is a terminal: not writing binary .i32 output there; redirect it (> FILE.i32) or use -o FILE.i32")
+                        }
+                    } else if output.outBytes == nil {
+                        throw Failure(message: "binary output to standard output needs the process's own standard output")
+                    }
+                    tablePath = ids
+                } else {
+                    tablePath = ids ?? outputPath + ".ids"
+                    if tablePath == outputPath { throw Failure(message: "--ids \(outputPath): the view table needs a file of its own") }
+                }
+            }
+
+            /// Opens the output and, for the `.i32` output, writes the view table first (a
+            /// failure there removes the output).
+            func open(table: [UInt8]) throws -> FileWriter {
+                var w = try FileWriter(outputPath, output)
+                guard let tablePath else { return w }
+                w.binary = true
+                do {
+                    var t = try FileWriter(tablePath, output)
+                    do {
+                        try t.write(table)
+                        try t.finish()
+                    } catch {
+                        t.discard()
+                        throw error
+                    }
+                } catch {
+                    w.discard()
+                    throw error
+                }
+                return w
+            }
+
+            /// After a failure: the view table's file goes with the output (a regular file only).
+            func removeTable() {
+                guard let tablePath, tablePath != "-" else { return }
+                var st = stat()
+                if stat(tablePath, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { unlink(tablePath) }
+            }
+        }
+
+        /// The `.i32` answers of the two-pass path: indexes into `table`, 64 Ki at a time.
+        static func writeIndexes(_ handles: [HitTestHandle], _ table: ViewTable, to w: inout FileWriter) throws {
+            let per = 1 << 16
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: 4 * per, alignment: 4)
+            defer { buffer.deallocate() }
+            try handles.withUnsafeBufferPointer { h in
+                var start = 0
+                while start < h.count {
+                    let n = min(per, h.count - start)
+                    table.write(h.baseAddress! + start, n, into: buffer)
+                    try w.write(UnsafeRawBufferPointer(start: buffer, count: 4 * n))
+                    start += n
+                }
+            }
         }
 
         static func ms(_ a: ContinuousClock.Instant, _ b: ContinuousClock.Instant) -> String {

@@ -231,14 +231,14 @@ extension HitTestCLI {
         /// the number of points.
         static func csv(
             _ input: UnsafeRawBufferPointer, name: String, window: Window, shift: Point,
-            to w: inout FileWriter, progress: Progress
+            answers: AnswerFormat? = nil, to w: inout FileWriter, progress: Progress
         ) throws -> Int {
-            try w.write(Array("x,y,id\n".utf8))
+            let answers = answers ?? .text(PointsCSV.Ids(allViewsOf: window))
+            if case .text = answers { try w.write(Array("x,y,id\n".utf8)) }
             guard let raw = input.baseAddress, input.count > 0 else { return 0 }
             let base = raw.assumingMemoryBound(to: UInt8.self)
             let n = input.count
             let cuts = PointsCSV.cuts(base, n, piece: csvPieceBytes)
-            let ids = PointsCSV.Ids(allViewsOf: window)
             let snapshot = window.makeHitTestSnapshot()
             let moved = shift != Point(x: 0, y: 0)
             let input = SharedBytes(raw: UnsafeRawPointer(base), count: n)
@@ -258,8 +258,10 @@ extension HitTestCLI {
                 snapshot.hitTest(
                     UnsafeBufferPointer(start: slot.points, count: count),
                     into: UnsafeMutableBufferPointer(start: slot.handles, count: count), threads: 1)
-                for i in 0..<count where slot.handles[i] == .needsHandler { return }  // formatted by the writer
-                format(p, len, first: k == 0, slot, ids)
+                // Answers that need a handler: resolved and formatted by the writer.
+                if case .i32(let table) = answers { return indexes(slot, table) }  // checks as it goes
+                if needsHandler(slot) { return }
+                emit(p, len, first: k == 0, slot, answers)
             }
             var total = 0
             try run(pieces: cuts.count - 1, work: work) { k, slot in
@@ -270,7 +272,7 @@ extension HitTestCLI {
                 }
                 if !slot.formatted {
                     resolveHandlers(slot, window)
-                    format(base + s, len, first: k == 0, slot, ids)
+                    emit(base + s, len, first: k == 0, slot, answers)
                 }
                 try w.writeLarge(UnsafeRawBufferPointer(start: slot.bytes, count: slot.used))
                 total += slot.count
@@ -282,12 +284,13 @@ extension HitTestCLI {
         /// `query` for `.f64` input whose window has no transform: the points are read where they
         /// are (the mapped file), hit-tested and formatted in pieces (see `PointsStream`).
         static func binary(
-            _ input: UnsafeRawBufferPointer, window: Window, shift: Point, to w: inout FileWriter, progress: Progress
+            _ input: UnsafeRawBufferPointer, window: Window, shift: Point, answers: AnswerFormat? = nil,
+            to w: inout FileWriter, progress: Progress
         ) throws -> Int {
-            try w.write(Array("x,y,id\n".utf8))
+            let answers = answers ?? .text(PointsCSV.Ids(allViewsOf: window))
+            if case .text = answers { try w.write(Array("x,y,id\n".utf8)) }
             let total = input.count / 16
             guard total > 0, let raw = input.baseAddress else { return 0 }
-            let ids = PointsCSV.Ids(allViewsOf: window)
             let snapshot = window.makeHitTestSnapshot()
             let moved = shift != Point(x: 0, y: 0)
             // Points in place when aligned and little-endian (always, for a mapped file on the
@@ -318,8 +321,9 @@ extension HitTestCLI {
                 snapshot.hitTest(
                     UnsafeBufferPointer(start: points, count: count),
                     into: UnsafeMutableBufferPointer(start: slot.handles, count: count), threads: 1)
-                for i in 0..<count where slot.handles[i] == .needsHandler { return }
-                formatBinary(source, start, slot, ids)
+                if case .i32(let table) = answers { return indexes(slot, table) }
+                if needsHandler(slot) { return }
+                emitBinary(source, start, slot, answers)
             }
             var done = 0
             let source = shared.buffer
@@ -328,13 +332,44 @@ extension HitTestCLI {
                     let start = k * per
                     if direct { (slot.points).update(from: (source.baseAddress! + start * 16).assumingMemoryBound(to: Point.self), count: slot.count) }
                     resolveHandlers(slot, window)
-                    formatBinary(source, start, slot, ids)
+                    emitBinary(source, start, slot, answers)
                 }
                 try w.writeLarge(UnsafeRawBufferPointer(start: slot.bytes, count: slot.used))
                 done += slot.count
                 progress.report("\(done) of \(total) points")
             }
             return total
+        }
+
+        /// A CSV piece's answers: its lines `x,y,id` or its indexes.
+        static func emit(_ p: UnsafePointer<UInt8>, _ n: Int, first: Bool, _ slot: Slot, _ answers: AnswerFormat) {
+            switch answers {
+            case .text(let ids): format(p, n, first: first, slot, ids)
+            case .i32(let table): indexes(slot, table)
+            }
+        }
+
+        /// A `.f64` piece's answers: its lines `x,y,id` or its indexes.
+        static func emitBinary(_ source: UnsafeRawBufferPointer, _ start: Int, _ slot: Slot, _ answers: AnswerFormat) {
+            switch answers {
+            case .text(let ids): formatBinary(source, start, slot, ids)
+            case .i32(let table): indexes(slot, table)
+            }
+        }
+
+        /// The piece's answers as little-endian int32 indexes into `table` (-1: no view); not
+        /// `formatted` when an answer needs a handler (the writer resolves it and calls again).
+        static func indexes(_ slot: Slot, _ table: ViewTable) {
+            slot.reserveBytes(4 * slot.count + 4)
+            slot.formatted = table.write(slot.handles, slot.count, into: UnsafeMutableRawPointer(slot.bytes))
+            slot.used = 4 * slot.count
+        }
+
+        /// Whether an answer of the piece needs a handler.
+        @inline(__always) static func needsHandler(_ slot: Slot) -> Bool {
+            let needs = HitTestHandle.needsHandler
+            for i in 0..<slot.count where slot.handles[i] == needs { return true }
+            return false
         }
 
         /// The `.f64` lines of a piece: each number as `FastNumber` writes it (the bytes of
