@@ -193,7 +193,7 @@ static ht_status walk(const ht_tree *t, stack *st, int32_t slot, double x, doubl
             uint32_t fl = h ? h->flags : cur.b->kids[k].flags;
             int32_t cslot;
             int inside;
-            double lx, ly;
+            double lx = 0, ly = 0; /* set on every path that reads them; gcc cannot see it */
             tested++;
             if (fl & K_FAST) {
                 cslot = h->slot;
