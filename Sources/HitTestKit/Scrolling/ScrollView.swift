@@ -414,6 +414,10 @@ open class ScrollView: View {
 
     private let tickTarget: TickTarget
 
+    /// `log(lnRateOf)`, kept between ticks (`lnRateOf` NaN: not computed yet).
+    @exclusivity(unchecked) private var lnRate: Double = .nan
+    @exclusivity(unchecked) private var lnRateOf: Double = .nan
+
     /// The deadline action of every motion tick: one closure for the view's life (no
     /// allocation per tick). While it runs it holds the view.
     private let tickAction: () -> Void
@@ -478,7 +482,12 @@ open class ScrollView: View {
             var next = contentOffset
             // d^(1000 t) and ln d once per tick (the same values `deceleratedOffset` computes).
             let decay = pow(d, 1000 * t)
-            let lnD = log(d)
+            // ln d only when the rate changed since the last tick (the same value each time).
+            if d != lnRateOf {
+                lnRate = log(d)
+                lnRateOf = d
+            }
+            let lnD = lnRate
             func axis(_ o: Double, _ v: Double, _ lo: Double, _ hi: Double, _ moving: inout Bool, _ value: inout Double) {
                 guard moving else { return }
                 // = ScrollView.deceleratedOffset(from: o, velocity: v, after: t, rate: d)

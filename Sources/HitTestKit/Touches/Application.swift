@@ -287,6 +287,8 @@ public final class Application: Responder {
     }
 
     private func runDeadlines(through time: Double) {
+        // The router once (a lazy property's getter per deadline cost a test and a retain).
+        let router = self.router
         while let (due, action) = deadlines.popDue(through: time) {
             if !clockStarted || due > currentTime {
                 currentTime = due
