@@ -128,7 +128,7 @@ final class GestureEngine: TouchInterceptor {
                 for g in unsafeDowncast(watchers, to: Watchers.self).recognizers {
                     if g.stepMark != stamp {
                         g.stepMark = stamp
-                        g.stepTouches.removeAll(keepingCapacity: true)
+                        g.stepTouches.emptyKeepingCapacity()
                         order.append(g)
                     }
                     g.stepTouches.append(touch)
@@ -136,7 +136,7 @@ final class GestureEngine: TouchInterceptor {
             }
             for g in order {
                 let set = Set(g.stepTouches)
-                g.stepTouches.removeAll(keepingCapacity: true)
+                g.stepTouches.emptyKeepingCapacity()
                 guard g.isLive, !g.storedState.isFinished else { continue }
                 GestureEngine.send(phase, set, event, to: g)
             }
@@ -245,7 +245,7 @@ final class GestureEngine: TouchInterceptor {
             case .retry(let g): retry(g)
             }
         }
-        work.removeAll(keepingCapacity: true)
+        work.emptyKeepingCapacity()
     }
 
     private func process(_ g: GestureRecognizer, to new: GestureRecognizer.State) {

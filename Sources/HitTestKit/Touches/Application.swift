@@ -207,7 +207,7 @@ public final class Application: Responder {
             case .advance(let time): advance(to: time)
             }
         }
-        queue.removeAll(keepingCapacity: true)
+        queue.emptyKeepingCapacity()
         queueHead = 0
     }
 

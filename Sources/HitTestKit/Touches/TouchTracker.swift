@@ -42,7 +42,7 @@ final class TouchTracker {
         var step = Step()
         // The list of the last step, if it was given back (`recycle`): no allocation.
         swap(&step.changed, &spareChanged)
-        step.changed.removeAll(keepingCapacity: true)
+        step.changed.emptyKeepingCapacity()
         for change in changes {
             if change.phase == .began {
                 if let old = byIdentifier[change.id] {
@@ -94,7 +94,7 @@ final class TouchTracker {
     /// Takes back a step's `changed` list once the step is over (it is reused, emptied, so it
     /// keeps no touch alive).
     func recycle(_ changed: inout [Touch]) {
-        changed.removeAll(keepingCapacity: true)
+        changed.emptyKeepingCapacity()
         swap(&changed, &spareChanged)
     }
 
