@@ -460,7 +460,7 @@ final class GestureEngine: TouchInterceptor {
         g.cancelScheduledDeadlines()
         g.storedState = .possible
         note(g, g.transitionText(from, .possible))
-        g.sequenceTouches.removeAll()
+        g.sequenceTouches.emptyKeepingCapacity()  // its buffer serves the next gesture
         g.reset()
     }
 }
