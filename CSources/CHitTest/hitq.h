@@ -333,6 +333,17 @@ static inline cell_pass cell_pass_of(const answer_grid *g) {
     return p;
 }
 
+/* The answer cell_pass_lookup gives for cell `c`: its palette answer, SUBGRID for a sub-grid's
+ * own code, UNSURE when the point is not inside the grid (`in` is 0), all without a branch. */
+static inline int32_t cell_pass_answer(const cell_pass *p, size_t c, int in) {
+    uint32_t code = p->codes[c];
+    int32_t sub = code >= p->sub_base; /* a sub-grid's own code: SUBGRID */
+    int32_t a = p->palette[sub ? 0 : code];
+    a = sub ? SUBGRID : a;
+    int32_t m = -in;
+    return (a & m) | (UNSURE & ~m);
+}
+
 /* cell_lookup without its sub-grid step (SUBGRID is returned as is) and without a branch: the
  * same cell for every point of the grid's domain, UNSURE outside it (NaN included). Inside the
  * domain f >= 0, and (int)min(f, n - 1) == (f < n ? (int)f : n - 1): for f in [n - 1, n) both
@@ -349,12 +360,7 @@ HT_HOT int32_t cell_pass_lookup(const cell_pass *p, double x, double y) {
     fy = fy + 0.5 < p->my ? fy + 0.5 : p->my;
 #endif
     size_t c = (size_t)(int32_t)fy * p->nx + (size_t)(int32_t)fx;
-    uint32_t code = p->codes[c];
-    int32_t sub = code >= p->sub_base; /* a sub-grid's own code: SUBGRID */
-    int32_t a = p->palette[sub ? 0 : code];
-    a = sub ? SUBGRID : a;
-    int32_t m = -in;
-    return (a & m) | (UNSURE & ~m);
+    return cell_pass_answer(p, c, in);
 }
 
 #if defined(__SSE2__)
@@ -372,12 +378,7 @@ HT_HOT int32_t cell_pass_lookup_xy(const cell_pass *p, const double *xy) {
     __m128i i = _mm_cvttpd_epi32(f);
 #endif
     size_t c = (size_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(i, 1)) * p->nx + (size_t)_mm_cvtsi128_si32(i);
-    uint32_t code = p->codes[c];
-    int32_t sub = code >= p->sub_base; /* a sub-grid's own code: SUBGRID */
-    int32_t a = p->palette[sub ? 0 : code];
-    a = sub ? SUBGRID : a;
-    int32_t m = -in;
-    return (a & m) | (UNSURE & ~m);
+    return cell_pass_answer(p, c, in);
 }
 #endif
 
