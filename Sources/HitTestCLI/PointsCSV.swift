@@ -237,16 +237,25 @@ extension HitTestCLI {
         }
 
         /// Parses one chunk; returns the points written and the first bad line (1-based in the
-        /// chunk) with its text.
+        /// chunk) with its text. `lines`: try `PointsLine.parse` (a whole short line at once) on
+        /// each line first; false: the number-by-number parser alone (the tests compare both).
         static func chunk(
-            _ p: UnsafePointer<UInt8>, _ n: Int, header: Bool, into out: UnsafeMutablePointer<Point>, capacity: Int
+            _ p: UnsafePointer<UInt8>, _ n: Int, header: Bool, into out: UnsafeMutablePointer<Point>, capacity: Int,
+            lines: Bool = true
         ) -> (Int, (Int, String)?) {
             pow10.withUnsafeBufferPointer { tensBuffer in
                 let tens = tensBuffer.baseAddress!
                 let b = UnsafeBufferPointer(start: p, count: n)
                 var i = 0, line = 0, count = 0
+                // The line parser reads up to 32 bytes from a line's start.
+                let linesEnd = lines ? n - PointsLine.reach : 0
                 while i < n {
                     line += 1
+                    if i <= linesEnd && count < capacity, let next = PointsLine.parse(p, i, tens, into: out + count) {
+                        count += 1
+                        i = next
+                        continue
+                    }
                     var j = i
                     if let x = i + 9 < n ? fastWide(p, &j, n, tens) : fast(p, &j, n, tens), j < n, p[j] == UInt8(ascii: ",") {
                         j += 1
