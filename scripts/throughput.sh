@@ -8,7 +8,9 @@
 # and sys time: best and median, and the ratios. Each input is also queried to the binary
 # `.i32` output (an int32 view index per point, `-o out.i32`; the view table beside it), timed
 # beside `cp` of the input and `cat`; its first million answers are checked against the CSV
-# output's ids through the table. The machine may be shared: compare the CPU
+# output's ids through the table. The write floor: `cat` of the query's own output (in the page
+# cache) into a new file on the same file system, i.e. what writing that many bytes costs
+# without any work. The machine may be shared: compare the CPU
 # (user+sys) ratios as well as wall clock, and mind the load average printed.
 #
 # usage: scripts/throughput.sh [--no-build] [--csv-only|--f64-only] [--i32-only]
@@ -117,8 +119,13 @@ i32_case() {  # INPUT: time the .i32 output; ratios to cp ($pm/$pb) and cat ($cm
     echo "  hittest's own line (last run): $(tail -1 "$DIR/stderr")"
     ratio ".i32 query / cat" "$med" "$cm" "$best" "$cb"
     ratio ".i32 query / cp" "$med" "$pm" "$best" "$pb"
-    echo "  output: $(stat -c %s "$DIR/out.i32" 2>/dev/null || echo '?') bytes + table $(stat -c %s "$DIR/out.i32.ids" 2>/dev/null || echo '?') bytes"
+    echo "  table: $(stat -c %s "$DIR/out.i32.ids" 2>/dev/null || echo '?') bytes"
+    local m=$med b=$best
+    floor ".i32" out.i32
+    [[ -n ${fm:-} ]] && ratio ".i32 query / write floor" "$m" "$fm" "$b" "$fb"
+    fm=
     i32_check "$1"
+    med=$m best=$b
 }
 
 baseline() {  # FILE: the BASELINE binary on the same input, same output, and the ratio
@@ -131,47 +138,49 @@ baseline() {  # FILE: the BASELINE binary on the same input, same output, and th
     ratio "baseline / query" "$med" "$qm" "$best" "$qb"
 }
 
-if [[ $csv == 1 ]]; then
-    f=$DIR/points.csv
+floor() {  # NAME OUT: the write floor, `cat` of the query's output (kept as $DIR/floor.src) into a
+    # new file on the same file system; leaves its medians in $fm and bests in $fb
+    mv "$DIR/$2" "$DIR/floor.src" 2>/dev/null || return 0
+    echo "  output: $(stat -c %s "$DIR/floor.src") bytes"
+    warm "$DIR/floor.src"
+    time_runs "write floor: cat $1 output > file" sh -c 'cat "$0" >"$1"' "$DIR/floor.src" "$DIR/copy"; fb=$best fm=$med
+    rm -f "$DIR/floor.src" "$DIR/copy"
+}
+
+case_file() {  # FILE csv|f64: every timing of one input, ratios within this run
+    local f=$1 kind=$2
     echo
-    echo "CSV: $(basename "$f"), $(stat -c %s "$f") bytes, $(($(wc -l <"$f") - 1)) points"
+    if [[ $kind == csv ]]; then
+        echo "CSV: $(basename "$f"), $(stat -c %s "$f") bytes, $(($(wc -l <"$f") - 1)) points"
+    else
+        echo ".f64: $(basename "$f"), $(stat -c %s "$f") bytes, $(($(stat -c %s "$f") / 16)) points"
+    fi
     warm "$f"
-    time_runs "wc -l" wc -l "$f"; wb=$best wm=$med
+    if [[ $kind == csv ]]; then time_runs "wc -l" wc -l "$f"; wb=$best wm=$med; fi
     time_runs "cat > /dev/null" cat "$f"; cb=$best cm=$med
     time_runs "cp (read + write the bytes)" cp "$f" "$DIR/copy"; pb=$best pm=$med
     if [[ $text == 1 ]]; then
         time_runs "hittest query -o out.csv" "$HITTEST" query "$SCENE" "$f" -o "$DIR/out.csv" "${P[@]}"
         qb=$best qm=$med
         echo "  hittest's own line (last run): $(tail -1 "$DIR/stderr")"
+        floor "CSV" out.csv
         baseline "$f"
         warm "$f"
-        ratio "query / wc -l" "$qm" "$wm" "$qb" "$wb"
+        [[ $kind == csv ]] && ratio "query / wc -l" "$qm" "$wm" "$qb" "$wb"
         ratio "query / cat" "$qm" "$cm" "$qb" "$cb"
-        echo "  output: $(stat -c %s "$DIR/out.csv" 2>/dev/null || echo '?') bytes"
+        ratio "query / cp" "$qm" "$pm" "$qb" "$pb"
+        [[ -n ${fm:-} ]] && ratio "query / write floor" "$qm" "$fm" "$qb" "$fb"
+        [[ $kind == csv && -n ${fm:-} ]] && ratio "write floor / wc -l" "$fm" "$wm" "$fb" "$wb"
+        fm=
     fi
     i32_case "$f"
-    ratio ".i32 query / wc -l" "$med" "$wm" "$best" "$wb"
-fi
+    [[ $kind == csv ]] && ratio ".i32 query / wc -l" "$med" "$wm" "$best" "$wb"
+    return 0
+}
 
+[[ $csv == 1 ]] && case_file "$DIR/points.csv" csv
 if [[ $f64 == 1 ]]; then
-    for f in "$DIR/points-dec.f64" "$DIR/points-3x.f64"; do
-        echo
-        echo ".f64: $(basename "$f"), $(stat -c %s "$f") bytes, $(($(stat -c %s "$f") / 16)) points"
-        warm "$f"
-        time_runs "cat > /dev/null" cat "$f"; cb=$best cm=$med
-        time_runs "cp (read + write the bytes)" cp "$f" "$DIR/copy"; pb=$best pm=$med
-        if [[ $text == 1 ]]; then
-            time_runs "hittest query -o out.csv" "$HITTEST" query "$SCENE" "$f" -o "$DIR/out.csv" "${P[@]}"
-            qb=$best qm=$med
-            echo "  hittest's own line (last run): $(tail -1 "$DIR/stderr")"
-            baseline "$f"
-            warm "$f"
-            ratio "query / cat" "$qm" "$cm" "$qb" "$cb"
-            ratio "query / cp" "$qm" "$pm" "$qb" "$pb"
-            echo "  output: $(stat -c %s "$DIR/out.csv" 2>/dev/null || echo '?') bytes"
-        fi
-        i32_case "$f"
-    done
+    for f in "$DIR/points-dec.f64" "$DIR/points-3x.f64"; do case_file "$f" f64; done
 fi
 rm -f "$DIR/out.csv" "$DIR/copy" "$DIR/out.i32" "$DIR/out.i32.ids"
 echo
