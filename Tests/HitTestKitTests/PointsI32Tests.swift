@@ -271,25 +271,12 @@ import Testing
 
     /// A scrolled root (one pass, points shifted) and a transformed root (the two-pass path):
     /// screen coordinates, as the CSV output, for CSV and `.f64` input.
-    @Test(arguments: [PointsStreamRootTests.scrolled, PointsStreamRootTests.scaled])
+    @Test(arguments: [MovedRootFixture.scrolled, MovedRootFixture.scaled])
     func movedRootsAnswerInScreenCoordinates(_ json: String) throws {
-        let scene = T.temp("scene.json")
-        try Data(json.utf8).write(to: URL(fileURLWithPath: scene))
-        let window = try SceneFile(json: Data(json.utf8)).makeWindow()
-        var rng = SplitMix64(seed: 21)
-        var points: [Point] = []
-        for _ in 0..<70_000 { points.append(Point(x: Double(rng.next() % 1000) / 4 - 20, y: Double(rng.next() % 1800) / 4 - 20)) }
-        let expected = points.map { HitTestCLI.name(window.hitTest(HitTestCLI.Screen.toRoot($0, window))) }
-        var csv = "x,y\n", f64 = Data()
-        for p in points {
-            csv += "\(p.x),\(p.y)\n"
-            for v in [p.x, p.y] { withUnsafeBytes(of: v.bitPattern.littleEndian) { f64.append(contentsOf: $0) } }
-        }
-        for (name, data) in [("p.csv", Data(csv.utf8)), ("p.f64", f64)] {
-            let input = T.temp(name)
-            try data.write(to: URL(fileURLWithPath: input))
-            let (hits, ids) = try Self.compare(scene: scene, input: input)
-            Self.expectSame(hits.map { $0 < 0 ? "" : ids[Int($0)] }, expected, name)
+        let f = try MovedRootFixture(json, seed: 21)
+        for (name, input) in f.inputs {
+            let (hits, ids) = try Self.compare(scene: f.scenePath, input: input)
+            Self.expectSame(hits.map { $0 < 0 ? "" : ids[Int($0)] }, f.expected, name)
             #expect(ids == Self.idsInFileOrder(json))
             #expect(Set(hits).count >= 3, "\(name)")
         }

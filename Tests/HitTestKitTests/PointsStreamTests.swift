@@ -222,40 +222,16 @@ import Testing
 @Suite struct PointsStreamRootTests {
     typealias T = SceneAndCLITests
 
-    static let scrolled = #"""
-        {"format":"hittest-scene","version":1,"root":{"id":"table","frame":[0,100,200,300],"bounds":[0,1200,200,300],"children":[
-          {"id":"top","frame":[0,1200,200,50]},
-          {"id":"rest","frame":[0,1250,200,250],"children":[{"id":"cell","frame":[20,1300,50,50]}]}]}}
-        """#
-    static let scaled = #"""
-        {"format":"hittest-scene","version":1,"root":{"id":"root","frame":[0,0,200,200],"transform":[0.5,0,0,0.5,10,0],"children":[
-          {"id":"left","frame":[0,0,100,200]},
-          {"id":"dot","frame":[150,50,20,20]}]}}
-        """#
-
-    @Test(arguments: [scrolled, scaled]) func answersAreInScreenCoordinates(_ json: String) throws {
-        let path = T.temp("scene.json")
-        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
-        let window = try SceneFile(json: Data(json.utf8)).makeWindow()
-        var rng = SplitMix64(seed: 17)
-        var points: [Point] = []
-        for _ in 0..<70_000 { points.append(Point(x: Double(rng.next() % 1000) / 4 - 20, y: Double(rng.next() % 1800) / 4 - 20)) }
-        // Quarter points: every shift and scale here is exact, so both paths see the same points.
-        let expected = points.map { HitTestCLI.name(window.hitTest(HitTestCLI.Screen.toRoot($0, window))) }
-        var csv = "x,y\n", f64 = Data()
-        for p in points {
-            csv += "\(p.x),\(p.y)\n"
-            for v in [p.x, p.y] { withUnsafeBytes(of: v.bitPattern.littleEndian) { f64.append(contentsOf: $0) } }
-        }
-        for (name, data) in [("p.csv", Data(csv.utf8)), ("p.f64", f64)] {
-            let input = T.temp(name), output = T.temp("out.csv")
-            try data.write(to: URL(fileURLWithPath: input))
-            let (status, c) = T.run(["query", path, input, "-o", output])
+    @Test(arguments: [MovedRootFixture.scrolled, MovedRootFixture.scaled]) func answersAreInScreenCoordinates(_ json: String) throws {
+        let f = try MovedRootFixture(json, seed: 17)
+        for (name, input) in f.inputs {
+            let output = T.temp("out.csv")
+            let (status, c) = T.run(["query", f.scenePath, input, "-o", output])
             #expect(status == 0, "\(c.err)")
             let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").dropFirst()
-            #expect(lines.count == points.count)
+            #expect(lines.count == f.points.count)
             let ids = lines.map { String($0.split(separator: ",", omittingEmptySubsequences: false)[2]) }
-            #expect(ids == expected, "\(name)")
+            #expect(ids == f.expected, "\(name)")
             #expect(Set(ids).count >= 3, "\(name): \(Set(ids))")
         }
     }
