@@ -241,7 +241,7 @@ extension HitTestCLI {
         /// each line first; false: the number-by-number parser alone (the tests compare both).
         static func chunk(
             _ p: UnsafePointer<UInt8>, _ n: Int, header: Bool, into out: UnsafeMutablePointer<Point>, capacity: Int,
-            lines: Bool = true
+            lines: Bool = true, extents: UnsafeMutablePointer<LineExtent>? = nil
         ) -> (Int, (Int, String)?) {
             pow10.withUnsafeBufferPointer { tensBuffer in
                 let tens = tensBuffer.baseAddress!
@@ -252,6 +252,11 @@ extension HitTestCLI {
                 while i < n {
                     line += 1
                     if i <= linesEnd && count < capacity, let next = PointsLine.parse(p, i, tens, into: out + count) {
+                        if let extents {
+                            // The line's text: up to its LF, and a CR before it.
+                            let text = next - 1 - i
+                            extents[count] = LineExtent(start: UInt32(truncatingIfNeeded: i), length: UInt32(text - (p[next - 2] == 0x0D ? 1 : 0)))
+                        }
                         count += 1
                         i = next
                         continue
@@ -266,6 +271,7 @@ extension HitTestCLI {
                             else if p[j] == 0x0D && (j + 1 == n || p[j + 1] == 0x0A) { next = min(j + 2, n) }
                             if next >= 0 && count < capacity {
                                 (out + count).initialize(to: Point(x: x, y: y))
+                                extents?[count] = LineExtent(start: UInt32(truncatingIfNeeded: i), length: UInt32(truncatingIfNeeded: j - i))
                                 count += 1
                                 i = next
                                 continue
@@ -279,6 +285,7 @@ extension HitTestCLI {
                             return (count, (line, String(decoding: UnsafeBufferPointer(rebasing: b[s..<min(e, s + 40)]), as: UTF8.self)))
                         }
                         (out + count).initialize(to: Point(x: x, y: y))
+                        extents?[count] = LineExtent(start: UInt32(truncatingIfNeeded: i), length: 0)
                         count += 1
                     }
                     i = next
@@ -287,7 +294,61 @@ extension HitTestCLI {
             }
         }
 
+        /// Where a point's line starts in its piece and, when the line is only the number
+        /// characters of `x,y` (then the output repeats it as is), its length without CR and LF;
+        /// 0: any other line (spaces to drop; formatted by `formatLines`).
+        struct LineExtent {
+            var start: UInt32
+            var length: UInt32
+        }
+
         // MARK: - Writing
+
+        /// `formatLines` of a piece p[0..<n] (n < 2^32) from the extents of its `count` points,
+        /// as `chunk` recorded them: the same bytes, without scanning the lines again.
+        static func formatPoints(
+            _ p: UnsafePointer<UInt8>, _ n: Int, extents: UnsafePointer<LineExtent>, handles: UnsafePointer<HitTestHandle>, count: Int,
+            ids idTable: Ids, into out: UnsafeMutablePointer<UInt8>
+        ) -> Int {
+            idTable.bytes.withUnsafeBufferPointer { idBytes in
+                let ids = idBytes.baseAddress!
+                var o = 0
+                for k in 0..<count {
+                    let s = Int(extents[k].start), length = Int(extents[k].length)
+                    if length == 0 {
+                        // A line with spaces (or from the number parser's general path).
+                        var e = n
+                        if let q = memchr(p + s, 0x0A, n - s) { e = UnsafeRawPointer(p).distance(to: UnsafeRawPointer(q)) + 1 }
+                        o += formatLines(p + s, e - s, first: false, handles: handles + k, count: 1, ids: idTable, into: out + o)
+                        continue
+                    }
+                    if length <= 24 && s + 24 <= n {
+                        let from = UnsafeRawPointer(p + s), to = UnsafeMutableRawPointer(out + o)
+                        to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+                        if length > 16 {
+                            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
+                        }
+                    } else {
+                        memcpy(out + o, p + s, length)
+                    }
+                    o += length
+                    out[o] = UInt8(ascii: ","); o += 1
+                    let (at, idLength) = idTable.of(handles[k])
+                    if idLength <= 24 {
+                        let from = UnsafeRawPointer(ids + at), to = UnsafeMutableRawPointer(out + o)
+                        to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+                        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
+                    } else {
+                        memcpy(out + o, ids + at, idLength)
+                    }
+                    o += idLength
+                    out[o] = 0x0A; o += 1
+                }
+                return o
+            }
+        }
 
         /// The id bytes of every hit view, made once per distinct handle.
         struct Ids: @unchecked Sendable {

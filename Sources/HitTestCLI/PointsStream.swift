@@ -88,6 +88,8 @@ extension HitTestCLI {
             var points = UnsafeMutablePointer<Point>.allocate(capacity: 1)
             var pointCapacity = 1
             var handles = UnsafeMutablePointer<HitTestHandle>.allocate(capacity: 1)
+            /// Where each point's line is in the piece (CSV input).
+            var extents = UnsafeMutablePointer<PointsCSV.LineExtent>.allocate(capacity: 1)
             var bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
             var byteCapacity = 1
             /// Points of the piece, output bytes, and whether it was formatted.
@@ -102,8 +104,10 @@ extension HitTestCLI {
                 guard n > pointCapacity else { return }
                 points.deallocate()
                 handles.deallocate()
+                extents.deallocate()
                 points = .allocate(capacity: n)
                 handles = .allocate(capacity: n)
+                extents = .allocate(capacity: n)
                 pointCapacity = n
             }
 
@@ -117,6 +121,7 @@ extension HitTestCLI {
             deinit {
                 points.deallocate()
                 handles.deallocate()
+                extents.deallocate()
                 bytes.deallocate()
             }
         }
@@ -222,7 +227,9 @@ extension HitTestCLI {
         /// `PointsCSV.formatLines`), into the slot's byte buffer.
         static func format(_ p: UnsafePointer<UInt8>, _ n: Int, first: Bool, _ slot: Slot, _ ids: PointsCSV.Ids) {
             slot.reserveBytes(n + slot.count * (ids.longest + 2) + 64)
-            slot.used = PointsCSV.formatLines(p, n, first: first, handles: slot.handles, count: slot.count, ids: ids, into: slot.bytes)
+            slot.used = n <= UInt32.max
+                ? PointsCSV.formatPoints(p, n, extents: slot.extents, handles: slot.handles, count: slot.count, ids: ids, into: slot.bytes)
+                : PointsCSV.formatLines(p, n, first: first, handles: slot.handles, count: slot.count, ids: ids, into: slot.bytes)
             slot.formatted = true
         }
 
@@ -242,12 +249,17 @@ extension HitTestCLI {
             let snapshot = window.makeHitTestSnapshot()
             let moved = shift != Point(x: 0, y: 0)
             let input = SharedBytes(raw: UnsafeRawPointer(base), count: n)
+            let text: Bool
+            if case .text = answers { text = true } else { text = false }
             let work: @Sendable (Int, Slot) -> Void = { k, slot in
                 let s = cuts[k], len = cuts[k + 1] - s
                 let p = input.raw.assumingMemoryBound(to: UInt8.self) + s
                 // A point needs at least "d,d" and, but for the last line, a newline.
                 slot.reservePoints(len / 4 + 2)
-                let (count, failure) = PointsCSV.chunk(p, len, header: k == 0, into: slot.points, capacity: slot.pointCapacity)
+                // Line extents for the text output (pieces under 4 GB: always, but for a line that long).
+                let (count, failure) = PointsCSV.chunk(
+                    p, len, header: k == 0, into: slot.points, capacity: slot.pointCapacity,
+                    extents: text && len <= UInt32.max ? slot.extents : nil)
                 slot.count = count
                 slot.failure = failure
                 slot.formatted = false

@@ -3,6 +3,7 @@ import HitTestKit
 import Testing
 
 @testable import HitTestCLI
+@testable import HitTestScenes
 
 /// The whole-line CSV parser (`PointsLine`, issue 10 item 14): on every input, `PointsCSV.chunk`
 /// with it gives the same points (bit for bit), the same count and the same error (line and
@@ -173,5 +174,61 @@ import Testing
             #expect(r.a[k].x.bitPattern == Double(x)!.bitPattern && r.a[k].y.bitPattern == Double(y)!.bitPattern, "\(x),\(y): \(r.a[k])")
         }
         #expect(zip(r.a, r.b).allSatisfy { $0.x.bitPattern == $1.x.bitPattern && $0.y.bitPattern == $1.y.bitPattern })
+    }
+
+    /// The text output from the parser's line extents (`formatPoints`) equals the output of
+    /// scanning the lines again (`formatLines`) on pieces of every kind of valid line: the
+    /// common form, spaces and tabs around the numbers, CRLF, blank lines, exponents, long
+    /// numbers, a header, with and without a final newline; ids of every length.
+    @Test func formatFromExtentsEqualsFormatFromLines() throws {
+        let window = try SceneFile(json: Data(SceneAndCLITests.sceneJSON.utf8)).makeWindow()
+        var all: [HitTestHandle] = [.none]
+        window.forEachView { all.append($0.hitTestHandle) }
+        let ids = HitTestCLI.PointsCSV.Ids(allViewsOf: window)
+        var rng = SystemRandomNumberGenerator()
+        var points = 0, plain = 0
+        for round in 0..<300 {
+            var text = round % 2 == 0 ? "x,y\n" : ""
+            for _ in 0..<Int.random(in: 1...300, using: &rng) {
+                let x = String(Double(Int.random(in: -99999...99999, using: &rng)) / 100), y = String(Int.random(in: 0...999, using: &rng))
+                let long = "1234567890.123456789", exp = "1.5e3"
+                let body: String
+                switch Int.random(in: 0..<10, using: &rng) {
+                case 0: body = " \(x) , \(y)\t"
+                case 1: body = "\(x),\t\(y)"
+                case 2: body = "\(long),\(x)"
+                case 3: body = "\(exp),\(y)"
+                case 4: body = ""
+                default: body = "\(x),\(y)"
+                }
+                text += body + (Bool.random(using: &rng) ? "\n" : "\r\n")
+            }
+            if Bool.random(using: &rng) { text += "7,8" }
+            let bytes = Array(text.utf8)
+            let capacity = bytes.count / 2 + 2
+            let out = UnsafeMutablePointer<Point>.allocate(capacity: capacity)
+            let extents = UnsafeMutablePointer<HitTestCLI.PointsCSV.LineExtent>.allocate(capacity: capacity)
+            defer { out.deallocate(); extents.deallocate() }
+            let (count, failure) = bytes.withUnsafeBufferPointer {
+                HitTestCLI.PointsCSV.chunk($0.baseAddress!, $0.count, header: true, into: out, capacity: capacity, extents: extents)
+            }
+            try #require(failure == nil, "round \(round): \(String(describing: failure))")
+            let handles = (0..<count).map { _ in all.randomElement(using: &rng)! }
+            let room = bytes.count + count * (ids.longest + 2) + 64
+            let (a, b) = bytes.withUnsafeBufferPointer { p in
+                handles.withUnsafeBufferPointer { h in
+                    let a = UnsafeMutablePointer<UInt8>.allocate(capacity: room), b = UnsafeMutablePointer<UInt8>.allocate(capacity: room)
+                    defer { a.deallocate(); b.deallocate() }
+                    let na = HitTestCLI.PointsCSV.formatPoints(p.baseAddress!, p.count, extents: extents, handles: h.baseAddress!, count: count, ids: ids, into: a)
+                    let nb = HitTestCLI.PointsCSV.formatLines(p.baseAddress!, p.count, first: true, handles: h.baseAddress!, count: count, ids: ids, into: b)
+                    return (Array(UnsafeBufferPointer(start: a, count: na)), Array(UnsafeBufferPointer(start: b, count: nb)))
+                }
+            }
+            #expect(a == b, "round \(round): \(String(decoding: a.prefix(200), as: UTF8.self)) vs \(String(decoding: b.prefix(200), as: UTF8.self))")
+            points += count
+            plain += (0..<count).filter { extents[$0].length > 0 }.count
+        }
+        // Both kinds of extent were exercised.
+        #expect(points > 10_000 && plain > points / 2 && plain < points)
     }
 }
