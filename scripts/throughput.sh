@@ -121,6 +121,19 @@ i32_case() {  # INPUT: time the .i32 output; ratios to cp ($pm/$pb) and cat ($cm
     ratio ".i32 query / cp" "$med" "$pm" "$best" "$pb"
     echo "  table: $(stat -c %s "$DIR/out.i32.ids" 2>/dev/null || echo '?') bytes"
     local m=$med b=$best
+    if [[ -n ${BASELINE:-} ]]; then
+        "$BASELINE" query "$SCENE" "$1" -o "$DIR/old.i32" 2>/dev/null
+        if cmp -s "$DIR/out.i32" "$DIR/old.i32" && cmp -s "$DIR/out.i32.ids" "$DIR/old.i32.ids"; then
+            echo "  output: the same bytes as the baseline's (.i32 and table)"
+        else
+            echo "  output: DIFFERS from the baseline's"
+        fi
+        mv "$DIR/out.i32" "$DIR/keep.i32"
+        rm -f "$DIR/old.i32" "$DIR/old.i32.ids"
+        time_runs "baseline query -o out.i32" "$BASELINE" query "$SCENE" "$1" -o "$DIR/out.i32"
+        ratio "baseline / .i32 query" "$med" "$m" "$best" "$b"
+        mv "$DIR/keep.i32" "$DIR/out.i32"
+    fi
     floor ".i32" out.i32
     [[ -n ${fm:-} ]] && ratio ".i32 query / write floor" "$m" "$fm" "$b" "$fb"
     fm=
