@@ -13,8 +13,12 @@
 # without any work. The machine may be shared: compare the CPU
 # (user+sys) ratios as well as wall clock, and mind the load average printed.
 #
-# usage: scripts/throughput.sh [--no-build] [--csv-only|--f64-only] [--i32-only]
+# usage: scripts/throughput.sh [--no-build] [--csv-only|--f64-only] [--i32-only] [--parser]
 #   --i32-only: time only the .i32 output (and cat, cp, wc -l beside it)
+#   --parser: only the CSV parser, in one process: PointsCSV.chunk (and CSVLines, PointsLine)
+#     copied from the sources into a `swiftc -O -wmo` program, timed in CPU time on the CSV cut
+#     into the CLI's 512 KB pieces, without and with the line parser (and its line extents),
+#     interleaved; ns a line, medians of 5. Load on the machine does not reach these figures.
 #   env: DIR, RUNS, CSV_LINES (13600000), F64_POINTS (13000000), HITTEST (a built binary),
 #        BASELINE (another hittest binary, e.g. an older build: timed in the same run, its
 #        output compared byte for byte, and the ratio printed)
@@ -24,17 +28,81 @@ DIR=${DIR:-/tmp/hittest-throughput}
 RUNS=${RUNS:-3}
 CSV_LINES=${CSV_LINES:-13600000}
 F64_POINTS=${F64_POINTS:-13000000}
-build=1 csv=1 f64=1 text=1
+build=1 csv=1 f64=1 text=1 parser=0
 for a in "$@"; do
     case $a in
+        --parser) parser=1 ;;
         --no-build) build=0 ;;
         --csv-only) f64=0 ;;
         --f64-only) csv=0 ;;
         --i32-only) text=0 ;;
-        *) echo "usage: $0 [--no-build] [--csv-only|--f64-only] [--i32-only]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--no-build] [--csv-only|--f64-only] [--i32-only] [--parser]" >&2; exit 2 ;;
     esac
 done
 mkdir -p "$DIR"
+
+if [[ $parser == 1 ]]; then
+    cc -O2 -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$DIR/gen" scripts/throughput-gen.c
+    [[ -f $DIR/points.csv ]] || "$DIR/gen" csv "$CSV_LINES" "$DIR/points.csv"
+    b=$DIR/parser-bench
+    mkdir -p "$b/main"
+    {
+        echo 'import Foundation'
+        echo 'struct Point { var x: Double; var y: Double }'
+        echo 'enum HitTestCLI {'
+        sed -n '/^    enum CSVLines {/,/^    \/\/ MARK: - render/p' Sources/HitTestCLI/Commands.swift | sed '$d'
+        echo 'enum PointsCSV {'
+        sed -n '/^        static let pow10: \[Double\] = (0...22).map { pow/,/^        \/\/ MARK: - Writing/p' Sources/HitTestCLI/PointsCSV.swift
+        echo '}}'
+    } >"$b/core.swift"
+    sed '/^import HitTestKit/d' Sources/HitTestCLI/PointsLine.swift >"$b/line.swift"
+    cat >"$b/main/main.swift" <<'SWIFT'
+import Foundation
+let path = CommandLine.arguments[1], reps = Int(CommandLine.arguments[2])!
+let fd = open(path, O_RDONLY)
+var st = stat()
+fstat(fd, &st)
+let n = Int(st.st_size)
+let p = mmap(nil, n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0)!.assumingMemoryBound(to: UInt8.self)
+let capacity = (512 << 10) + (1 << 16)
+let out = UnsafeMutablePointer<Point>.allocate(capacity: capacity)
+let extents = UnsafeMutablePointer<HitTestCLI.PointsCSV.LineExtent>.allocate(capacity: capacity)
+func cpu() -> Double { var r = rusage(); getrusage(RUSAGE_SELF.rawValue, &r); return Double(r.ru_utime.tv_sec) + Double(r.ru_utime.tv_usec) * 1e-6 }
+var cuts = [0]
+while cuts.last! + (512 << 10) < n { var k = cuts.last! + (512 << 10); while p[k - 1] != 10 { k += 1 }; cuts.append(k) }
+cuts.append(n)
+let modes = ["number parser (main's)", "line parser", "line parser + extents"]
+var t = [[Double]](repeating: [], count: modes.count), lines = 0
+for _ in 0..<5 {
+    for (m, _) in modes.enumerated() {
+        let t0 = cpu()
+        var c = 0
+        for _ in 0..<reps {
+            for k in 0..<(cuts.count - 1) {
+                let (count, failure) = HitTestCLI.PointsCSV.chunk(
+                    p + cuts[k], cuts[k + 1] - cuts[k], header: k == 0, into: out, capacity: capacity, lines: m > 0, extents: m == 2 ? extents : nil)
+                precondition(failure == nil, "\(failure!)")
+                c += count
+            }
+        }
+        t[m].append((cpu() - t0) / Double(c) * 1e9)
+        lines = c / reps
+    }
+}
+for (m, name) in modes.enumerated() {
+    let s = t[m].sorted()
+    print("  \(name): median \(String(format: "%.2f", s[2])) ns a line, best \(String(format: "%.2f", s[0])) (\(lines) lines x \(reps), CPU time)")
+}
+SWIFT
+    swiftc -O -wmo "$b/core.swift" "$b/line.swift" "$b/main/main.swift" -o "$b/bench" 2>"$b/build.log" || { cat "$b/build.log"; exit 1; }
+    echo "CSV parser alone, one process; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    head -n 40001 "$DIR/points.csv" >"$b/small.csv"
+    echo " 40,000 lines (in the cache):"
+    "$b/bench" "$b/small.csv" 200
+    echo " $(basename "$DIR/points.csv"):"
+    "$b/bench" "$DIR/points.csv" 1
+    exit 0
+fi
 
 if [[ -z ${HITTEST:-} ]]; then
     if [[ $build == 1 ]]; then swift build -c release --product hittest >"$DIR/build.log" 2>&1 || { tail -20 "$DIR/build.log"; exit 1; }; fi
