@@ -247,8 +247,8 @@ extension HitTestCLI {
                 let tens = tensBuffer.baseAddress!
                 let b = UnsafeBufferPointer(start: p, count: n)
                 var i = 0, line = 0, count = 0
-                // The line parser reads up to 32 bytes from a line's start.
-                let linesEnd = lines ? n - PointsLine.reach : 0
+                // The line parser reads up to 32 bytes from a line's start (-1: not used).
+                let linesEnd = lines ? n - PointsLine.reach : -1
                 while i < n {
                     line += 1
                     if i <= linesEnd && count < capacity, let next = PointsLine.parse(p, i, tens, into: out + count) {
