@@ -38,9 +38,7 @@ final class GestureEngine: TouchInterceptor {
     /// The set a one-touch step's recognizers get, reused (see `ReusableTouchSet`).
     @exclusivity(unchecked) private var oneTouch = ReusableTouchSet()
 
-    init(application: Application) {
-        self.application = application
-    }
+    init() {}
 
     private var router: TouchRouter? { application?.router }
 
@@ -106,11 +104,10 @@ final class GestureEngine: TouchInterceptor {
             // One touch (most steps): its recognizers in order, one set for all.
             let touch = touches[0]
             if let watchers = touch.route.watchers {
-                let set = oneTouch.take(touch)
+                let set = oneTouch.takeKeeping(touch)  // emptied by afterDelivery when the touch ends
                 for g in unsafeDowncast(watchers, to: Watchers.self).recognizers where g.isLive && !g.storedState.isFinished {
                     GestureEngine.send(touch.phase, set, event, to: g)
                 }
-                oneTouch.giveBack(consume set)
             }
         } else {
             deliverGrouped(touches, event: event)
@@ -158,6 +155,7 @@ final class GestureEngine: TouchInterceptor {
                 }
             }
             guard touch.phase == .ended || touch.phase == .cancelled else { continue }
+            oneTouch.forget(touch)
             for g in list {
                 g.noteLocation()
                 if let i = g.activeTouches.firstIndex(where: { $0 === touch }) { g.activeTouches.remove(at: i) }

@@ -127,7 +127,13 @@ open class ScrollView: View {
     @exclusivity(unchecked) public var canCancelContentTouches = true
 
     /// The delegate, held weakly.
-    @exclusivity(unchecked) public weak var delegate: ScrollViewDelegate?
+    @exclusivity(unchecked) public weak var delegate: ScrollViewDelegate? {
+        didSet { if delegate != nil { hasHadDelegate = true } }
+    }
+
+    /// A delegate was set once: until then `didScroll` skips the weak load (a weak load of
+    /// nil still costs a runtime call per scroll).
+    @exclusivity(unchecked) private var hasHadDelegate = false
 
     /// Whether a finger is on the view's content (`isTracking`): from touch down to lift,
     /// dragging or not.
@@ -248,9 +254,18 @@ open class ScrollView: View {
     }
 
     private func didScroll() {
-        // The text is built only when the log is on (`note`'s detail is an autoclosure).
-        window?.application?.recorder.note(.scrolled, about: self, detail: ScrollView.offsetText(contentOffset), touch: currentTouch)
-        delegate?.scrollViewDidScroll(self)
+        // The cheap tests first: with the log off (or no application) nothing is retained and
+        // no text is built; the delegate's weak reference is loaded only when one was set.
+        if let application = storedWindow?.application, application.recorder.isEnabled {
+            noteScroll(application.recorder)
+        }
+        if hasHadDelegate { delegate?.scrollViewDidScroll(self) }
+    }
+
+    /// The log entry of a scroll (out of line: the log is off in the fast case).
+    @inline(never)
+    private func noteScroll(_ recorder: DeliveryRecorder) {
+        recorder.note(.scrolled, about: self, detail: ScrollView.offsetText(contentOffset), touch: currentTouch)
     }
 
     /// `contentOffset (x, y)`: the same text as `"contentOffset \(offset)"` (the numbers'
@@ -522,7 +537,9 @@ open class ScrollView: View {
             finishMotion()
         } else {
             let due = current.startTime + Double(current.tick) * ScrollView.tickInterval
-            motion!.token = application.schedule(at: due, tickAction)
+            // The tick running now is this motion's: it is re-keyed in place (the same order
+            // as a new deadline; no slot taken, no closure stored).
+            motion!.token = application.rescheduleRunning(current.token, at: due) ?? application.schedule(at: due, tickAction)
         }
     }
 

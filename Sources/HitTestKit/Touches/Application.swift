@@ -26,12 +26,19 @@ public final class Application: Responder {
 
     let recorder = DeliveryRecorder()
     let forwarder = ChainForwarder()
-    private(set) lazy var tracker = TouchTracker(application: self)
-    private(set) lazy var router = TouchRouter(application: self)
+    // The pipeline's stages are constants (a lazy property cost a test and a retain at every
+    // access, several times per step). Each refers back to the application
+    // `unowned(unsafe)`: set here in `init`, cleared in `deinit`; the application is the only
+    // owner that hands them work, so the reference is set exactly while the application lives.
+    let tracker = TouchTracker()
+    let router = TouchRouter()
 
     /// Creates an application with no windows, at time 0.
     public override init() {
         super.init()
+        tracker.application = self
+        router.application = self
+        gestureEngine.application = self
         router.interceptor = gestureEngine
     }
 
@@ -39,12 +46,14 @@ public final class Application: Responder {
         // Windows and the engine refer to the application unowned(unsafe).
         for window in storedWindows where window.application === self { window.application = nil }
         gestureEngine.detach()
+        tracker.application = nil
+        router.application = nil
     }
 
     // MARK: - Gesture recognizers (Gestures/GestureEngine.swift)
 
     /// The arbitration between recognizers and views: the router's interceptor.
-    private(set) lazy var gestureEngine = GestureEngine(application: self)
+    let gestureEngine = GestureEngine()
 
     // MARK: - Windows
 
@@ -183,6 +192,14 @@ public final class Application: Responder {
         return deadlines.schedule(at: clockStarted ? max(time, currentTime) : time, action)
     }
 
+    /// Schedules the deadline whose action is running now (`token`) again at `time`, with the
+    /// same action: the same as `schedule(at: time, sameAction)` (a new sequence number, so the
+    /// same order), without storing the action again. Nil when `token` is not running now.
+    func rescheduleRunning(_ token: DeadlineToken, at time: Double) -> DeadlineToken? {
+        precondition(time.isFinite, "Application.schedule(at:): \(time) is not a finite time")
+        return deadlines.rearm(token, at: clockStarted ? max(time, currentTime) : time)
+    }
+
     /// Forgets a pending deadline; returns false when it already ran or was cancelled.
     @discardableResult
     func cancel(_ token: DeadlineToken) -> Bool {
@@ -289,12 +306,13 @@ public final class Application: Responder {
     private func runDeadlines(through time: Double) {
         // The router once (a lazy property's getter per deadline cost a test and a retain).
         let router = self.router
-        while let (due, action) = deadlines.popDue(through: time) {
+        while let (due, token, action) = deadlines.takeDue(through: time) {
             if !clockStarted || due > currentTime {
                 currentTime = due
                 clockStarted = true
             }
             action()
+            deadlines.finishRun(token)
             router.flushPending(at: currentTime)
         }
     }

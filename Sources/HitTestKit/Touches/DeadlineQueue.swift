@@ -31,6 +31,9 @@ struct DeadlineQueue {
     private struct Slot {
         var sequence: UInt64
         var action: (() -> Void)?
+        /// The deadline was handed out by `takeDue` and its action runs: not pending (it
+        /// cannot be cancelled), kept until `finishRun` frees it or `rearm` re-keys it.
+        var running = false
     }
 
     private var heap: [Entry] = []
@@ -53,7 +56,7 @@ struct DeadlineQueue {
     /// Whether `entry` is still pending (not run, not cancelled).
     private func isPending(_ entry: Entry) -> Bool {
         let slot = slots[Int(entry.slot)]
-        return slot.sequence == entry.sequence && slot.action != nil
+        return slot.sequence == entry.sequence && slot.action != nil && !slot.running
     }
 
     /// Adds `action` at `time` (finite; the caller checks).
@@ -79,17 +82,18 @@ struct DeadlineQueue {
     @discardableResult
     mutating func cancel(_ token: DeadlineToken) -> Bool {
         let i = Int(token.slot)
-        guard i >= 0, i < slots.count, slots[i].sequence == token.sequence, slots[i].action != nil else { return false }
+        guard i >= 0, i < slots.count, slots[i].sequence == token.sequence, slots[i].action != nil, !slots[i].running
+        else { return false }
         free(i)
         if heap.count > 64, heap.count > 2 * live { compact() }
         return true
     }
 
     /// Empties slot `i` (its deadline ran or was cancelled).
-    private mutating func free(_ i: Int) {
+    private mutating func free(_ i: Int, live counted: Bool = true) {
         slots[i].action = nil
         freeSlots.append(Int32(i))
-        live -= 1
+        if counted { live -= 1 }
     }
 
     /// Removes and returns the earliest pending deadline if it is due at or before `time`.
@@ -101,6 +105,47 @@ struct DeadlineQueue {
         let action = slots[i].action!
         free(i)
         return (top.time, action)
+    }
+
+    /// Removes the earliest pending deadline if it is due at or before `time` and returns it,
+    /// its action left in its slot while it runs: the caller runs the action, then calls
+    /// `finishRun(_:)` with the token. In between, `rearm(_:at:)` may schedule the same action
+    /// again (a repeating deadline: no slot taken, no action stored). Until then the deadline
+    /// counts as run: not pending, not cancellable.
+    mutating func takeDue(through time: Double) -> (time: Double, token: DeadlineToken, action: () -> Void)? {
+        dropCancelledTop()
+        guard let top = heap.first, top.time <= time else { return nil }
+        removeTop()
+        let i = Int(top.slot)
+        slots[i].running = true
+        live -= 1
+        return (top.time, DeadlineToken(sequence: top.sequence, slot: top.slot), slots[i].action!)
+    }
+
+    /// The action of `token` (from `takeDue`) has returned: its slot is freed, unless `rearm`
+    /// scheduled it again.
+    mutating func finishRun(_ token: DeadlineToken) {
+        let i = Int(token.slot)
+        guard i < slots.count, slots[i].sequence == token.sequence, slots[i].running else { return }
+        slots[i].running = false
+        free(i, live: false)
+    }
+
+    /// Schedules the action of the running deadline `token` (handed out by `takeDue`, not yet
+    /// finished) again at `time`, in its slot: the same as `schedule(at: time, action)` with a
+    /// new sequence number taken now (so the order among deadlines is the same), without
+    /// storing the action again. Returns nil (and changes nothing) when `token` is not running.
+    mutating func rearm(_ token: DeadlineToken, at time: Double) -> DeadlineToken? {
+        let i = Int(token.slot)
+        guard i >= 0, i < slots.count, slots[i].sequence == token.sequence, slots[i].running else { return nil }
+        let sequence = nextSequence
+        nextSequence += 1
+        slots[i].sequence = sequence
+        slots[i].running = false
+        live += 1
+        heap.append(Entry(time: time, sequence: sequence, slot: token.slot))
+        siftUp(heap.count - 1)
+        return DeadlineToken(sequence: sequence, slot: token.slot)
     }
 
     /// Forgets every pending deadline.
@@ -128,7 +173,7 @@ struct DeadlineQueue {
         let slots = self.slots
         heap.removeAll { entry in
             let slot = slots[Int(entry.slot)]
-            return slot.sequence != entry.sequence || slot.action == nil
+            return slot.sequence != entry.sequence || slot.action == nil || slot.running
         }
         // Floyd's heap construction, bottom-up: O(n).
         var i = heap.count / 2 - 1

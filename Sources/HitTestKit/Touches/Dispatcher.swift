@@ -98,4 +98,25 @@ struct ReusableTouchSet {
         set.removeAll(keepingCapacity: true)
         storage = set
     }
+
+    // The keeping variant (the gesture engine's set, given to a touch's recognizers at every
+    // step of the touch): the set `[touch]` stays made between steps while the touch is down,
+    // so a touch is hashed once per touch, not once per step. The caller empties it with
+    // `forget` when the touch ends or is cancelled, so it never keeps a finished touch (nor
+    // its view) past that step. The set handed out is the kept storage itself, shared: a
+    // handler that keeps it keeps an unchanging value, and a change here (another touch)
+    // copies on write.
+
+    /// The set `[touch]`, kept for the next call with the same touch.
+    mutating func takeKeeping(_ touch: Touch) -> Set<Touch> {
+        if storage.count == 1, storage.first! === touch { return storage }
+        storage.removeAll(keepingCapacity: true)
+        storage.insert(touch)
+        return storage
+    }
+
+    /// Empties the kept set if it holds `touch` (which ended or was cancelled).
+    mutating func forget(_ touch: Touch) {
+        if storage.count == 1, storage.first! === touch { storage.removeAll(keepingCapacity: true) }
+    }
 }

@@ -71,15 +71,15 @@ protocol TouchInterceptor: AnyObject {
 /// per phase, `began` first, then `moved`, `ended`, `cancelled`; touches in identifier order,
 /// views in the order of their first touch.
 final class TouchRouter {
-    unowned let application: Application
+    /// `unowned(unsafe)`: set by the application's `init`, cleared by its `deinit` (see
+    /// `Application.router`); nil (a trap on use, as a dead `unowned` one) after that.
+    @exclusivity(unchecked) unowned(unsafe) var application: Application!
     /// The gesture seam; nil until recognizers exist.
     @exclusivity(unchecked) var interceptor: TouchInterceptor?
     /// Touches with `route.pending` phases, in the order they got them.
     @exclusivity(unchecked) private var queued: [Touch] = []
 
-    init(application: Application) {
-        self.application = application
-    }
+    init() {}
 
     // MARK: - The step
 

@@ -7,7 +7,9 @@
 /// and asks the router to cancel touches the system ends (a view left its window, a finger
 /// began again). It calls no touch method itself.
 final class TouchTracker {
-    unowned let application: Application
+    /// `unowned(unsafe)`: set by the application's `init`, cleared by its `deinit` (see
+    /// `Application.tracker`); nil (a trap on use, as a dead `unowned` one) after that.
+    @exclusivity(unchecked) unowned(unsafe) var application: Application!
     /// The touches down, in the order they began: every walk over them is in that order, so a
     /// replay does the same thing in the same order each time.
     @exclusivity(unchecked) private(set) var active: [Touch] = []
@@ -24,9 +26,7 @@ final class TouchTracker {
         var confinedTo: [Int?] = []
     }
 
-    init(application: Application) {
-        self.application = application
-    }
+    init() {}
 
     /// No touch is down.
     var isIdle: Bool { active.isEmpty }

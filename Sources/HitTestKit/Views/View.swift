@@ -12,9 +12,9 @@ open class View: Responder {
     // MARK: Mirror bookkeeping
 
     /// The C index this view has a node in, or nil for a view never attached nor queried.
-    var core: CoreTree?
+    @exclusivity(unchecked) var core: CoreTree?
     /// The node handle in `core`.
-    var node: Int32 = -1
+    @exclusivity(unchecked) var node: Int32 = -1
 
     @exclusivity(unchecked) var storedSubviews: [View] = []
     // The back references are `unowned(unsafe)`, not `weak`: a weak reference gives its target
