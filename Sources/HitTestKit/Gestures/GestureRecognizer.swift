@@ -262,6 +262,7 @@ open class GestureRecognizer {
 
     /// Forgets every deadline scheduled with `schedule(at:_:)` that has not run.
     public func cancelScheduledDeadlines() {
+        guard !deadlines.isEmpty else { return }  // the common case: nothing to look up
         if let application = engine?.application {
             for token in deadlines { application.cancel(token) }
         }

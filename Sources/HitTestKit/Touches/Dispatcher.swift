@@ -86,6 +86,7 @@ struct ReusableTouchSet {
 
     /// The set `[touch]`.
     mutating func take(_ touch: Touch) -> Set<Touch> {
+        kept = nil
         var set = storage
         storage = Set()
         set.removeAll(keepingCapacity: true)
@@ -107,16 +108,25 @@ struct ReusableTouchSet {
     // handler that keeps it keeps an unchanging value, and a change here (another touch)
     // copies on write.
 
+    /// The touch `storage` holds in the keeping variant, or nil (then it may hold nothing or a
+    /// touch given by `take`). An identifier, not a reference: `storage` holds that touch, so
+    /// it cannot die and its identifier cannot be reused while this is set.
+    private var kept: ObjectIdentifier?
+
     /// The set `[touch]`, kept for the next call with the same touch.
     mutating func takeKeeping(_ touch: Touch) -> Set<Touch> {
-        if storage.count == 1, storage.first! === touch { return storage }
+        if kept == ObjectIdentifier(touch) { return storage }
         storage.removeAll(keepingCapacity: true)
         storage.insert(touch)
+        kept = ObjectIdentifier(touch)
         return storage
     }
 
     /// Empties the kept set if it holds `touch` (which ended or was cancelled).
     mutating func forget(_ touch: Touch) {
-        if storage.count == 1, storage.first! === touch { storage.removeAll(keepingCapacity: true) }
+        if kept == ObjectIdentifier(touch) {
+            kept = nil
+            storage.removeAll(keepingCapacity: true)
+        }
     }
 }

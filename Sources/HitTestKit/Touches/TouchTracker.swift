@@ -45,7 +45,7 @@ final class TouchTracker {
         step.changed.emptyKeepingCapacity()
         for change in changes {
             if change.phase == .began {
-                if let old = byIdentifier[change.id] {
+                if let old = touch(withID: change.id) {
                     // The same finger cannot begin twice: the old touch is cancelled first.
                     application.router.cancelBySystem(old, at: change.timestamp, reason: nil)
                     remove(old)
@@ -58,7 +58,7 @@ final class TouchTracker {
                 step.began.append(touch)
                 step.confinedTo.append(change.windowIndex)
                 step.changed.append(touch)
-            } else if let touch = byIdentifier[change.id] {
+            } else if let touch = touch(withID: change.id) {
                 touch.previousScreenLocation = touch.screenLocation
                 touch.screenLocation = change.location
                 touch.phase = change.phase
@@ -115,9 +115,20 @@ final class TouchTracker {
     /// Lets go of the touches that ended or were cancelled in this step.
     func retire(_ changed: [Touch]) {
         for touch in changed where touch.phase == .ended || touch.phase == .cancelled {
-            if byIdentifier[touch.identifier] === touch { remove(touch) }
+            if self.touch(withID: touch.identifier) === touch { remove(touch) }
             if touch.phase == .ended { lastTap = (touch.screenLocation, touch.timestamp, touch.tapCount) }
         }
+    }
+
+    /// The touch down with identifier `id`: `byIdentifier[id]`, found by a scan of `active` when
+    /// few fingers are down (no hashing per step; `active` holds exactly the touches of
+    /// `byIdentifier`, one per identifier).
+    @inline(__always) private func touch(withID id: Int) -> Touch? {
+        if active.count <= 8 {
+            for touch in active where touch.identifier == id { return touch }
+            return nil
+        }
+        return byIdentifier[id]
     }
 
     private func remove(_ touch: Touch) {
@@ -129,6 +140,24 @@ final class TouchTracker {
     private func assignViews(_ step: Step) {
         guard !step.began.isEmpty else { return }
         let windows = application.windows
+        if step.began.count == 1 {
+            // One new touch (most steps): what the loop below does for it, without its lists.
+            let touch = step.began[0]
+            let confined = step.confinedTo[0]
+            for window in windows.reversed() {
+                if let index = confined, !(windows.indices.contains(index) && windows[index] === window) { continue }
+                if let hit = window.hitTest(window.fromSuperview(touch.screenLocation)) {
+                    touch.window = window
+                    touch.view = hit
+                    return
+                }
+            }
+            touch.isDelivered = false
+            touch.ignoredBecause = "no view hit"
+            application.recorder.record(
+                .dropped, .began, touch: touch.identifier, by: application, reason: "no view hit")
+            return
+        }
         var pending = Array(zip(step.began, step.confinedTo))
         for window in windows.reversed() where !pending.isEmpty {
             let candidates = pending.filter { _, confined in
