@@ -64,9 +64,12 @@ open class PanGestureRecognizer: GestureRecognizer {
     /// The number of fingers counted (down, at most `maximumNumberOfTouches`).
     private func countedCount() -> Int {
         var n = 0
-        for t in activeTouches where t.phase != .ended && t.phase != .cancelled {
-            n += 1
-            if n == maximumNumberOfTouches { break }
+        // Through the buffer: the touches are read, not kept (no retain per touch).
+        activeTouches.withUnsafeBufferPointer { touches in
+            for t in touches where t.phase != .ended && t.phase != .cancelled {
+                n += 1
+                if n == maximumNumberOfTouches { break }
+            }
         }
         return n
     }
@@ -76,11 +79,14 @@ open class PanGestureRecognizer: GestureRecognizer {
         var x = 0.0
         var y = 0.0
         var n = 0
-        for t in activeTouches where t.phase != .ended && t.phase != .cancelled {
-            x += t.screenLocation.x
-            y += t.screenLocation.y
-            n += 1
-            if n == maximumNumberOfTouches { break }
+        // Through the buffer: the touches are read, not kept (no retain per touch).
+        activeTouches.withUnsafeBufferPointer { touches in
+            for t in touches where t.phase != .ended && t.phase != .cancelled {
+                x += t.screenLocation.x
+                y += t.screenLocation.y
+                n += 1
+                if n == maximumNumberOfTouches { break }
+            }
         }
         return n == 0 ? nil : Point(x: x / Double(n), y: y / Double(n))
     }

@@ -105,9 +105,17 @@ final class GestureEngine: TouchInterceptor {
             let touch = touches[0]
             if let watchers = touch.route.watchers {
                 let set = oneTouch.takeKeeping(touch)  // emptied by afterDelivery when the touch ends
-                for g in unsafeDowncast(watchers, to: Watchers.self).recognizers where g.isLive && !g.storedState.isFinished {
-                    GestureEngine.send(touch.phase, set, event, to: g)
+                // `list` (a local copy of the touch's list) holds every recognizer until the loop
+                // ends, so each is lent to the call unretained.
+                let list = unsafeDowncast(watchers, to: Watchers.self).recognizers
+                list.withUnsafeBufferPointer { buffer in
+                    for k in buffer.indices {
+                        Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { g in
+                            if g.isLive && !g.storedState.isFinished { GestureEngine.send(touch.phase, set, event, to: g) }
+                        }
+                    }
                 }
+                withExtendedLifetime(list) {}
             }
         } else {
             deliverGrouped(touches, event: event)
@@ -143,7 +151,9 @@ final class GestureEngine: TouchInterceptor {
     private func afterDelivery(_ touches: [Touch], router: TouchRouter) {
         // Touches that ended or were cancelled leave their recognizers; where they were is kept.
         for touch in touches {
-            guard let watchers = touch.route.watchers else { continue }
+            // A move (most steps) changes nothing here: no list is loaded for it.
+            let phase = touch.phase
+            guard phase == .began || phase == .ended || phase == .cancelled, let watchers = touch.route.watchers else { continue }
             let list = unsafeDowncast(watchers, to: Watchers.self).recognizers
             if touch.phase == .began {
                 // A touch that begins under a recognizer that has already begun is its, not
@@ -175,17 +185,26 @@ final class GestureEngine: TouchInterceptor {
         var kept = 0
         var i = 0
         while i < active.count {
-            let g = active[i]
+            // Unretained while only its fields are read (`active` holds it); held strongly
+            // across a reset, which runs arbitrary code.
+            let u = Unmanaged.passUnretained(active[i])
             i += 1
-            if g.activeTouches.isEmpty, g.storedState.isFinished {
+            var held: GestureRecognizer?
+            if u._withUnsafeGuaranteedRef({ $0.activeTouches.isEmpty && $0.storedState.isFinished }) {
+                let g = u.takeUnretainedValue()
+                held = g
                 resetRecognizer(g)
             }
-            if g.storedState == .possible, g.activeTouches.isEmpty, !g.isInSequence, g.pendingState == nil {
-                g.isActive = false
+            let done = u._withUnsafeGuaranteedRef { g in
+                g.storedState == .possible && g.activeTouches.isEmpty && !g.isInSequence && g.pendingState == nil
+            }
+            if done {
+                u._withUnsafeGuaranteedRef { $0.isActive = false }
             } else {
-                active[kept] = g
+                if kept != i - 1 { active[kept] = u.takeUnretainedValue() }  // in place already: no write
                 kept += 1
             }
+            withExtendedLifetime(held) {}
         }
         active.removeLast(active.count - kept)
     }

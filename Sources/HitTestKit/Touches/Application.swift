@@ -318,8 +318,14 @@ public final class Application: Responder {
     }
 
     private func settle() {
-        guard let interceptor = router.interceptor else { return }
-        interceptor.settle(router: router)
+        let router = self.router
+        if router.interceptor === gestureEngine {
+            // The usual interceptor: called directly (no existential copied per step).
+            gestureEngine.settle(router: router)
+        } else {
+            guard let interceptor = router.interceptor else { return }
+            interceptor.settle(router: router)
+        }
         router.flushPending(at: currentTime)
     }
 }
