@@ -256,10 +256,19 @@ open class ScrollView: View {
     private func didScroll() {
         // The cheap tests first: with the log off (or no application) nothing is retained and
         // no text is built; the delegate's weak reference is loaded only when one was set.
-        if let application = storedWindow?.application, application.recorder.isEnabled {
+        if isLoggingScrolls, let application = storedWindow?.application {
             noteScroll(application.recorder)
         }
         if hasHadDelegate { delegate?.scrollViewDidScroll(self) }
+    }
+
+    /// Whether this view's window's application logs, read through the unretained references
+    /// (the view's window and the window's application, both `unowned(unsafe)` and cleared
+    /// when their target dies; nothing runs between the loads): the test costs no retain.
+    @inline(__always) private var isLoggingScrolls: Bool {
+        storedWindowReference?._withUnsafeGuaranteedRef { window in
+            window.applicationReference?._withUnsafeGuaranteedRef { $0.recorder.isEnabled }
+        } ?? false
     }
 
     /// The log entry of a scroll (out of line: the log is off in the fast case).
@@ -418,7 +427,11 @@ open class ScrollView: View {
 
     @exclusivity(unchecked) private var motion: Motion?
     /// The application whose deadline queue runs `motion` (held while it runs).
-    @exclusivity(unchecked) private var motionApplication: Application?
+    @exclusivity(unchecked) private var motionApplication: Application? {
+        didSet { motionApplicationReference = motionApplication.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `motionApplication`, unretained (it holds it), for the tick's calls.
+    @exclusivity(unchecked) private var motionApplicationReference: Unmanaged<Application>?
 
     /// What a motion tick's deadline refers to: the view, `unowned(unsafe)` (a weak reference
     /// would put every retain and release of the view on the runtime's slow path) and cleared
@@ -532,14 +545,17 @@ open class ScrollView: View {
             contentOffset = next
         }
         // The offset change may have stopped or replaced the motion (a delegate call).
-        guard let current = motion, current.token == m.token, let application = motionApplication else { return }
+        guard let current = motion, current.token == m.token, let application = motionApplicationReference else { return }
         if done {
             finishMotion()
         } else {
             let due = current.startTime + Double(current.tick) * ScrollView.tickInterval
             // The tick running now is this motion's: it is re-keyed in place (the same order
-            // as a new deadline; no slot taken, no closure stored).
-            motion!.token = application.rescheduleRunning(current.token, at: due) ?? application.schedule(at: due, tickAction)
+            // as a new deadline; no slot taken, no closure stored). The application is lent
+            // unretained: `motionApplication` holds it.
+            motion!.token = application._withUnsafeGuaranteedRef { application in
+                application.rescheduleRunning(current.token, at: due) ?? application.schedule(at: due, tickAction)
+            }
         }
     }
 

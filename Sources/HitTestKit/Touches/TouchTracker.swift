@@ -209,9 +209,15 @@ final class TouchTracker {
     }
 
     private func cancelTouchesWhoseViewLeft(at time: Double) {
-        for touch in active where touch.isDelivered || touch.route.isWatched {
-            guard let view = touch.view, view.window !== touch.window else { continue }
-            application.router.cancelBySystem(touch, at: time, reason: "its view left the window")
+        let list = active  // a copy: a cancellation changes `active`
+        for k in list.indices {
+            // The test reads fields only (the list holds the touch, the touch its view and
+            // window): unretained. A touch to cancel is held strongly for the call.
+            let left = Unmanaged.passUnretained(list[k])._withUnsafeGuaranteedRef { touch -> Bool in
+                guard touch.isDelivered || touch.route.isWatched, let view = touch.view else { return false }
+                return view.storedWindowReference?.toOpaque() != touch.window.map { Unmanaged.passUnretained($0).toOpaque() }
+            }
+            if left { application.router.cancelBySystem(list[k], at: time, reason: "its view left the window") }
         }
     }
 

@@ -24,7 +24,13 @@ open class View: Responder {
     /// The superview; cleared by its `deinit` and by `removeFromSuperview()`.
     @exclusivity(unchecked) unowned(unsafe) var storedSuperview: View?
     /// The window; cleared for the subtree when it leaves the window or the window dies.
-    @exclusivity(unchecked) unowned(unsafe) var storedWindow: Window?
+    /// (Kept as `Unmanaged`, read through `storedWindow`: the same `unowned(unsafe)` reference,
+    /// which hot paths can also test without a retain.)
+    @exclusivity(unchecked) var storedWindowReference: Unmanaged<Window>?
+    var storedWindow: Window? {
+        get { storedWindowReference?.takeUnretainedValue() }
+        set { storedWindowReference = newValue.map { Unmanaged.passUnretained($0) } }
+    }
     /// Set by `ViewController` on its root view, for the responder chain; cleared when the
     /// controller lets go of the view or dies.
     @exclusivity(unchecked) unowned(unsafe) var owningController: ViewController?
