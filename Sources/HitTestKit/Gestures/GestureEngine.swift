@@ -15,7 +15,17 @@
 /// - `settle` resets the recognizers whose touches have all ended (G5).
 final class GestureEngine: TouchInterceptor {
     /// `unowned(unsafe)` for speed; the application clears it when it dies (`detach()`).
-    unowned(unsafe) var application: Application?
+    /// (Kept as `Unmanaged`: the same reference; `isLogging` tests it without a retain.)
+    var application: Application? {
+        get { applicationReference?.takeUnretainedValue() }
+        set { applicationReference = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+    @exclusivity(unchecked) private var applicationReference: Unmanaged<Application>?
+
+    /// The application's log is on (read without a retain: nothing runs between the loads).
+    @inline(__always) private var isLogging: Bool {
+        applicationReference?._withUnsafeGuaranteedRef { $0.recorder.isEnabled } ?? false
+    }
 
     /// The touch's recognizers, fixed when it began (G2): the hit view's first.
     final class Watchers {
@@ -335,7 +345,7 @@ final class GestureEngine: TouchInterceptor {
 
     private func runActions(of g: GestureRecognizer) {
         guard !g.actions.isEmpty else { return }
-        if let application, application.recorder.isEnabled, let responder = g.view ?? application as Responder? {
+        if isLogging, let application, let responder = g.view ?? application as Responder? {
             let multiple = g.actions.count > 1
             for k in g.actions.indices {
                 application.recorder.note(
@@ -347,7 +357,7 @@ final class GestureEngine: TouchInterceptor {
     }
 
     private func note(_ g: GestureRecognizer, _ detail: @autoclosure () -> String) {
-        guard let application, application.recorder.isEnabled else { return }
+        guard isLogging, let application else { return }
         application.recorder.note(
             .recognizer, about: g.view ?? application, detail: detail(), touch: g.sequenceTouches.last?.identifier)
     }

@@ -212,10 +212,18 @@ public final class Application: Responder {
     // MARK: - Processing
 
     private func enqueue(_ input: Input) {
-        queue.append(input)
-        guard !processing else { return }
+        guard !processing else {
+            queue.append(input)
+            return
+        }
         processing = true
         defer { processing = false }
+        // The queue is empty here (it is drained before `processing` goes back to false): the
+        // input runs at once, without a trip through the queue; what it queues runs after it.
+        switch input {
+        case .touches(let changes): process(changes)
+        case .advance(let time): advance(to: time)
+        }
         while queueHead < queue.count {
             let input = queue[queueHead]
             queueHead += 1
@@ -251,7 +259,7 @@ public final class Application: Responder {
         runDeadlines(through: time)
         currentTime = time
         clockStarted = true
-        layOutWindows()  // Layout: before the step is hit-tested and delivered (SEMANTICS 10.8)
+        layOutWindowsUnretained()  // Layout: before the step is hit-tested and delivered (SEMANTICS 10.8)
 
         var step = tracker.apply(changes, at: time)
         router.watchNewTouches(step.began)
@@ -285,6 +293,19 @@ public final class Application: Responder {
         // What the step scheduled for now runs before it returns.
         runDeadlines(through: time)
         settle()
+    }
+
+    /// `layOutWindows()` (each window's layout pass, back to front), the windows lent
+    /// unretained: the local copy of the list holds them all, whatever a layout does to
+    /// `storedWindows`.
+    private func layOutWindowsUnretained() {
+        let windows = storedWindows
+        windows.withUnsafeBufferPointer { buffer in
+            for k in buffer.indices {
+                Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { $0.runLayoutPass() }
+            }
+        }
+        withExtendedLifetime(windows) {}
     }
 
     /// The event of the last input step, kept to be reused by the next one (an allocation per
