@@ -128,7 +128,7 @@ open class GestureRecognizer {
     @exclusivity(unchecked) public var delaysTouchesEnded = true
 
     /// The delegate (every method optional).
-    public weak var delegate: GestureRecognizerDelegate?
+    @exclusivity(unchecked) public weak var delegate: GestureRecognizerDelegate?
 
     /// A name for the delivery log; nil: the type's short name and the index in its view's
     /// recognizers (`Tap#0`).

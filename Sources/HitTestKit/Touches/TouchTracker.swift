@@ -14,7 +14,7 @@ final class TouchTracker {
     /// replay does the same thing in the same order each time.
     @exclusivity(unchecked) private(set) var active: [Touch] = []
     @exclusivity(unchecked) private var byIdentifier: [Int: Touch] = [:]
-    private var lastTap: (location: Point, time: Double, count: Int)?
+    @exclusivity(unchecked) private var lastTap: (location: Point, time: Double, count: Int)?
 
     /// What one step changed.
     struct Step {

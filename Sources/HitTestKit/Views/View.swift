@@ -58,8 +58,13 @@ open class View: Responder {
             core?.writeBounds(self)
             animatableDidChange(.bounds, old: View.vector(oldValue))  // Animation: A1
             if bounds.size != oldValue.size { boundsSizeDidChange(from: oldValue.size) }
+            if bounds.origin != oldValue.origin { boundsOriginDidChange() }
         }
     }
+
+    /// Called last when a bounds change moved the origin (a scroll view's scroll). A hook, not
+    /// an override of `bounds`: every `bounds` read stays a direct load.
+    func boundsOriginDidChange() {}
 
     /// The transform, applied about the anchor point (`UIView.transform`). A singular
     /// transform (scale 0) is allowed; the view and its subtree can then never be hit.
