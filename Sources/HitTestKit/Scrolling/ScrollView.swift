@@ -72,12 +72,8 @@ open class ScrollView: View {
         set { bounds.origin = newValue }
     }
 
-    /// The bounds; a change of its origin is a scroll (logged, `scrollViewDidScroll`).
-    public override var bounds: Rect {
-        didSet {
-            if bounds.origin != oldValue.origin { didScroll() }
-        }
-    }
+    /// A change of the bounds origin is a scroll (logged, `scrollViewDidScroll`).
+    override func boundsOriginDidChange() { didScroll() }
 
     /// The size of the content (`contentSize`), default zero.
     @exclusivity(unchecked) public var contentSize: Size = .zero
@@ -545,10 +541,11 @@ open class ScrollView: View {
             contentOffset = next
         }
         // The offset change may have stopped or replaced the motion (a delegate call).
-        guard let current = motion, current.token == m.token, let application = motionApplicationReference else { return }
+        guard motion?.token == m.token, let application = motionApplicationReference else { return }
         if done {
             finishMotion()
         } else {
+            let current = m  // the motion as stored above (the same token: unchanged since)
             let due = current.startTime + Double(current.tick) * ScrollView.tickInterval
             // The tick running now is this motion's: it is re-keyed in place (the same order
             // as a new deadline; no slot taken, no closure stored). The application is lent

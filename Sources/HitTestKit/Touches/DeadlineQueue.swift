@@ -55,8 +55,10 @@ struct DeadlineQueue {
 
     /// Whether `entry` is still pending (not run, not cancelled).
     private func isPending(_ entry: Entry) -> Bool {
-        let slot = slots[Int(entry.slot)]
-        return slot.sequence == entry.sequence && slot.action != nil && !slot.running
+        slots.withUnsafeBufferPointer { slots in
+            let i = Int(entry.slot)
+            return slots[i].sequence == entry.sequence && !slots[i].running && slots[i].action != nil
+        }
     }
 
     /// Adds `action` at `time` (finite; the caller checks).
@@ -183,30 +185,36 @@ struct DeadlineQueue {
         }
     }
 
+    // The sifts work on the heap's buffer (one uniqueness check per sift, not per write).
+
     private mutating func siftUp(_ start: Int) {
-        var child = start
-        let entry = heap[child]
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard entry.precedes(heap[parent]) else { break }
-            heap[child] = heap[parent]
-            child = parent
+        heap.withUnsafeMutableBufferPointer { heap in
+            var child = start
+            let entry = heap[child]
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard entry.precedes(heap[parent]) else { break }
+                heap[child] = heap[parent]
+                child = parent
+            }
+            heap[child] = entry
         }
-        heap[child] = entry
     }
 
     private mutating func siftDown(_ start: Int) {
-        var parent = start
-        let entry = heap[parent]
-        let n = heap.count
-        while true {
-            var child = 2 * parent + 1
-            if child >= n { break }
-            if child + 1 < n, heap[child + 1].precedes(heap[child]) { child += 1 }
-            guard heap[child].precedes(entry) else { break }
-            heap[parent] = heap[child]
-            parent = child
+        heap.withUnsafeMutableBufferPointer { heap in
+            var parent = start
+            let entry = heap[parent]
+            let n = heap.count
+            while true {
+                var child = 2 * parent + 1
+                if child >= n { break }
+                if child + 1 < n, heap[child + 1].precedes(heap[child]) { child += 1 }
+                guard heap[child].precedes(entry) else { break }
+                heap[parent] = heap[child]
+                parent = child
+            }
+            heap[parent] = entry
         }
-        heap[parent] = entry
     }
 }
