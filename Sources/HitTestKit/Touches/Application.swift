@@ -98,9 +98,16 @@ public final class Application: Responder {
     /// Routes the touches of `event` to their windows, front to back (`sendEvent:`); each
     /// window's `sendEvent(_:)` hands them to the router.
     public func sendEvent(_ event: Event) {
-        for window in storedWindows.reversed() where event.touchList.contains(where: { $0.window === window }) {
-            window.sendEvent(event)
+        // The windows are lent unretained: the local copy of the list holds them all.
+        let windows = storedWindows
+        windows.withUnsafeBufferPointer { buffer in
+            for k in buffer.indices.reversed() {
+                Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { window in
+                    if event.touchList.contains(where: { $0.window === window }) { window.sendEvent(event) }
+                }
+            }
         }
+        withExtendedLifetime(windows) {}
     }
 
     /// One input step: the touches that changed, in screen coordinates. A touch that begins is
