@@ -176,10 +176,16 @@ final class GestureEngine: TouchInterceptor {
             }
             guard touch.phase == .ended || touch.phase == .cancelled else { continue }
             oneTouch.forget(touch)
-            for g in list {
-                g.noteLocation()
-                if let i = g.activeTouches.firstIndex(where: { $0 === touch }) { g.activeTouches.remove(at: i) }
+            // Fields only: the recognizers are lent unretained (`list` holds them).
+            list.withUnsafeBufferPointer { buffer in
+                for k in buffer.indices {
+                    Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { g in
+                        g.noteLocation()
+                        if let i = g.activeTouches.firstIndex(where: { $0 === touch }) { g.activeTouches.remove(at: i) }
+                    }
+                }
             }
+            withExtendedLifetime(list) {}
         }
     }
 
@@ -224,14 +230,23 @@ final class GestureEngine: TouchInterceptor {
     /// Whether a recognizer on `touch` that may still recognize holds `phase` from the view.
     private func holds(_ touch: Touch, phase: Touch.Phase) -> Bool {
         guard let watchers = touch.route.watchers else { return false }
-        for g in unsafeDowncast(watchers, to: Watchers.self).recognizers where g.isLive && g.storedState == .possible {
-            // A recognizer that was reset (G5) after its own touches ended is possible again
-            // but no longer follows this touch: it holds nothing of it.
-            guard g.sequenceTouches.contains(where: { $0 === touch }) else { continue }
-            if g.delaysTouchesBegan { return true }
-            if g.delaysTouchesEnded && phase == .ended { return true }
+        // Fields only: the recognizers are read unretained (the local list holds them).
+        let list = unsafeDowncast(watchers, to: Watchers.self).recognizers
+        let held = list.withUnsafeBufferPointer { buffer -> Bool in
+            for k in buffer.indices {
+                let holds = Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { g -> Bool in
+                    guard g.isLive && g.storedState == .possible else { return false }
+                    // A recognizer that was reset (G5) after its own touches ended is possible
+                    // again but no longer follows this touch: it holds nothing of it.
+                    guard g.sequenceTouches.contains(where: { $0 === touch }) else { return false }
+                    return g.delaysTouchesBegan || (g.delaysTouchesEnded && phase == .ended)
+                }
+                if holds { return true }
+            }
+            return false
         }
-        return false
+        withExtendedLifetime(list) {}
+        return held
     }
 
     /// Releases the held phases of `g`'s touches that nothing holds any more.
@@ -369,10 +384,16 @@ final class GestureEngine: TouchInterceptor {
     /// false. (No list is built: this runs on every recognition.)
     private func forEachOther(of g: GestureRecognizer, _ body: (GestureRecognizer) -> Bool) {
         if g.sequenceTouches.count == 1, let watchers = g.sequenceTouches[0].route.watchers {
-            // One touch: its list holds each recognizer once.
-            for o in unsafeDowncast(watchers, to: Watchers.self).recognizers where o !== g {
-                if !body(o) { return }
+            // One touch: its list holds each recognizer once. The local copy of the list holds
+            // them all, so each is lent to `body` unretained.
+            let list = unsafeDowncast(watchers, to: Watchers.self).recognizers
+            list.withUnsafeBufferPointer { buffer in
+                for k in buffer.indices {
+                    let more = Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { o in o === g || body(o) }
+                    if !more { return }
+                }
             }
+            withExtendedLifetime(list) {}
             return
         }
         stamp += 1
