@@ -69,6 +69,7 @@ final class TouchTracker {
                     .dropped, change.phase, touch: change.id, by: application, reason: "no such touch")
             }
         }
+        if step.began.isEmpty { return step }  // moves and lifts (most steps): no rules to apply
         assignViews(step)
         if step.began.count == 1 {
             // One new touch (most steps): it is weighed against every other touch down.
