@@ -119,9 +119,12 @@ struct DeadlineQueue {
         guard let top = heap.first, top.time <= time else { return nil }
         removeTop()
         let i = Int(top.slot)
-        slots[i].running = true
         live -= 1
-        return (top.time, DeadlineToken(sequence: top.sequence, slot: top.slot), slots[i].action!)
+        let action = slots.withUnsafeMutableBufferPointer { slots -> () -> Void in
+            slots[i].running = true
+            return slots[i].action!
+        }
+        return (top.time, DeadlineToken(sequence: top.sequence, slot: top.slot), action)
     }
 
     /// The action of `token` (from `takeDue`) has returned: its slot is freed, unless `rearm`
@@ -139,11 +142,16 @@ struct DeadlineQueue {
     /// storing the action again. Returns nil (and changes nothing) when `token` is not running.
     mutating func rearm(_ token: DeadlineToken, at time: Double) -> DeadlineToken? {
         let i = Int(token.slot)
-        guard i >= 0, i < slots.count, slots[i].sequence == token.sequence, slots[i].running else { return nil }
         let sequence = nextSequence
+        // One access to the slots' buffer (one uniqueness check) for the test and the writes.
+        let rearmed = slots.withUnsafeMutableBufferPointer { slots -> Bool in
+            guard i >= 0, i < slots.count, slots[i].sequence == token.sequence, slots[i].running else { return false }
+            slots[i].sequence = sequence
+            slots[i].running = false
+            return true
+        }
+        guard rearmed else { return nil }
         nextSequence += 1
-        slots[i].sequence = sequence
-        slots[i].running = false
         live += 1
         heap.append(Entry(time: time, sequence: sequence, slot: token.slot))
         siftUp(heap.count - 1)
