@@ -279,22 +279,25 @@ open class ScrollView: View {
     static func offsetText(_ offset: Point) -> String {
         var x = offset.x.description
         var y = offset.y.description
-        let head = "contentOffset (".utf8
+        let head: StaticString = "contentOffset ("
         return x.withUTF8 { xs in
             y.withUTF8 { ys in
-                String(unsafeUninitializedCapacity: head.count + xs.count + 2 + ys.count + 1) { out in
-                    var i = 0
-                    func put(_ b: UInt8) {
-                        out[i] = b
-                        i += 1
-                    }
-                    for b in head { put(b) }
-                    for b in xs { put(b) }
-                    put(UInt8(ascii: ","))
-                    put(UInt8(ascii: " "))
-                    for b in ys { put(b) }
-                    put(UInt8(ascii: ")"))
-                    return i
+                let h = head.utf8CodeUnitCount
+                // Copied in blocks (a byte loop over the pieces cost more than the numbers'
+                // formatting).
+                return String(unsafeUninitializedCapacity: h + xs.count + 2 + ys.count + 1) { out in
+                    guard let base = out.baseAddress else { return 0 }
+                    base.update(from: head.utf8Start, count: h)
+                    var i = h
+                    if let p = xs.baseAddress { (base + i).update(from: p, count: xs.count) }
+                    i += xs.count
+                    base[i] = UInt8(ascii: ",")
+                    base[i + 1] = UInt8(ascii: " ")
+                    i += 2
+                    if let p = ys.baseAddress { (base + i).update(from: p, count: ys.count) }
+                    i += ys.count
+                    base[i] = UInt8(ascii: ")")
+                    return i + 1
                 }
             }
         }
