@@ -64,9 +64,15 @@ open class PanGestureRecognizer: GestureRecognizer {
     /// The number of fingers counted (down, at most `maximumNumberOfTouches`).
     private func countedCount() -> Int {
         var n = 0
-        for t in activeTouches where t.phase != .ended && t.phase != .cancelled {
-            n += 1
-            if n == maximumNumberOfTouches { break }
+        // Through the buffer, unretained: the touches are read, not kept (the list holds them).
+        let maximum = maximumNumberOfTouches
+        activeTouches.withUnsafeBufferPointer { touches in
+            for k in touches.indices {
+                let counts = Unmanaged.passUnretained(touches[k])._withUnsafeGuaranteedRef { $0.phase != .ended && $0.phase != .cancelled }
+                guard counts else { continue }
+                n += 1
+                if n == maximum { break }
+            }
         }
         return n
     }
@@ -76,11 +82,20 @@ open class PanGestureRecognizer: GestureRecognizer {
         var x = 0.0
         var y = 0.0
         var n = 0
-        for t in activeTouches where t.phase != .ended && t.phase != .cancelled {
-            x += t.screenLocation.x
-            y += t.screenLocation.y
-            n += 1
-            if n == maximumNumberOfTouches { break }
+        // Through the buffer, unretained: the touches are read, not kept (the list holds them).
+        let maximum = maximumNumberOfTouches
+        activeTouches.withUnsafeBufferPointer { touches in
+            for k in touches.indices {
+                let counted = Unmanaged.passUnretained(touches[k])._withUnsafeGuaranteedRef { t -> Bool in
+                    guard t.phase != .ended && t.phase != .cancelled else { return false }
+                    x += t.screenLocation.x
+                    y += t.screenLocation.y
+                    return true
+                }
+                guard counted else { continue }
+                n += 1
+                if n == maximum { break }
+            }
         }
         return n == 0 ? nil : Point(x: x / Double(n), y: y / Double(n))
     }

@@ -24,9 +24,13 @@ extension GestureRecognizer {
         guard !touches.isEmpty else { return nil }
         var x = 0.0
         var y = 0.0
-        for t in touches {
-            x += t.screenLocation.x
-            y += t.screenLocation.y
+        // Unretained: the slice holds the touches, which are only read.
+        touches.withUnsafeBufferPointer { buffer in
+            for k in buffer.indices {
+                let p = Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { $0.screenLocation }
+                x += p.x
+                y += p.y
+            }
         }
         let n = Double(touches.count)
         return Point(x: x / n, y: y / n)

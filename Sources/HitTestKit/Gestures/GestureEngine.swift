@@ -15,7 +15,17 @@
 /// - `settle` resets the recognizers whose touches have all ended (G5).
 final class GestureEngine: TouchInterceptor {
     /// `unowned(unsafe)` for speed; the application clears it when it dies (`detach()`).
-    unowned(unsafe) var application: Application?
+    /// (Kept as `Unmanaged`: the same reference; `isLogging` tests it without a retain.)
+    var application: Application? {
+        get { applicationReference?.takeUnretainedValue() }
+        set { applicationReference = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+    @exclusivity(unchecked) private var applicationReference: Unmanaged<Application>?
+
+    /// The application's log is on (read without a retain: nothing runs between the loads).
+    @inline(__always) private var isLogging: Bool {
+        applicationReference?._withUnsafeGuaranteedRef { $0.recorder.isEnabled } ?? false
+    }
 
     /// The touch's recognizers, fixed when it began (G2): the hit view's first.
     final class Watchers {
@@ -38,9 +48,7 @@ final class GestureEngine: TouchInterceptor {
     /// The set a one-touch step's recognizers get, reused (see `ReusableTouchSet`).
     @exclusivity(unchecked) private var oneTouch = ReusableTouchSet()
 
-    init(application: Application) {
-        self.application = application
-    }
+    init() {}
 
     private var router: TouchRouter? { application?.router }
 
@@ -106,11 +114,18 @@ final class GestureEngine: TouchInterceptor {
             // One touch (most steps): its recognizers in order, one set for all.
             let touch = touches[0]
             if let watchers = touch.route.watchers {
-                let set = oneTouch.take(touch)
-                for g in unsafeDowncast(watchers, to: Watchers.self).recognizers where g.isLive && !g.storedState.isFinished {
-                    GestureEngine.send(touch.phase, set, event, to: g)
+                let set = oneTouch.takeKeeping(touch)  // emptied by afterDelivery when the touch ends
+                // `list` (a local copy of the touch's list) holds every recognizer until the loop
+                // ends, so each is lent to the call unretained.
+                let list = unsafeDowncast(watchers, to: Watchers.self).recognizers
+                list.withUnsafeBufferPointer { buffer in
+                    for k in buffer.indices {
+                        Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { g in
+                            if g.isLive && !g.storedState.isFinished { GestureEngine.send(touch.phase, set, event, to: g) }
+                        }
+                    }
                 }
-                oneTouch.giveBack(consume set)
+                withExtendedLifetime(list) {}
             }
         } else {
             deliverGrouped(touches, event: event)
@@ -146,7 +161,9 @@ final class GestureEngine: TouchInterceptor {
     private func afterDelivery(_ touches: [Touch], router: TouchRouter) {
         // Touches that ended or were cancelled leave their recognizers; where they were is kept.
         for touch in touches {
-            guard let watchers = touch.route.watchers else { continue }
+            // A move (most steps) changes nothing here: no list is loaded for it.
+            let phase = touch.phase
+            guard phase == .began || phase == .ended || phase == .cancelled, let watchers = touch.route.watchers else { continue }
             let list = unsafeDowncast(watchers, to: Watchers.self).recognizers
             if touch.phase == .began {
                 // A touch that begins under a recognizer that has already begun is its, not
@@ -158,10 +175,17 @@ final class GestureEngine: TouchInterceptor {
                 }
             }
             guard touch.phase == .ended || touch.phase == .cancelled else { continue }
-            for g in list {
-                g.noteLocation()
-                if let i = g.activeTouches.firstIndex(where: { $0 === touch }) { g.activeTouches.remove(at: i) }
+            oneTouch.forget(touch)
+            // Fields only: the recognizers are lent unretained (`list` holds them).
+            list.withUnsafeBufferPointer { buffer in
+                for k in buffer.indices {
+                    Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { g in
+                        g.noteLocation()
+                        if let i = g.activeTouches.firstIndex(where: { $0 === touch }) { g.activeTouches.remove(at: i) }
+                    }
+                }
             }
+            withExtendedLifetime(list) {}
         }
     }
 
@@ -177,17 +201,26 @@ final class GestureEngine: TouchInterceptor {
         var kept = 0
         var i = 0
         while i < active.count {
-            let g = active[i]
+            // Unretained while only its fields are read (`active` holds it); held strongly
+            // across a reset, which runs arbitrary code.
+            let u = Unmanaged.passUnretained(active[i])
             i += 1
-            if g.activeTouches.isEmpty, g.storedState.isFinished {
+            var held: GestureRecognizer?
+            if u._withUnsafeGuaranteedRef({ $0.activeTouches.isEmpty && $0.storedState.isFinished }) {
+                let g = u.takeUnretainedValue()
+                held = g
                 resetRecognizer(g)
             }
-            if g.storedState == .possible, g.activeTouches.isEmpty, !g.isInSequence, g.pendingState == nil {
-                g.isActive = false
+            let done = u._withUnsafeGuaranteedRef { g in
+                g.storedState == .possible && g.activeTouches.isEmpty && !g.isInSequence && g.pendingState == nil
+            }
+            if done {
+                u._withUnsafeGuaranteedRef { $0.isActive = false }
             } else {
-                active[kept] = g
+                if kept != i - 1 { active[kept] = u.takeUnretainedValue() }  // in place already: no write
                 kept += 1
             }
+            withExtendedLifetime(held) {}
         }
         active.removeLast(active.count - kept)
     }
@@ -197,14 +230,23 @@ final class GestureEngine: TouchInterceptor {
     /// Whether a recognizer on `touch` that may still recognize holds `phase` from the view.
     private func holds(_ touch: Touch, phase: Touch.Phase) -> Bool {
         guard let watchers = touch.route.watchers else { return false }
-        for g in unsafeDowncast(watchers, to: Watchers.self).recognizers where g.isLive && g.storedState == .possible {
-            // A recognizer that was reset (G5) after its own touches ended is possible again
-            // but no longer follows this touch: it holds nothing of it.
-            guard g.sequenceTouches.contains(where: { $0 === touch }) else { continue }
-            if g.delaysTouchesBegan { return true }
-            if g.delaysTouchesEnded && phase == .ended { return true }
+        // Fields only: the recognizers are read unretained (the local list holds them).
+        let list = unsafeDowncast(watchers, to: Watchers.self).recognizers
+        let held = list.withUnsafeBufferPointer { buffer -> Bool in
+            for k in buffer.indices {
+                let holds = Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { g -> Bool in
+                    guard g.isLive && g.storedState == .possible else { return false }
+                    // A recognizer that was reset (G5) after its own touches ended is possible
+                    // again but no longer follows this touch: it holds nothing of it.
+                    guard g.sequenceTouches.contains(where: { $0 === touch }) else { return false }
+                    return g.delaysTouchesBegan || (g.delaysTouchesEnded && phase == .ended)
+                }
+                if holds { return true }
+            }
+            return false
         }
-        return false
+        withExtendedLifetime(list) {}
+        return held
     }
 
     /// Releases the held phases of `g`'s touches that nothing holds any more.
@@ -318,7 +360,7 @@ final class GestureEngine: TouchInterceptor {
 
     private func runActions(of g: GestureRecognizer) {
         guard !g.actions.isEmpty else { return }
-        if let application, application.recorder.isEnabled, let responder = g.view ?? application as Responder? {
+        if isLogging, let application, let responder = g.view ?? application as Responder? {
             let multiple = g.actions.count > 1
             for k in g.actions.indices {
                 application.recorder.note(
@@ -330,7 +372,7 @@ final class GestureEngine: TouchInterceptor {
     }
 
     private func note(_ g: GestureRecognizer, _ detail: @autoclosure () -> String) {
-        guard let application, application.recorder.isEnabled else { return }
+        guard isLogging, let application else { return }
         application.recorder.note(
             .recognizer, about: g.view ?? application, detail: detail(), touch: g.sequenceTouches.last?.identifier)
     }
@@ -342,10 +384,16 @@ final class GestureEngine: TouchInterceptor {
     /// false. (No list is built: this runs on every recognition.)
     private func forEachOther(of g: GestureRecognizer, _ body: (GestureRecognizer) -> Bool) {
         if g.sequenceTouches.count == 1, let watchers = g.sequenceTouches[0].route.watchers {
-            // One touch: its list holds each recognizer once.
-            for o in unsafeDowncast(watchers, to: Watchers.self).recognizers where o !== g {
-                if !body(o) { return }
+            // One touch: its list holds each recognizer once. The local copy of the list holds
+            // them all, so each is lent to `body` unretained.
+            let list = unsafeDowncast(watchers, to: Watchers.self).recognizers
+            list.withUnsafeBufferPointer { buffer in
+                for k in buffer.indices {
+                    let more = Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { o in o === g || body(o) }
+                    if !more { return }
+                }
             }
+            withExtendedLifetime(list) {}
             return
         }
         stamp += 1

@@ -105,9 +105,16 @@ open class GestureRecognizer {
     /// The view the recognizer is attached to (`addGestureRecognizer(_:)`), or nil.
     /// (`unowned(unsafe)`, not `weak`, for speed: cleared when it is removed and when the view
     /// dies, so it never dangles.)
-    @exclusivity(unchecked) public internal(set) unowned(unsafe) var view: View? {
-        didSet { cachedDebugName = nil }
+    public internal(set) var view: View? {
+        get { viewReference?.takeUnretainedValue() }
+        set {
+            viewReference = newValue.map { Unmanaged.passUnretained($0) }
+            cachedDebugName = nil
+        }
     }
+    /// `view`, kept as `Unmanaged` (the same `unowned(unsafe)` reference): `isLive` tests it
+    /// without a retain.
+    @exclusivity(unchecked) var viewReference: Unmanaged<View>?
 
     /// A disabled recognizer receives no touches; disabling one that has begun cancels it
     /// (and one that is possible in the middle of a gesture fails it) (G11). Default true.
@@ -128,7 +135,7 @@ open class GestureRecognizer {
     @exclusivity(unchecked) public var delaysTouchesEnded = true
 
     /// The delegate (every method optional).
-    public weak var delegate: GestureRecognizerDelegate?
+    @exclusivity(unchecked) public weak var delegate: GestureRecognizerDelegate?
 
     /// A name for the delivery log; nil: the type's short name and the index in its view's
     /// recognizers (`Tap#0`).
@@ -262,6 +269,7 @@ open class GestureRecognizer {
 
     /// Forgets every deadline scheduled with `schedule(at:_:)` that has not run.
     public func cancelScheduledDeadlines() {
+        guard !deadlines.isEmpty else { return }  // the common case: nothing to look up
         if let application = engine?.application {
             for token in deadlines { application.cancel(token) }
         }
@@ -295,7 +303,7 @@ open class GestureRecognizer {
     var touchWindow: Window? { activeTouches.first?.window ?? view?.window }
 
     /// Attached to a view and enabled.
-    var isLive: Bool { isEnabled && view != nil }
+    var isLive: Bool { isEnabled && viewReference != nil }
     /// Received a touch since the last reset: "tracking" in G12's sense.
     var isInSequence: Bool { !sequenceTouches.isEmpty }
 

@@ -72,12 +72,8 @@ open class ScrollView: View {
         set { bounds.origin = newValue }
     }
 
-    /// The bounds; a change of its origin is a scroll (logged, `scrollViewDidScroll`).
-    public override var bounds: Rect {
-        didSet {
-            if bounds.origin != oldValue.origin { didScroll() }
-        }
-    }
+    /// A change of the bounds origin is a scroll (logged, `scrollViewDidScroll`).
+    override func boundsOriginDidChange() { didScroll() }
 
     /// The size of the content (`contentSize`), default zero.
     @exclusivity(unchecked) public var contentSize: Size = .zero
@@ -127,7 +123,13 @@ open class ScrollView: View {
     @exclusivity(unchecked) public var canCancelContentTouches = true
 
     /// The delegate, held weakly.
-    @exclusivity(unchecked) public weak var delegate: ScrollViewDelegate?
+    @exclusivity(unchecked) public weak var delegate: ScrollViewDelegate? {
+        didSet { if delegate != nil { hasHadDelegate = true } }
+    }
+
+    /// A delegate was set once: until then `didScroll` skips the weak load (a weak load of
+    /// nil still costs a runtime call per scroll).
+    @exclusivity(unchecked) private var hasHadDelegate = false
 
     /// Whether a finger is on the view's content (`isTracking`): from touch down to lift,
     /// dragging or not.
@@ -248,9 +250,27 @@ open class ScrollView: View {
     }
 
     private func didScroll() {
-        // The text is built only when the log is on (`note`'s detail is an autoclosure).
-        window?.application?.recorder.note(.scrolled, about: self, detail: ScrollView.offsetText(contentOffset), touch: currentTouch)
-        delegate?.scrollViewDidScroll(self)
+        // The cheap tests first: with the log off (or no application) nothing is retained and
+        // no text is built; the delegate's weak reference is loaded only when one was set.
+        if isLoggingScrolls, let application = storedWindow?.application {
+            noteScroll(application.recorder)
+        }
+        if hasHadDelegate { delegate?.scrollViewDidScroll(self) }
+    }
+
+    /// Whether this view's window's application logs, read through the unretained references
+    /// (the view's window and the window's application, both `unowned(unsafe)` and cleared
+    /// when their target dies; nothing runs between the loads): the test costs no retain.
+    @inline(__always) private var isLoggingScrolls: Bool {
+        storedWindowReference?._withUnsafeGuaranteedRef { window in
+            window.applicationReference?._withUnsafeGuaranteedRef { $0.recorder.isEnabled }
+        } ?? false
+    }
+
+    /// The log entry of a scroll (out of line: the log is off in the fast case).
+    @inline(never)
+    private func noteScroll(_ recorder: DeliveryRecorder) {
+        recorder.note(.scrolled, about: self, detail: ScrollView.offsetText(contentOffset), touch: currentTouch)
     }
 
     /// `contentOffset (x, y)`: the same text as `"contentOffset \(offset)"` (the numbers'
@@ -259,22 +279,25 @@ open class ScrollView: View {
     static func offsetText(_ offset: Point) -> String {
         var x = offset.x.description
         var y = offset.y.description
-        let head = "contentOffset (".utf8
+        let head: StaticString = "contentOffset ("
         return x.withUTF8 { xs in
             y.withUTF8 { ys in
-                String(unsafeUninitializedCapacity: head.count + xs.count + 2 + ys.count + 1) { out in
-                    var i = 0
-                    func put(_ b: UInt8) {
-                        out[i] = b
-                        i += 1
-                    }
-                    for b in head { put(b) }
-                    for b in xs { put(b) }
-                    put(UInt8(ascii: ","))
-                    put(UInt8(ascii: " "))
-                    for b in ys { put(b) }
-                    put(UInt8(ascii: ")"))
-                    return i
+                let h = head.utf8CodeUnitCount
+                // Copied in blocks (a byte loop over the pieces cost more than the numbers'
+                // formatting).
+                return String(unsafeUninitializedCapacity: h + xs.count + 2 + ys.count + 1) { out in
+                    guard let base = out.baseAddress else { return 0 }
+                    base.update(from: head.utf8Start, count: h)
+                    var i = h
+                    if let p = xs.baseAddress { (base + i).update(from: p, count: xs.count) }
+                    i += xs.count
+                    base[i] = UInt8(ascii: ",")
+                    base[i + 1] = UInt8(ascii: " ")
+                    i += 2
+                    if let p = ys.baseAddress { (base + i).update(from: p, count: ys.count) }
+                    i += ys.count
+                    base[i] = UInt8(ascii: ")")
+                    return i + 1
                 }
             }
         }
@@ -403,7 +426,11 @@ open class ScrollView: View {
 
     @exclusivity(unchecked) private var motion: Motion?
     /// The application whose deadline queue runs `motion` (held while it runs).
-    @exclusivity(unchecked) private var motionApplication: Application?
+    @exclusivity(unchecked) private var motionApplication: Application? {
+        didSet { motionApplicationReference = motionApplication.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `motionApplication`, unretained (it holds it), for the tick's calls.
+    @exclusivity(unchecked) private var motionApplicationReference: Unmanaged<Application>?
 
     /// What a motion tick's deadline refers to: the view, `unowned(unsafe)` (a weak reference
     /// would put every retain and release of the view on the runtime's slow path) and cleared
@@ -517,12 +544,18 @@ open class ScrollView: View {
             contentOffset = next
         }
         // The offset change may have stopped or replaced the motion (a delegate call).
-        guard let current = motion, current.token == m.token, let application = motionApplication else { return }
+        guard motion?.token == m.token, let application = motionApplicationReference else { return }
         if done {
             finishMotion()
         } else {
+            let current = m  // the motion as stored above (the same token: unchanged since)
             let due = current.startTime + Double(current.tick) * ScrollView.tickInterval
-            motion!.token = application.schedule(at: due, tickAction)
+            // The tick running now is this motion's: it is re-keyed in place (the same order
+            // as a new deadline; no slot taken, no closure stored). The application is lent
+            // unretained: `motionApplication` holds it.
+            motion!.token = application._withUnsafeGuaranteedRef { application in
+                application.rescheduleRunning(current.token, at: due) ?? application.schedule(at: due, tickAction)
+            }
         }
     }
 

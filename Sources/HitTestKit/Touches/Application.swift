@@ -26,12 +26,19 @@ public final class Application: Responder {
 
     let recorder = DeliveryRecorder()
     let forwarder = ChainForwarder()
-    private(set) lazy var tracker = TouchTracker(application: self)
-    private(set) lazy var router = TouchRouter(application: self)
+    // The pipeline's stages are constants (a lazy property cost a test and a retain at every
+    // access, several times per step). Each refers back to the application
+    // `unowned(unsafe)`: set here in `init`, cleared in `deinit`; the application is the only
+    // owner that hands them work, so the reference is set exactly while the application lives.
+    let tracker = TouchTracker()
+    let router = TouchRouter()
 
     /// Creates an application with no windows, at time 0.
     public override init() {
         super.init()
+        tracker.application = self
+        router.application = self
+        gestureEngine.application = self
         router.interceptor = gestureEngine
     }
 
@@ -39,12 +46,14 @@ public final class Application: Responder {
         // Windows and the engine refer to the application unowned(unsafe).
         for window in storedWindows where window.application === self { window.application = nil }
         gestureEngine.detach()
+        tracker.application = nil
+        router.application = nil
     }
 
     // MARK: - Gesture recognizers (Gestures/GestureEngine.swift)
 
     /// The arbitration between recognizers and views: the router's interceptor.
-    private(set) lazy var gestureEngine = GestureEngine(application: self)
+    let gestureEngine = GestureEngine()
 
     // MARK: - Windows
 
@@ -89,9 +98,16 @@ public final class Application: Responder {
     /// Routes the touches of `event` to their windows, front to back (`sendEvent:`); each
     /// window's `sendEvent(_:)` hands them to the router.
     public func sendEvent(_ event: Event) {
-        for window in storedWindows.reversed() where event.touchList.contains(where: { $0.window === window }) {
-            window.sendEvent(event)
+        // The windows are lent unretained: the local copy of the list holds them all.
+        let windows = storedWindows
+        windows.withUnsafeBufferPointer { buffer in
+            for k in buffer.indices.reversed() {
+                Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { window in
+                    if event.touchList.contains(where: { $0.window === window }) { window.sendEvent(event) }
+                }
+            }
         }
+        withExtendedLifetime(windows) {}
     }
 
     /// One input step: the touches that changed, in screen coordinates. A touch that begins is
@@ -183,6 +199,14 @@ public final class Application: Responder {
         return deadlines.schedule(at: clockStarted ? max(time, currentTime) : time, action)
     }
 
+    /// Schedules the deadline whose action is running now (`token`) again at `time`, with the
+    /// same action: the same as `schedule(at: time, sameAction)` (a new sequence number, so the
+    /// same order), without storing the action again. Nil when `token` is not running now.
+    func rescheduleRunning(_ token: DeadlineToken, at time: Double) -> DeadlineToken? {
+        precondition(time.isFinite, "Application.schedule(at:): \(time) is not a finite time")
+        return deadlines.rearm(token, at: clockStarted ? max(time, currentTime) : time)
+    }
+
     /// Forgets a pending deadline; returns false when it already ran or was cancelled.
     @discardableResult
     func cancel(_ token: DeadlineToken) -> Bool {
@@ -195,10 +219,18 @@ public final class Application: Responder {
     // MARK: - Processing
 
     private func enqueue(_ input: Input) {
-        queue.append(input)
-        guard !processing else { return }
+        guard !processing else {
+            queue.append(input)
+            return
+        }
         processing = true
         defer { processing = false }
+        // The queue is empty here (it is drained before `processing` goes back to false): the
+        // input runs at once, without a trip through the queue; what it queues runs after it.
+        switch input {
+        case .touches(let changes): process(changes)
+        case .advance(let time): advance(to: time)
+        }
         while queueHead < queue.count {
             let input = queue[queueHead]
             queueHead += 1
@@ -234,7 +266,7 @@ public final class Application: Responder {
         runDeadlines(through: time)
         currentTime = time
         clockStarted = true
-        layOutWindows()  // Layout: before the step is hit-tested and delivered (SEMANTICS 10.8)
+        layOutWindowsUnretained()  // Layout: before the step is hit-tested and delivered (SEMANTICS 10.8)
 
         var step = tracker.apply(changes, at: time)
         router.watchNewTouches(step.began)
@@ -270,6 +302,19 @@ public final class Application: Responder {
         settle()
     }
 
+    /// `layOutWindows()` (each window's layout pass, back to front), the windows lent
+    /// unretained: the local copy of the list holds them all, whatever a layout does to
+    /// `storedWindows`.
+    private func layOutWindowsUnretained() {
+        let windows = storedWindows
+        windows.withUnsafeBufferPointer { buffer in
+            for k in buffer.indices {
+                Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { $0.runLayoutPass() }
+            }
+        }
+        withExtendedLifetime(windows) {}
+    }
+
     /// The event of the last input step, kept to be reused by the next one (an allocation per
     /// step saved) unless something else still holds it: a handler that kept its event keeps
     /// it unchanged, and the next step gets a new one.
@@ -289,19 +334,26 @@ public final class Application: Responder {
     private func runDeadlines(through time: Double) {
         // The router once (a lazy property's getter per deadline cost a test and a retain).
         let router = self.router
-        while let (due, action) = deadlines.popDue(through: time) {
+        while let (due, token, action) = deadlines.takeDue(through: time) {
             if !clockStarted || due > currentTime {
                 currentTime = due
                 clockStarted = true
             }
             action()
+            deadlines.finishRun(token)
             router.flushPending(at: currentTime)
         }
     }
 
     private func settle() {
-        guard let interceptor = router.interceptor else { return }
-        interceptor.settle(router: router)
+        let router = self.router
+        if router.interceptor === gestureEngine {
+            // The usual interceptor: called directly (no existential copied per step).
+            gestureEngine.settle(router: router)
+        } else {
+            guard let interceptor = router.interceptor else { return }
+            interceptor.settle(router: router)
+        }
         router.flushPending(at: currentTime)
     }
 }

@@ -31,6 +31,9 @@ struct DeadlineQueue {
     private struct Slot {
         var sequence: UInt64
         var action: (() -> Void)?
+        /// The deadline was handed out by `takeDue` and its action runs: not pending (it
+        /// cannot be cancelled), kept until `finishRun` frees it or `rearm` re-keys it.
+        var running = false
     }
 
     private var heap: [Entry] = []
@@ -52,8 +55,10 @@ struct DeadlineQueue {
 
     /// Whether `entry` is still pending (not run, not cancelled).
     private func isPending(_ entry: Entry) -> Bool {
-        let slot = slots[Int(entry.slot)]
-        return slot.sequence == entry.sequence && slot.action != nil
+        slots.withUnsafeBufferPointer { slots in
+            let i = Int(entry.slot)
+            return slots[i].sequence == entry.sequence && !slots[i].running && slots[i].action != nil
+        }
     }
 
     /// Adds `action` at `time` (finite; the caller checks).
@@ -79,17 +84,18 @@ struct DeadlineQueue {
     @discardableResult
     mutating func cancel(_ token: DeadlineToken) -> Bool {
         let i = Int(token.slot)
-        guard i >= 0, i < slots.count, slots[i].sequence == token.sequence, slots[i].action != nil else { return false }
+        guard i >= 0, i < slots.count, slots[i].sequence == token.sequence, slots[i].action != nil, !slots[i].running
+        else { return false }
         free(i)
         if heap.count > 64, heap.count > 2 * live { compact() }
         return true
     }
 
     /// Empties slot `i` (its deadline ran or was cancelled).
-    private mutating func free(_ i: Int) {
+    private mutating func free(_ i: Int, live counted: Bool = true) {
         slots[i].action = nil
         freeSlots.append(Int32(i))
-        live -= 1
+        if counted { live -= 1 }
     }
 
     /// Removes and returns the earliest pending deadline if it is due at or before `time`.
@@ -101,6 +107,55 @@ struct DeadlineQueue {
         let action = slots[i].action!
         free(i)
         return (top.time, action)
+    }
+
+    /// Removes the earliest pending deadline if it is due at or before `time` and returns it,
+    /// its action left in its slot while it runs: the caller runs the action, then calls
+    /// `finishRun(_:)` with the token. In between, `rearm(_:at:)` may schedule the same action
+    /// again (a repeating deadline: no slot taken, no action stored). Until then the deadline
+    /// counts as run: not pending, not cancellable.
+    mutating func takeDue(through time: Double) -> (time: Double, token: DeadlineToken, action: () -> Void)? {
+        dropCancelledTop()
+        guard let top = heap.first, top.time <= time else { return nil }
+        removeTop()
+        let i = Int(top.slot)
+        live -= 1
+        let action = slots.withUnsafeMutableBufferPointer { slots -> () -> Void in
+            slots[i].running = true
+            return slots[i].action!
+        }
+        return (top.time, DeadlineToken(sequence: top.sequence, slot: top.slot), action)
+    }
+
+    /// The action of `token` (from `takeDue`) has returned: its slot is freed, unless `rearm`
+    /// scheduled it again.
+    mutating func finishRun(_ token: DeadlineToken) {
+        let i = Int(token.slot)
+        guard i < slots.count, slots[i].sequence == token.sequence, slots[i].running else { return }
+        slots[i].running = false
+        free(i, live: false)
+    }
+
+    /// Schedules the action of the running deadline `token` (handed out by `takeDue`, not yet
+    /// finished) again at `time`, in its slot: the same as `schedule(at: time, action)` with a
+    /// new sequence number taken now (so the order among deadlines is the same), without
+    /// storing the action again. Returns nil (and changes nothing) when `token` is not running.
+    mutating func rearm(_ token: DeadlineToken, at time: Double) -> DeadlineToken? {
+        let i = Int(token.slot)
+        let sequence = nextSequence
+        // One access to the slots' buffer (one uniqueness check) for the test and the writes.
+        let rearmed = slots.withUnsafeMutableBufferPointer { slots -> Bool in
+            guard i >= 0, i < slots.count, slots[i].sequence == token.sequence, slots[i].running else { return false }
+            slots[i].sequence = sequence
+            slots[i].running = false
+            return true
+        }
+        guard rearmed else { return nil }
+        nextSequence += 1
+        live += 1
+        heap.append(Entry(time: time, sequence: sequence, slot: token.slot))
+        siftUp(heap.count - 1)
+        return DeadlineToken(sequence: sequence, slot: token.slot)
     }
 
     /// Forgets every pending deadline.
@@ -128,7 +183,7 @@ struct DeadlineQueue {
         let slots = self.slots
         heap.removeAll { entry in
             let slot = slots[Int(entry.slot)]
-            return slot.sequence != entry.sequence || slot.action == nil
+            return slot.sequence != entry.sequence || slot.action == nil || slot.running
         }
         // Floyd's heap construction, bottom-up: O(n).
         var i = heap.count / 2 - 1
@@ -138,30 +193,36 @@ struct DeadlineQueue {
         }
     }
 
+    // The sifts work on the heap's buffer (one uniqueness check per sift, not per write).
+
     private mutating func siftUp(_ start: Int) {
-        var child = start
-        let entry = heap[child]
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard entry.precedes(heap[parent]) else { break }
-            heap[child] = heap[parent]
-            child = parent
+        heap.withUnsafeMutableBufferPointer { heap in
+            var child = start
+            let entry = heap[child]
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard entry.precedes(heap[parent]) else { break }
+                heap[child] = heap[parent]
+                child = parent
+            }
+            heap[child] = entry
         }
-        heap[child] = entry
     }
 
     private mutating func siftDown(_ start: Int) {
-        var parent = start
-        let entry = heap[parent]
-        let n = heap.count
-        while true {
-            var child = 2 * parent + 1
-            if child >= n { break }
-            if child + 1 < n, heap[child + 1].precedes(heap[child]) { child += 1 }
-            guard heap[child].precedes(entry) else { break }
-            heap[parent] = heap[child]
-            parent = child
+        heap.withUnsafeMutableBufferPointer { heap in
+            var parent = start
+            let entry = heap[parent]
+            let n = heap.count
+            while true {
+                var child = 2 * parent + 1
+                if child >= n { break }
+                if child + 1 < n, heap[child + 1].precedes(heap[child]) { child += 1 }
+                guard heap[child].precedes(entry) else { break }
+                heap[parent] = heap[child]
+                parent = child
+            }
+            heap[parent] = entry
         }
-        heap[parent] = entry
     }
 }

@@ -86,6 +86,7 @@ struct ReusableTouchSet {
 
     /// The set `[touch]`.
     mutating func take(_ touch: Touch) -> Set<Touch> {
+        kept = nil
         var set = storage
         storage = Set()
         set.removeAll(keepingCapacity: true)
@@ -97,5 +98,35 @@ struct ReusableTouchSet {
     mutating func giveBack(_ set: consuming Set<Touch>) {
         set.removeAll(keepingCapacity: true)
         storage = set
+    }
+
+    // The keeping variant (the gesture engine's set, given to a touch's recognizers at every
+    // step of the touch): the set `[touch]` stays made between steps while the touch is down,
+    // so a touch is hashed once per touch, not once per step. The caller empties it with
+    // `forget` when the touch ends or is cancelled, so it never keeps a finished touch (nor
+    // its view) past that step. The set handed out is the kept storage itself, shared: a
+    // handler that keeps it keeps an unchanging value, and a change here (another touch)
+    // copies on write.
+
+    /// The touch `storage` holds in the keeping variant, or nil (then it may hold nothing or a
+    /// touch given by `take`). An identifier, not a reference: `storage` holds that touch, so
+    /// it cannot die and its identifier cannot be reused while this is set.
+    private var kept: ObjectIdentifier?
+
+    /// The set `[touch]`, kept for the next call with the same touch.
+    mutating func takeKeeping(_ touch: Touch) -> Set<Touch> {
+        if kept == ObjectIdentifier(touch) { return storage }
+        storage.removeAll(keepingCapacity: true)
+        storage.insert(touch)
+        kept = ObjectIdentifier(touch)
+        return storage
+    }
+
+    /// Empties the kept set if it holds `touch` (which ended or was cancelled).
+    mutating func forget(_ touch: Touch) {
+        if kept == ObjectIdentifier(touch) {
+            kept = nil
+            storage.removeAll(keepingCapacity: true)
+        }
     }
 }

@@ -71,15 +71,21 @@ protocol TouchInterceptor: AnyObject {
 /// per phase, `began` first, then `moved`, `ended`, `cancelled`; touches in identifier order,
 /// views in the order of their first touch.
 final class TouchRouter {
-    unowned let application: Application
+    /// `unowned(unsafe)`: set by the application's `init`, cleared by its `deinit` (see
+    /// `Application.router`); nil (a trap on use, as a dead `unowned` one) after that.
+    @exclusivity(unchecked) unowned(unsafe) var application: Application!
     /// The gesture seam; nil until recognizers exist.
-    @exclusivity(unchecked) var interceptor: TouchInterceptor?
+    @exclusivity(unchecked) var interceptor: TouchInterceptor? {
+        didSet { engine = (interceptor as? GestureEngine).map { Unmanaged.passUnretained($0) } }
+    }
+    /// `interceptor` when it is the application's gesture engine (always, but in tests):
+    /// called directly and unretained (the application holds its engine in a constant for its
+    /// whole life, and `interceptor` holds it too while this is set).
+    @exclusivity(unchecked) private var engine: Unmanaged<GestureEngine>?
     /// Touches with `route.pending` phases, in the order they got them.
     @exclusivity(unchecked) private var queued: [Touch] = []
 
-    init(application: Application) {
-        self.application = application
-    }
+    init() {}
 
     // MARK: - The step
 
@@ -93,6 +99,14 @@ final class TouchRouter {
 
     /// Shows the interceptor the step's changed, watched touches before any view (G3).
     func stepWillDeliver(_ changed: [Touch], event: Event) {
+        if changed.count == 1, let engine {
+            // One touch (most steps), the application's engine: no list, no existential.
+            let touch = changed[0]
+            if touch.route.isWatched && touch.phase != .stationary {
+                engine._withUnsafeGuaranteedRef { $0.touchesWillBeDelivered(changed, event: event, router: self) }
+            }
+            return
+        }
         guard let interceptor else { return }
         if changed.count == 1 {
             // One touch (most steps): no list to build.
@@ -116,9 +130,7 @@ final class TouchRouter {
             guard touch.window === window, touch.view != nil else { return }
             if touch.route.pending.isEmpty, touch.route.held.isEmpty {
                 guard touch.isDelivered, touch.phase != .stationary, !touch.route.viewHasFinished else { return }
-                if touch.route.isWatched, let interceptor,
-                    interceptor.disposition(of: touch.phase, for: touch) == .hold
-                {
+                if touch.route.isWatched, holds(touch) {
                     touch.route.held.append(touch.phase)
                     application.recorder.record(.held, touch.phase, touch: touch.identifier, by: touch.view!, reason: "held by a gesture recognizer")
                     return
@@ -174,6 +186,14 @@ final class TouchRouter {
         let all = Set(application.tracker.active).union(items.map(\.touch))
         let event = Event(timestamp: time, touches: all, application: application)
         Dispatcher.dispatch(plan(items), with: event, log: application.recorder)
+    }
+
+    /// The interceptor holds the phase `touch` has now (the engine called directly when it
+    /// is the interceptor).
+    private func holds(_ touch: Touch) -> Bool {
+        if let engine { return engine._withUnsafeGuaranteedRef { $0.disposition(of: touch.phase, for: touch) } == .hold }
+        guard let interceptor else { return false }
+        return interceptor.disposition(of: touch.phase, for: touch) == .hold
     }
 
     // MARK: - What the interceptor may do

@@ -7,12 +7,14 @@
 /// and asks the router to cancel touches the system ends (a view left its window, a finger
 /// began again). It calls no touch method itself.
 final class TouchTracker {
-    unowned let application: Application
+    /// `unowned(unsafe)`: set by the application's `init`, cleared by its `deinit` (see
+    /// `Application.tracker`); nil (a trap on use, as a dead `unowned` one) after that.
+    @exclusivity(unchecked) unowned(unsafe) var application: Application!
     /// The touches down, in the order they began: every walk over them is in that order, so a
     /// replay does the same thing in the same order each time.
     @exclusivity(unchecked) private(set) var active: [Touch] = []
     @exclusivity(unchecked) private var byIdentifier: [Int: Touch] = [:]
-    private var lastTap: (location: Point, time: Double, count: Int)?
+    @exclusivity(unchecked) private var lastTap: (location: Point, time: Double, count: Int)?
 
     /// What one step changed.
     struct Step {
@@ -24,9 +26,7 @@ final class TouchTracker {
         var confinedTo: [Int?] = []
     }
 
-    init(application: Application) {
-        self.application = application
-    }
+    init() {}
 
     /// No touch is down.
     var isIdle: Bool { active.isEmpty }
@@ -45,7 +45,7 @@ final class TouchTracker {
         step.changed.emptyKeepingCapacity()
         for change in changes {
             if change.phase == .began {
-                if let old = byIdentifier[change.id] {
+                if let old = touch(withID: change.id) {
                     // The same finger cannot begin twice: the old touch is cancelled first.
                     application.router.cancelBySystem(old, at: change.timestamp, reason: nil)
                     remove(old)
@@ -58,7 +58,7 @@ final class TouchTracker {
                 step.began.append(touch)
                 step.confinedTo.append(change.windowIndex)
                 step.changed.append(touch)
-            } else if let touch = byIdentifier[change.id] {
+            } else if let touch = touch(withID: change.id) {
                 touch.previousScreenLocation = touch.screenLocation
                 touch.screenLocation = change.location
                 touch.phase = change.phase
@@ -69,6 +69,7 @@ final class TouchTracker {
                     .dropped, change.phase, touch: change.id, by: application, reason: "no such touch")
             }
         }
+        if step.began.isEmpty { return step }  // moves and lifts (most steps): no rules to apply
         assignViews(step)
         if step.began.count == 1 {
             // One new touch (most steps): it is weighed against every other touch down.
@@ -115,9 +116,20 @@ final class TouchTracker {
     /// Lets go of the touches that ended or were cancelled in this step.
     func retire(_ changed: [Touch]) {
         for touch in changed where touch.phase == .ended || touch.phase == .cancelled {
-            if byIdentifier[touch.identifier] === touch { remove(touch) }
+            if self.touch(withID: touch.identifier) === touch { remove(touch) }
             if touch.phase == .ended { lastTap = (touch.screenLocation, touch.timestamp, touch.tapCount) }
         }
+    }
+
+    /// The touch down with identifier `id`: `byIdentifier[id]`, found by a scan of `active` when
+    /// few fingers are down (no hashing per step; `active` holds exactly the touches of
+    /// `byIdentifier`, one per identifier).
+    @inline(__always) private func touch(withID id: Int) -> Touch? {
+        if active.count <= 8 {
+            for touch in active where touch.identifier == id { return touch }
+            return nil
+        }
+        return byIdentifier[id]
     }
 
     private func remove(_ touch: Touch) {
@@ -129,6 +141,24 @@ final class TouchTracker {
     private func assignViews(_ step: Step) {
         guard !step.began.isEmpty else { return }
         let windows = application.windows
+        if step.began.count == 1 {
+            // One new touch (most steps): what the loop below does for it, without its lists.
+            let touch = step.began[0]
+            let confined = step.confinedTo[0]
+            for window in windows.reversed() {
+                if let index = confined, !(windows.indices.contains(index) && windows[index] === window) { continue }
+                if let hit = window.hitTest(window.fromSuperview(touch.screenLocation)) {
+                    touch.window = window
+                    touch.view = hit
+                    return
+                }
+            }
+            touch.isDelivered = false
+            touch.ignoredBecause = "no view hit"
+            application.recorder.record(
+                .dropped, .began, touch: touch.identifier, by: application, reason: "no view hit")
+            return
+        }
         var pending = Array(zip(step.began, step.confinedTo))
         for window in windows.reversed() where !pending.isEmpty {
             let candidates = pending.filter { _, confined in
@@ -180,9 +210,15 @@ final class TouchTracker {
     }
 
     private func cancelTouchesWhoseViewLeft(at time: Double) {
-        for touch in active where touch.isDelivered || touch.route.isWatched {
-            guard let view = touch.view, view.window !== touch.window else { continue }
-            application.router.cancelBySystem(touch, at: time, reason: "its view left the window")
+        let list = active  // a copy: a cancellation changes `active`
+        for k in list.indices {
+            // The test reads fields only (the list holds the touch, the touch its view and
+            // window): unretained. A touch to cancel is held strongly for the call.
+            let left = Unmanaged.passUnretained(list[k])._withUnsafeGuaranteedRef { touch -> Bool in
+                guard touch.isDelivered || touch.route.isWatched, let view = touch.view else { return false }
+                return view.storedWindowReference?.toOpaque() != touch.window.map { Unmanaged.passUnretained($0).toOpaque() }
+            }
+            if left { application.router.cancelBySystem(list[k], at: time, reason: "its view left the window") }
         }
     }
 

@@ -12,9 +12,9 @@ open class View: Responder {
     // MARK: Mirror bookkeeping
 
     /// The C index this view has a node in, or nil for a view never attached nor queried.
-    var core: CoreTree?
+    @exclusivity(unchecked) var core: CoreTree?
     /// The node handle in `core`.
-    var node: Int32 = -1
+    @exclusivity(unchecked) var node: Int32 = -1
 
     @exclusivity(unchecked) var storedSubviews: [View] = []
     // The back references are `unowned(unsafe)`, not `weak`: a weak reference gives its target
@@ -24,7 +24,13 @@ open class View: Responder {
     /// The superview; cleared by its `deinit` and by `removeFromSuperview()`.
     @exclusivity(unchecked) unowned(unsafe) var storedSuperview: View?
     /// The window; cleared for the subtree when it leaves the window or the window dies.
-    @exclusivity(unchecked) unowned(unsafe) var storedWindow: Window?
+    /// (Kept as `Unmanaged`, read through `storedWindow`: the same `unowned(unsafe)` reference,
+    /// which hot paths can also test without a retain.)
+    @exclusivity(unchecked) var storedWindowReference: Unmanaged<Window>?
+    var storedWindow: Window? {
+        get { storedWindowReference?.takeUnretainedValue() }
+        set { storedWindowReference = newValue.map { Unmanaged.passUnretained($0) } }
+    }
     /// Set by `ViewController` on its root view, for the responder chain; cleared when the
     /// controller lets go of the view or dies.
     @exclusivity(unchecked) unowned(unsafe) var owningController: ViewController?
@@ -52,8 +58,13 @@ open class View: Responder {
             core?.writeBounds(self)
             animatableDidChange(.bounds, old: View.vector(oldValue))  // Animation: A1
             if bounds.size != oldValue.size { boundsSizeDidChange(from: oldValue.size) }
+            if bounds.origin != oldValue.origin { boundsOriginDidChange() }
         }
     }
+
+    /// Called last when a bounds change moved the origin (a scroll view's scroll). A hook, not
+    /// an override of `bounds`: every `bounds` read stays a direct load.
+    func boundsOriginDidChange() {}
 
     /// The transform, applied about the anchor point (`UIView.transform`). A singular
     /// transform (scale 0) is allowed; the view and its subtree can then never be hit.

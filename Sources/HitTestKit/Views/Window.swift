@@ -8,7 +8,13 @@ open class Window: View {
 
     /// The application showing this window, set by `Application.addWindow(_:)`.
     /// (`unowned(unsafe)`: cleared by `removeWindow(_:)` and when the application dies.)
-    @exclusivity(unchecked) public internal(set) unowned(unsafe) var application: Application?
+    public internal(set) var application: Application? {
+        get { applicationReference?.takeUnretainedValue() }
+        set { applicationReference = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `application`, kept as `Unmanaged` (the same `unowned(unsafe)` reference; hot paths
+    /// test it without a retain).
+    @exclusivity(unchecked) var applicationReference: Unmanaged<Application>?
 
     /// The root view controller (`UIWindow.rootViewController`). Setting it installs its view
     /// as the window's only content, sized to the window's bounds; the old one's view is removed.
