@@ -22,7 +22,9 @@ import Testing
             // Leave 256 MiB of address space above what the process uses now.
             let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
             let vm = status.split(separator: "\n").first { $0.hasPrefix("VmSize:") }
-            let kb = vm.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+            // "VmSize:\t  394020 kB": the padding before the number goes when it has 8 digits
+            // or more (sanitizer builds reserve terabytes), so split on any whitespace.
+            let kb = vm.flatMap { Int($0.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") } ?? 0
             guard kb > 0 else { exit(3) }
             var limit = rlimit(rlim_cur: rlim_t(kb * 1024 + (256 << 20)), rlim_max: rlim_t(kb * 1024 + (256 << 20)))
             guard setrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0 else { exit(4) }
