@@ -270,7 +270,8 @@ open class ScrollView: View {
     /// The log entry of a scroll (out of line: the log is off in the fast case).
     @inline(never)
     private func noteScroll(_ recorder: DeliveryRecorder) {
-        recorder.note(.scrolled, about: self, detail: ScrollView.offsetText(contentOffset), touch: currentTouch)
+        // The offset's text (`offsetText`) is written when the entry is read.
+        recorder.note(.scrolled, about: self, payload: .offset(contentOffset), touch: currentTouch)
     }
 
     /// `contentOffset (x, y)`: the same text as `"contentOffset \(offset)"` (the numbers'

@@ -4,6 +4,10 @@
 ///
 /// The responder is recorded by identity (`responder`) and by the name it had then
 /// (`responderName`): two windows both named `Window#0` are two different `responder`s.
+///
+/// An entry keeps what its `reason` says in a compact form and writes the text when it is read
+/// (a scroll's offset as its two numbers): recording stays cheap with the log on, and every
+/// property, `description`, equality and hashing are exactly those of the text.
 public struct TouchDelivery: Sendable, Hashable, CustomStringConvertible {
     /// What happened.
     public enum Kind: String, Sendable, Hashable {
@@ -58,7 +62,38 @@ public struct TouchDelivery: Sendable, Hashable, CustomStringConvertible {
     public var responderName: String
     /// Why, for `.ignored`, `.held`, `.dropped` at the application, and cancellations by the
     /// system; for the activity kinds, what happened (see `Kind`).
-    public var reason: String?
+    ///
+    /// Written when read (the entry keeps a compact form of it); setting it stores the text.
+    public var reason: String? {
+        get {
+            switch payload {
+            case .none: nil
+            case .text(let text): text
+            case .offset(let x, let y): ScrollView.offsetText(Point(x: Double(bitPattern: x), y: Double(bitPattern: y)))
+            }
+        }
+        set { payload = newValue.map(Payload.text) ?? .none }
+    }
+
+    /// What `reason` says, kept as values: the text is built only when `reason` is read.
+    /// Values only (no references), so entries stay `Sendable`.
+    enum Payload: Sendable {
+        /// No reason (`reason` is nil).
+        case none
+        /// The text itself.
+        case text(String)
+        /// A scroll's new `contentOffset` (x, y), as the numbers' bit patterns: `reason` is
+        /// `ScrollView.offsetText`'s `contentOffset (x, y)`. Kept bit for bit (`-0.0` stays
+        /// `-0.0`; integers, so nothing can touch a NaN's bits), so the text is the one
+        /// formatting them when recorded would have written.
+        case offset(UInt64, UInt64)
+
+        /// A scroll's offset.
+        static func offset(_ offset: Point) -> Payload { .offset(offset.x.bitPattern, offset.y.bitPattern) }
+    }
+
+    /// `reason`'s compact form.
+    var payload: Payload
 
     /// What an activity entry says (the same text as `reason`).
     public var detail: String? { kind.isTouchDelivery ? nil : reason }
@@ -74,7 +109,41 @@ public struct TouchDelivery: Sendable, Hashable, CustomStringConvertible {
         self.kind = kind
         self.responder = responder
         self.responderName = responderName
-        self.reason = reason
+        self.payload = reason.map(Payload.text) ?? .none
+    }
+
+    /// An entry whose reason is kept compact (`payload`), formatted when read.
+    init(
+        timestamp: Double, touch: Int?, phase: Touch.Phase?, kind: Kind, responder: ObjectIdentifier,
+        responderName: String, payload: Payload
+    ) {
+        self.timestamp = timestamp
+        self.touch = touch
+        self.phase = phase
+        self.kind = kind
+        self.responder = responder
+        self.responderName = responderName
+        self.payload = payload
+    }
+
+    /// Whether the two entries are equal: every property equal, `reason` compared as text (so
+    /// equality is the same whether an entry keeps its reason as text or as values).
+    public static func == (lhs: TouchDelivery, rhs: TouchDelivery) -> Bool {
+        lhs.timestamp == rhs.timestamp && lhs.touch == rhs.touch && lhs.phase == rhs.phase
+            && lhs.kind == rhs.kind && lhs.responder == rhs.responder && lhs.responderName == rhs.responderName
+            && lhs.reason == rhs.reason
+    }
+
+    /// Hashes every property in declaration order, `reason` as text: the same hash as the
+    /// entry built with that text.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(timestamp)
+        hasher.combine(touch)
+        hasher.combine(phase)
+        hasher.combine(kind)
+        hasher.combine(responder)
+        hasher.combine(responderName)
+        hasher.combine(reason)
     }
 
     /// Whether the entry is about `responder` (by identity).
@@ -118,10 +187,16 @@ final class DeliveryRecorder {
     /// The detail is built only when the log is on.
     func note(_ kind: TouchDelivery.Kind, about responder: Responder, detail: @autoclosure () -> String, touch: Int? = nil) {
         guard isEnabled else { return }
+        note(kind, about: responder, payload: .text(detail()), touch: touch)
+    }
+
+    /// An activity entry whose detail is kept compact (formatted when read).
+    func note(_ kind: TouchDelivery.Kind, about responder: Responder, payload: TouchDelivery.Payload, touch: Int? = nil) {
+        guard isEnabled else { return }
         entries.append(
             TouchDelivery(
                 timestamp: now, touch: touch, phase: nil, kind: kind, responder: ObjectIdentifier(responder),
-                responderName: responder.debugName, reason: detail()))
+                responderName: responder.debugName, payload: payload))
     }
 
     func record(_ kind: TouchDelivery.Kind, _ phase: Touch.Phase, touch id: Int, by responder: Responder, reason: String?) {
