@@ -86,6 +86,23 @@ import Testing
         #expect(plain.description == "0.0 touch 1 began ignored v (held by tap)")
     }
 
+    /// `touch` is kept as a flag and a number: every value reads back, nil included; and an
+    /// entry is no bigger than one holding `reason` as a `String?` was (64 bytes).
+    @Test func touchReadsBackAndEntriesStaySmall() {
+        for touch in [nil, 0, 1, -1, Int.min, Int.max] as [Int?] {
+            var (compact, text) = pair(1, 2, touch: touch)
+            #expect(compact.touch == touch && text.touch == touch)
+            compact.touch = 7
+            #expect(compact.touch == 7)
+            compact.touch = touch
+            #expect(compact == text && compact.hashValue == text.hashValue)
+            text.touch = nil
+            #expect(text.touch == nil)
+            #expect((compact == text) == (touch == nil))
+        }
+        #expect(MemoryLayout<TouchDelivery>.stride <= 64)
+    }
+
     /// A real scroll records its offset compactly, and the entry reads as the offset's text.
     @Test func aScrollRecordsItsOffset() {
         let app = Application()

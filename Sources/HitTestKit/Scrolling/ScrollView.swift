@@ -252,19 +252,19 @@ open class ScrollView: View {
     private func didScroll() {
         // The cheap tests first: with the log off (or no application) nothing is retained and
         // no text is built; the delegate's weak reference is loaded only when one was set.
-        if isLoggingScrolls, let application = storedWindow?.application {
-            noteScroll(application.recorder)
-        }
+        if let recorder = loggingRecorder { noteScroll(recorder) }
         if hasHadDelegate { delegate?.scrollViewDidScroll(self) }
     }
 
-    /// Whether this view's window's application logs, read through the unretained references
-    /// (the view's window and the window's application, both `unowned(unsafe)` and cleared
-    /// when their target dies; nothing runs between the loads): the test costs no retain.
-    @inline(__always) private var isLoggingScrolls: Bool {
+    /// This view's window's application's recorder when it logs, read through the unretained
+    /// references (the view's window and the window's application, both `unowned(unsafe)` and
+    /// cleared when their target dies; nothing runs between the loads): with the log off the
+    /// test costs no retain; with it on, the recorder is the one object retained (it lives as
+    /// long as it is held, whatever becomes of the window or the application meanwhile).
+    @inline(__always) private var loggingRecorder: DeliveryRecorder? {
         storedWindowReference?._withUnsafeGuaranteedRef { window in
-            window.applicationReference?._withUnsafeGuaranteedRef { $0.recorder.isEnabled }
-        } ?? false
+            window.applicationReference?._withUnsafeGuaranteedRef { $0.recorder.isEnabled ? $0.recorder : nil }
+        } ?? nil
     }
 
     /// The log entry of a scroll (out of line: the log is off in the fast case).
