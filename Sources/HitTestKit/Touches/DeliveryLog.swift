@@ -184,8 +184,16 @@ final class DeliveryRecorder {
     @exclusivity(unchecked) var now: Double = 0
 
     /// One entry per touch, in touch identifier order.
+    /// (The test of `isEnabled` inline, the recording out of line: with the log off a call
+    /// costs the test alone, whatever the compiler decides about the rest.)
+    @inline(__always)
     func record(_ kind: TouchDelivery.Kind, _ phase: Touch.Phase, _ touches: Set<Touch>, by responder: Responder, reason: String? = nil) {
         guard isEnabled else { return }
+        recordEach(kind, phase, touches, by: responder, reason: reason)
+    }
+
+    @inline(never)
+    private func recordEach(_ kind: TouchDelivery.Kind, _ phase: Touch.Phase, _ touches: Set<Touch>, by responder: Responder, reason: String?) {
         if touches.count == 1, let touch = touches.first {
             record(kind, phase, touch: touch.identifier, by: responder, reason: reason)
             return
