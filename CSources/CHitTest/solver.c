@@ -2379,6 +2379,24 @@ ht_status ht_solver_stats(const ht_solver *s, size_t *variables, size_t *constra
 #define CORRUPT return HT_E_CORRUPT
 #endif
 
+/* Whether live required constraint k fails to hold at the current values, beyond a tolerance
+ * relative to the magnitude of its terms (validate and the tests' check). */
+static bool required_violated(ht_solver *s, int32_t k) {
+    double sum = s->cconst[k], mag = fabs(s->cconst[k]);
+    for (int32_t i = 0; i < s->cn[k]; i++) {
+        double t = s->ccoef[k][i] * sym_value(s, s->vsym[s->cvars[k][i]]);
+        sum += t;
+        mag += fabs(t);
+    }
+    double tol = 1e-6 * (1.0 + mag);
+    bool violated = (s->crel[k] == HT_REL_EQ && fabs(sum) > tol) || (s->crel[k] == HT_REL_LE && sum > tol) ||
+                    (s->crel[k] == HT_REL_GE && sum < -tol);
+#ifdef HTS_TRACE
+    if (violated) fprintf(stderr, "constraint %d rel %d: sum %g (mag %g)\n", k, s->crel[k], sum, mag);
+#endif
+    return violated;
+}
+
 ht_status ht_solver_validate(ht_solver *s) {
     if (!s) return HT_E_INVALID_ARGUMENT;
     ht_status st = ensure(s, 1);
@@ -2416,20 +2434,7 @@ ht_status ht_solver_validate(ht_solver *s) {
     /* Every required constraint holds; optional ones' errors are non-negative. */
     for (int32_t k = 0; k < s->ncon; k++) {
         if (!s->clive[k] || !is_required(s, k)) continue;
-        double sum = s->cconst[k], mag = fabs(s->cconst[k]);
-        for (int32_t i = 0; i < s->cn[k]; i++) {
-            double t = s->ccoef[k][i] * sym_value(s, s->vsym[s->cvars[k][i]]);
-            sum += t;
-            mag += fabs(t);
-        }
-        double tol = 1e-6 * (1.0 + mag);
-        if ((s->crel[k] == HT_REL_EQ && fabs(sum) > tol) || (s->crel[k] == HT_REL_LE && sum > tol) ||
-            (s->crel[k] == HT_REL_GE && sum < -tol)) {
-#ifdef HTS_TRACE
-            fprintf(stderr, "constraint %d rel %d: sum %g (mag %g)\n", k, s->crel[k], sum, mag);
-#endif
-            CORRUPT;
-        }
+        if (required_violated(s, k)) CORRUPT;
     }
     return HT_OK;
 }
@@ -2446,16 +2451,7 @@ ht_status hts_test_check(ht_solver *s, double *maxcoef) {
     if (maxcoef) *maxcoef = m;
     for (int32_t k = 0; k < s->ncon; k++) {
         if (!s->clive[k] || !is_required(s, k)) continue;
-        double sum = s->cconst[k], mag = fabs(s->cconst[k]);
-        for (int32_t i = 0; i < s->cn[k]; i++) {
-            double t = s->ccoef[k][i] * sym_value(s, s->vsym[s->cvars[k][i]]);
-            sum += t;
-            mag += fabs(t);
-        }
-        double tol = 1e-6 * (1.0 + mag);
-        if ((s->crel[k] == HT_REL_EQ && fabs(sum) > tol) || (s->crel[k] == HT_REL_LE && sum > tol) ||
-            (s->crel[k] == HT_REL_GE && sum < -tol))
-            st = HT_E_CORRUPT;
+        if (required_violated(s, k)) st = HT_E_CORRUPT;
     }
     return st;
 }

@@ -735,6 +735,19 @@ typedef struct {
 #ifdef HTS_TRACE
 void hts_trace_dump(ht_solver *s, const char *where);
 #endif
+/* Reads S's change list into mirror (mirror[i] is v[i]'s value, nv <= 64), as the Swift layer
+ * does; the status of ht_solver_changes. */
+static ht_status mirror_changes(const ht_var *v, double *mirror, int nv) {
+    ht_var cv[64];
+    double cx[64];
+    size_t n = 0;
+    ht_status st = ht_solver_changes(S, cv, cx, (size_t)nv, &n);
+    for (size_t j = 0; st == HT_OK && j < n; j++)
+        for (int i = 0; i < nv; i++)
+            if (cv[j] == v[i]) mirror[i] = cx[j];
+    return st;
+}
+
 static void edits_match_a_fresh_solve(unsigned long seed) {
     current_seed = seed;
     has_seed = 1;
@@ -806,13 +819,7 @@ static void edits_match_a_fresh_solve(unsigned long seed) {
         }
         if (rint_(4) == 0) {
             OK(ht_solver_solve(S));
-            ht_var cv[NV];
-            double cx[NV];
-            size_t n = 0;
-            OK(ht_solver_changes(S, cv, cx, NV, &n));
-            for (size_t j = 0; j < n; j++)
-                for (int i = 0; i < NV; i++)
-                    if (cv[j] == v[i]) mirror[i] = cx[j];
+            OK(mirror_changes(v, mirror, NV));
         }
         if ((seed & 1) && step % 37 == 36) OK(hts_test_reinvert(S)); /* odd seeds: mid-way too */
         if (getenv("SOLVER_CHECK_EACH")) {
@@ -823,13 +830,7 @@ static void edits_match_a_fresh_solve(unsigned long seed) {
     }
     OK(ht_solver_validate(S));
     {
-        ht_var cv[NV];
-        double cx[NV];
-        size_t n = 0;
-        OK(ht_solver_changes(S, cv, cx, NV, &n));
-        for (size_t j = 0; j < n; j++)
-            for (int i = 0; i < NV; i++)
-                if (cv[j] == v[i]) mirror[i] = cx[j];
+        OK(mirror_changes(v, mirror, NV));
         for (int i = 0; i < NV; i++) CHECK(mirror[i] == val(v[i]));
     }
     /* the same final system from scratch */

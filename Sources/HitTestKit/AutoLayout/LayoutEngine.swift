@@ -563,16 +563,11 @@ final class LayoutEngine {
                 it.touched = true
                 changedItems.append(it)
             }
-            it.next = Rect(x: solver.value(it.x), y: solver.value(it.y), width: solver.value(it.w), height: solver.value(it.h))
+            it.next = solvedFrame(of: it)
         }
         for it in changedItems {
             it.touched = false
-            let f = it.next
-            if f == it.solved && !it.unapplied { continue }
-            it.solved = f
-            it.unapplied = false
-            guard let view = it.view, !view.layoutState.translatesAutoresizingMaskIntoConstraints else { continue }
-            if f != view.layoutFrame, let host = view.storedSuperview {
+            if let host = adopt(it.next, for: it) {
                 moved = true
                 host.autoLayoutNode.queueApply(it)
                 host.setNeedsLayout()
@@ -588,17 +583,27 @@ final class LayoutEngine {
         while let it = recheck.popLast() { it.recheckQueued = false }
         var moved = false
         for it in items {
-            let f = Rect(x: solver.value(it.x), y: solver.value(it.y), width: solver.value(it.w), height: solver.value(it.h))
-            if f == it.solved && !it.unapplied { continue }
-            it.solved = f
-            it.unapplied = false
-            guard let view = it.view, !view.layoutState.translatesAutoresizingMaskIntoConstraints else { continue }
-            if f != view.layoutFrame, let host = view.storedSuperview {
+            if let host = adopt(solvedFrame(of: it), for: it) {
                 moved = true
                 host.setNeedsLayout()
             }
         }
         return moved
+    }
+
+    /// The item's four values in the solver.
+    private func solvedFrame(of it: EngineItem) -> Rect {
+        Rect(x: solver.value(it.x), y: solver.value(it.y), width: solver.value(it.w), height: solver.value(it.h))
+    }
+
+    /// Records `frame` as the item's solved frame; returns the superview that must lay the view
+    /// out when the frame is new and differs from the view's (nil otherwise).
+    private func adopt(_ frame: Rect, for it: EngineItem) -> View? {
+        if frame == it.solved && !it.unapplied { return nil }
+        it.solved = frame
+        it.unapplied = false
+        guard let view = it.view, !view.layoutState.translatesAutoresizingMaskIntoConstraints else { return nil }
+        return frame != view.layoutFrame ? view.storedSuperview : nil
     }
 
     /// Removes everything from the solver and adds it all again, as a from-scratch build

@@ -114,14 +114,9 @@ public struct TouchDelivery: Sendable, Hashable, CustomStringConvertible {
         timestamp: Double, touch: Int?, phase: Touch.Phase?, kind: Kind, responder: ObjectIdentifier,
         responderName: String, reason: String? = nil
     ) {
-        self.timestamp = timestamp
-        self.hasTouch = touch != nil
-        self.touchIdentifier = touch ?? 0
-        self.phase = phase
-        self.kind = kind
-        self.responder = responder
-        self.responderName = responderName
-        self.payload = reason.map(Payload.text) ?? .none
+        self.init(
+            timestamp: timestamp, touch: touch, phase: phase, kind: kind, responder: responder,
+            responderName: responderName, payload: reason.map(Payload.text) ?? .none)
     }
 
     /// An entry whose reason is kept compact (`payload`), formatted when read.
