@@ -52,43 +52,60 @@ public struct TouchScript: Sendable, Hashable {
         self.entries = entries
     }
 
-    /// Parses the CSV form.
+    /// Parses the CSV form. Lines end at LF, CRLF or a lone CR (`TextLineReader`).
     /// - Throws: `TouchScriptError` naming the line and what is wrong with it.
     public init(csv text: String) throws(TouchScriptError) {
+        var parser = Parser()
         var entries: [Entry] = []
-        var lastTime: Double?
-        var lastWasTouches = false
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: " \t\r")
-            let number = index + 1
-            if line.isEmpty || line.hasPrefix("#") || (number == 1 && line.hasPrefix("time")) { continue }
+        for (index, line) in TextLineReader.lines(of: text).enumerated() {
+            try parser.read(line, number: index + 1, into: &entries)
+        }
+        parser.finish(into: &entries)
+        self.entries = entries
+    }
+
+    /// Reads the CSV form a line at a time, for scripts too long to hold: each entry is handed
+    /// out as soon as the line after it shows it is complete (a step ends at the first line
+    /// with another time, or at a clock advance), and `finish(into:)` hands out the last.
+    /// `TouchScript(csv:)` is this parser over every line of a text.
+    public struct Parser: Sendable {
+        private var step: [TouchChange] = []
+        private var lastTime: Double?
+
+        /// A parser at the start of a script.
+        public init() {}
+
+        /// Reads line `number` (1-based, without its terminator) and appends to `entries` the
+        /// entries it completes.
+        /// - Throws: `TouchScriptError` naming the line and what is wrong with it.
+        public mutating func read(
+            _ raw: some StringProtocol, number: Int, into entries: inout [Entry]
+        ) throws(TouchScriptError) {
+            let line = raw.trimmingCharacters(in: " \t")
+            if line.isEmpty || line.hasPrefix("#") || (number == 1 && line.hasPrefix("time")) { return }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map {
                 $0.trimmingCharacters(in: " \t")
             }
             if fields.count == 2 && fields[1] == "advance" {
-                guard let time = Double(fields[0]), time.isFinite else {
-                    throw TouchScriptError(line: number, message: "time '\(fields[0])' is not a finite number")
-                }
-                if let lastTime, time < lastTime {
-                    throw TouchScriptError(line: number, message: "time \(time) goes backwards (after \(lastTime))")
-                }
+                let time = try Self.time(fields[0], line: number)
+                try checkOrder(time, line: number)
+                flush(into: &entries)
                 entries.append(.advanceTime(time))
                 lastTime = time
-                lastWasTouches = false
-                continue
+                return
             }
             guard fields.count == 5 || fields.count == 6 else {
                 throw TouchScriptError(
-                    line: number, message: "expected 5 or 6 fields (time,id,phase,x,y[,window]) or 'time,advance', found \(fields.count)")
+                    line: number,
+                    message: "expected 5 or 6 fields (time,id,phase,x,y[,window]) or 'time,advance', found \(fields.count)")
             }
-            guard let time = Double(fields[0]), time.isFinite else {
-                throw TouchScriptError(line: number, message: "time '\(fields[0])' is not a finite number")
-            }
+            let time = try Self.time(fields[0], line: number)
             guard let id = Int(fields[1]) else {
                 throw TouchScriptError(line: number, message: "touch id '\(fields[1])' is not an integer")
             }
             guard let phase = Touch.Phase(rawValue: fields[2]) else {
-                throw TouchScriptError(line: number, message: "unknown phase '\(fields[2])' (began, moved, stationary, ended, cancelled)")
+                throw TouchScriptError(
+                    line: number, message: "unknown phase '\(fields[2])' (began, moved, stationary, ended, cancelled)")
             }
             guard let x = Double(fields[3]), let y = Double(fields[4]), x.isFinite, y.isFinite else {
                 throw TouchScriptError(line: number, message: "location '\(fields[3]),\(fields[4])' is not two finite numbers")
@@ -100,20 +117,35 @@ public struct TouchScript: Sendable, Hashable {
                 }
                 window = w
             }
-            if let lastTime, time < lastTime {
-                throw TouchScriptError(line: number, message: "time \(time) goes backwards (after \(lastTime))")
-            }
-            let change = TouchChange(id: id, phase: phase, location: Point(x: x, y: y), timestamp: time, windowIndex: window)
-            if lastWasTouches, lastTime == time, case .touches(var changes) = entries[entries.count - 1] {
-                changes.append(change)
-                entries[entries.count - 1] = .touches(changes)
-            } else {
-                entries.append(.touches([change]))
-            }
+            try checkOrder(time, line: number)
+            if !step.isEmpty, lastTime != time { flush(into: &entries) }
+            step.append(TouchChange(id: id, phase: phase, location: Point(x: x, y: y), timestamp: time, windowIndex: window))
             lastTime = time
-            lastWasTouches = true
         }
-        self.entries = entries
+
+        /// Ends the script: appends the step still open, if any.
+        public mutating func finish(into entries: inout [Entry]) {
+            flush(into: &entries)
+        }
+
+        private mutating func flush(into entries: inout [Entry]) {
+            guard !step.isEmpty else { return }
+            entries.append(.touches(step))
+            step = []
+        }
+
+        private static func time(_ field: String, line: Int) throws(TouchScriptError) -> Double {
+            guard let time = Double(field), time.isFinite else {
+                throw TouchScriptError(line: line, message: "time '\(field)' is not a finite number")
+            }
+            return time
+        }
+
+        private func checkOrder(_ time: Double, line: Int) throws(TouchScriptError) {
+            if let lastTime, time < lastTime {
+                throw TouchScriptError(line: line, message: "time \(time) goes backwards (after \(lastTime))")
+            }
+        }
     }
 
     /// The CSV form (with a header line).
@@ -150,17 +182,11 @@ public struct TouchScriptError: Error, Hashable, CustomStringConvertible {
     public var description: String { "line \(line): \(message)" }
 }
 
-extension Substring {
+extension StringProtocol {
     fileprivate func trimmingCharacters(in set: String) -> String {
         var s = self[...]
         while let f = s.first, set.contains(f) { s = s.dropFirst() }
         while let l = s.last, set.contains(l) { s = s.dropLast() }
         return String(s)
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        self[...].trimmingCharacters(in: set)
     }
 }
