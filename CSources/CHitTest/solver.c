@@ -50,9 +50,13 @@
 
 enum { K_FREE = 0, K_EXT = 1, K_SLACK = 2, K_ERROR = 3, K_DUMMY = 4 };
 
-#define HANDLE_SLOT(h) ((h) & 0xFFFFFF)
-#define HANDLE_GEN(h) (((h) >> 24) & 0x7F)
-#define MAKE_HANDLE(slot, gen) ((int32_t)(((uint32_t)(gen) << 24) | (uint32_t)(slot)))
+/* A handle: the slot in its low 24 bits, the slot's generation in the 39 bits above (the sign
+ * bit stays 0). A slot whose generation would wrap is retired instead of reused, so that no
+ * handle is ever issued twice. */
+#define HANDLE_SLOT(h) ((int32_t)((h) & 0xFFFFFF))
+#define GEN_MAX ((UINT64_C(1) << 39) - 1)
+#define HANDLE_GEN(h) ((uint64_t)(h) >> 24)
+#define MAKE_HANDLE(slot, gen) ((int64_t)(((uint64_t)(gen) << 24) | (uint64_t)(uint32_t)(slot)))
 
 typedef struct hts_obj {
     int32_t len, cap, stride;
@@ -118,7 +122,8 @@ struct ht_solver {
     /* ---- variables ---- */
     int32_t nvar, varcap, nlive_vars;
     int32_t *vsym, *vrefs;
-    uint8_t *vgen, *vlive;
+    uint64_t *vgen;
+    uint8_t *vlive;
     /* changes since the last ht_solver_changes: per slot the value last reported and a flag
      * (in the list); the list has room for every slot (varcap), overflow (stale entries of
      * freed slots) falls back to comparing every variable (chg_all) */
@@ -132,7 +137,8 @@ struct ht_solver {
 
     /* ---- constraints ---- */
     int32_t ncon, concap, nlive_cons;
-    uint8_t *cgen, *clive;
+    uint64_t *cgen;
+    uint8_t *clive;
     int8_t *crel;
     float *cprio;
     double *cconst, *cmu;
@@ -145,7 +151,7 @@ struct ht_solver {
     /* ---- work lists ---- */
     int32_t *infeas;
     int32_t ninfeas, infeascap;
-    int32_t *conf;
+    ht_constraint *conf;
     int32_t nconf, confcap;
 
     /* ---- reinversion (numerical trouble: the tableau recomputed from the records) ---- */
@@ -157,11 +163,25 @@ struct ht_solver {
     int32_t probe_sym, probe_slot; /* the is_determined probe's term in the objective, if any */
     double probe_dir;
 
+    /* ---- parked constraints: required inequalities that hold at the current values, kept
+     * out of the tableau (see "Parking") ---- */
+    uint8_t *cpark;   /* per constraint: 1 parked, 2 parked and queued to enter the tableau */
+    int32_t **cppos;  /* per parked constraint: per term, its entry in the variable's list */
+    int32_t **vpk;    /* per variable: (constraint, term) pairs of the parked constraints */
+    int32_t *vpkn, *vpkcap;
+    int32_t nparked;
+    int32_t *chk;     /* variables whose value changed since the last check (vchk marks them) */
+    uint8_t *vchk;
+    int32_t nchk;
+    int chk_all;      /* every variable changed (a full recomputation of the values) */
+    int32_t *unp;     /* constraints queued to leave the parking */
+    int32_t nunp, unpcap;
+
     /* ---- state ---- */
     int broken;  /* the tableau is unusable: rebuild from the records */
     int pending; /* the tableau is feasible but maybe not optimal */
     long fail_countdown;
-    long pivots, rebuilds;
+    long pivots, rebuilds, work;
 };
 
 /* ======================================================================================== */
@@ -197,6 +217,19 @@ void hts_test_counters(const ht_solver *s, long *pivots, long *rebuilds) {
 }
 
 long hts_test_reinversions(const ht_solver *s) { return s ? s->reinversions : 0; }
+
+long hts_test_work(const ht_solver *s) { return s ? s->work : 0; }
+
+void hts_test_age_slots(ht_solver *s) {
+    for (int32_t i = 0; i < s->nvfree; i++) s->vgen[s->vfree[i]] = GEN_MAX;
+    for (int32_t i = 0; i < s->nfree_cons; i++) s->cgen[s->cfree[i]] = GEN_MAX;
+}
+
+ht_status ht_solver_conflict_range(const ht_solver *s, ht_var *out) {
+    if (!s || !out) return HT_E_INVALID_ARGUMENT;
+    *out = -1;
+    return HT_OK;
+}
 
 static ht_status reinvert(ht_solver *s);
 ht_status hts_test_reinvert(ht_solver *s) {
@@ -388,6 +421,7 @@ static uint32_t next_epoch(ht_solver *s) {
 static int32_t col_clean(ht_solver *s, int32_t sym) {
     uint32_t e = next_epoch(s);
     int32_t *c = s->col[sym], w = 0;
+    s->work += s->coln[sym];
     for (int32_t i = 0, n = s->coln[sym]; i < n; i++) {
         int32_t r = c[i];
         if (!s->rlive[r] || s->rmark[r] == e || row_find(s, r, sym) < 0) continue;
@@ -447,6 +481,7 @@ static ht_status row_add_row(ht_solver *s, int32_t t, int32_t src, double a) {
     for (int32_t i = 0; i < n; i++) s->spos[ts[i]] = i;
     const int32_t *ss = s->rsym[src];
     const double *sc = s->rcoef[src];
+    s->work += n + s->rlen[src];
     for (int32_t j = 0, m = s->rlen[src]; j < m; j++) {
         int32_t sym = ss[j];
         int32_t p = s->spos[sym];
@@ -539,6 +574,7 @@ static ht_status row_expand(ht_solver *s, int32_t r) {
         s->rcoef[r][i] = 0.0;
         if (fabs(c) <= EPS) continue;
         int32_t q = s->srow[v];
+        s->work += s->rlen[q];
         s->rconst[r] += c * s->rconst[q];
         st = row_reserve(s, r, s->rlen[r] + s->rlen[q]);
         if (st != HT_OK) break;
@@ -663,6 +699,14 @@ static inline void note_var(ht_solver *s, int32_t slot, double v) {
         s->chg_all = 1;
 }
 
+/* Variable slot `slot` changed value: the parked constraints and range bounds on it are
+ * checked at the next `settle`. */
+static inline void note_chk(ht_solver *s, int32_t slot) {
+    if (s->vchk[slot]) return;
+    s->vchk[slot] = 1;
+    s->chk[s->nchk++] = slot; /* room for every slot, each once */
+}
+
 /* Every live variable against the value last reported (after a change of structure). */
 static void note_all_vars(ht_solver *s) {
     for (int32_t i = 0; i < s->nvar; i++) {
@@ -683,7 +727,10 @@ static void run_program(ht_solver *s, int32_t from, int track) {
     for (int32_t p = from, n = s->npg; p < n; p++) {
         double v = cst[p];
         for (int32_t k = off[p], e = off[p + 1]; k < e; k++) v += coef[k] * val[ref[k]];
-        if (track && v != val[p] && var[p] >= 0) note_var(s, var[p], v);
+        if (track && v != val[p] && var[p] >= 0) {
+            note_var(s, var[p], v);
+            note_chk(s, var[p]);
+        }
         val[p] = v;
         rval[row[p]] = v;
     }
@@ -706,6 +753,7 @@ static void refresh_values(ht_solver *s) {
         return;
     }
     s->ntouched = 0;
+    s->chk_all = 1; /* every value may have moved */
     s->pg_ok = build_program(s);
     if (s->pg_ok) {
         run_program(s, 0, 0);
@@ -726,6 +774,66 @@ static void refresh_values(ht_solver *s) {
     }
     s->vals_dirty = 0;
     note_all_vars(s);
+}
+
+/* Appends row r, the newest row, to an up-to-date evaluation program and computes its value:
+ * the other rows keep theirs (r refers only to older rows, and no row refers to r's basic
+ * symbol yet). 0 when memory runs out (the caller then marks every value stale). */
+static int program_append(ht_solver *s, int32_t r) {
+    int32_t p = s->npg, k = s->pg_off[p], nref = 0;
+    for (int32_t i = 0; i < s->rlen[r]; i++) nref += s->srow[s->rsym[r][i]] >= 0;
+    if (p + 2 > s->pgcap) {
+        int32_t cap = next_cap(s->pgcap, p + 2);
+        int32_t *a = xrealloc(s, s->pg_row, sizeof(int32_t) * (size_t)cap);
+        if (!a) return 0;
+        s->pg_row = a;
+        int32_t *b = xrealloc(s, s->pg_off, sizeof(int32_t) * (size_t)cap);
+        if (!b) return 0;
+        s->pg_off = b;
+        double *c = xrealloc(s, s->pg_const, sizeof(double) * (size_t)cap);
+        if (!c) return 0;
+        s->pg_const = c;
+        double *d = xrealloc(s, s->pg_val, sizeof(double) * (size_t)cap);
+        if (!d) return 0;
+        s->pg_val = d;
+        int32_t *e = xrealloc(s, s->pg_var, sizeof(int32_t) * (size_t)cap);
+        if (!e) return 0;
+        s->pg_var = e;
+        s->pgcap = cap;
+    }
+    if (k + nref > s->pgrefcap) {
+        int32_t cap = next_cap(s->pgrefcap, k + nref);
+        int32_t *a = xrealloc(s, s->pg_ref, sizeof(int32_t) * (size_t)cap);
+        if (!a) return 0;
+        s->pg_ref = a;
+        double *b = xrealloc(s, s->pg_coef, sizeof(double) * (size_t)cap);
+        if (!b) return 0;
+        s->pg_coef = b;
+        s->pgrefcap = cap;
+    }
+    double v = s->rconst[r];
+    for (int32_t i = 0; i < s->rlen[r]; i++) {
+        int32_t q = s->srow[s->rsym[r][i]];
+        if (q < 0) continue;
+        s->pg_ref[k] = s->row_pg[q];
+        s->pg_coef[k] = s->rcoef[r][i];
+        v += s->rcoef[r][i] * s->pg_val[s->row_pg[q]];
+        k++;
+    }
+    int32_t b = s->rbasic[r];
+    s->row_pg[r] = p;
+    s->pg_row[p] = r;
+    s->pg_var[p] = s->skind[b] == K_EXT ? s->sowner[b] : -1;
+    s->pg_const[p] = s->rconst[r];
+    s->pg_val[p] = v;
+    s->pg_off[p + 1] = k;
+    s->npg = p + 1;
+    s->rval[r] = v;
+    if (s->pg_var[p] >= 0) {
+        note_var(s, s->pg_var[p], v);
+        note_chk(s, s->pg_var[p]);
+    }
+    return 1;
 }
 
 /* Row r (meaning 0 = constant + cells) solved for sym: afterwards sym = constant + cells. */
@@ -1253,7 +1361,7 @@ static ht_status dual_optimize(ht_solver *s, int32_t *failrow) {
 /* ======================================================================================== */
 /* Conflicts                                                                                */
 
-static int32_t con_handle(const ht_solver *s, int32_t k) { return MAKE_HANDLE(k, s->cgen[k]); }
+static ht_constraint con_handle(const ht_solver *s, int32_t k) { return MAKE_HANDLE(k, s->cgen[k]); }
 
 static int is_required(const ht_solver *s, int32_t k) { return s->cprio[k] >= HT_PRIORITY_REQUIRED; }
 
@@ -1261,17 +1369,25 @@ static void conflict_reset(ht_solver *s) { s->nconf = 0; }
 
 static void conflict_add(ht_solver *s, int32_t k) {
     if (k < 0 || k >= s->ncon || !s->clive[k] || !is_required(s, k)) return;
-    int32_t h = con_handle(s, k);
+    ht_constraint h = con_handle(s, k);
     for (int32_t i = 0; i < s->nconf; i++)
         if (s->conf[i] == h) return;
     if (s->nconf == s->confcap) {
         int32_t cap = next_cap(s->confcap, s->nconf + 1);
-        int32_t *p = xrealloc(s, s->conf, sizeof(int32_t) * (size_t)cap);
+        ht_constraint *p = xrealloc(s, s->conf, sizeof(ht_constraint) * (size_t)cap);
         if (!p) return; /* the conflict set is best effort when memory is short */
         s->conf = p;
         s->confcap = cap;
     }
     s->conf[s->nconf++] = h;
+}
+
+static void conflict_remove(ht_solver *s, int32_t k) {
+    ht_constraint h = con_handle(s, k);
+    int32_t w = 0;
+    for (int32_t i = 0; i < s->nconf; i++)
+        if (s->conf[i] != h) s->conf[w++] = s->conf[i];
+    s->nconf = w;
 }
 
 /* The required constraints whose markers are in the cells (and the basic symbol). */
@@ -1296,6 +1412,10 @@ static int trace_required(ht_solver *s, const char *where);
 #endif
 static ht_status tab_add(ht_solver *s, int32_t k) {
     int32_t r;
+    /* Values up to date before the change stay so when the new row changes no other row
+     * (a definition, or a subject in no other row): its own value is appended. */
+    if (!s->vals_dirty && s->pg_ok) refresh_values(s);
+    int clean = !s->vals_dirty && s->pg_ok;
     ht_status st = row_new(s, &r);
     if (st != HT_OK) return st;
     s->rconst[r] = s->cconst[k];
@@ -1355,7 +1475,7 @@ static ht_status tab_add(ht_solver *s, int32_t k) {
         s->rbasic[r] = subject;
         s->srow[subject] = r;
         s->pending = 1;
-        s->vals_dirty = 1;
+        s->vals_dirty = !(clean && program_append(s, r));
         return HT_OK;
     }
     if ((st = row_expand(s, r)) != HT_OK) goto fail_syms;
@@ -1386,6 +1506,7 @@ static ht_status tab_add(ht_solver *s, int32_t k) {
         subject = marker; /* redundant: the row keeps its marker for removal */
     }
     if (subject >= 0) {
+        int alone = col_clean(s, subject) <= 1; /* no other row changes */
         row_solve_for(s, r, subject);
         s->rbasic[r] = subject;
         s->srow[subject] = r;
@@ -1395,6 +1516,7 @@ static ht_status tab_add(ht_solver *s, int32_t k) {
             return st;
         }
         s->pending = 1;
+        s->vals_dirty = !(clean && alone && program_append(s, r));
 #ifdef HTS_TRACE
         if (getenv("HTS_TRACE_ADD")) {
             fprintf(stderr, "tab_add %d: subject %d kind %d\n", k, subject, s->skind[subject]);
@@ -1617,7 +1739,7 @@ static ht_status rebuild(ht_solver *s) {
         s->cother[k] = NO_SYM;
     }
     for (int32_t k = 0; k < s->ncon; k++) {
-        if (!s->clive[k]) continue;
+        if (!s->clive[k] || s->cpark[k]) continue;
         ht_status st = tab_add(s, k);
         if (st != HT_OK) {
             s->broken = 1;
@@ -1768,17 +1890,203 @@ static int trace_required(ht_solver *s, const char *where) {
 }
 #endif
 
-/* Brings the tableau to a usable (and, with optimal, optimal) state. */
+/* ======================================================================================== */
+/* Parking                                                                                  */
+/*
+ * A required inequality that holds at the current values when it is added is parked: kept out
+ * of the tableau, indexed by its variables, and checked whenever one of their values changes.
+ * The tableau then solves a relaxation of the system, whose optimum is the whole system's as
+ * long as every parked constraint holds there (the whole system's feasible set lies inside the
+ * relaxation's). One that stops holding is put into the tableau (unparked) and the solve goes
+ * on from there. A required addition or constant change checks at once, so that a conflict
+ * with a parked constraint is refused then, as any other; the other changes are checked at the
+ * next solve. Without parking, an inactive inequality per view on a chain of definitions
+ * (`top >= superview.top` on views stacked one below the other) was expanded into the tableau
+ * in reduced form, whose length is the chain's: O(N^2) cells for N views.
+ */
+
+#define PARK_REL 1e-12 /* a parked constraint holds within this, relative to its terms... */
+#define PARK_ABS 1e-9  /* ...plus this */
+
+/* Constraint k's expression (terms and constant) at the current values (fresh), and the
+ * magnitude of its terms. */
+static double con_residual(const ht_solver *s, int32_t k, double *mag) {
+    double sum = s->cconst[k], m = fabs(sum);
+    for (int32_t i = 0; i < s->cn[k]; i++) {
+        int32_t r = s->srow[s->vsym[s->cvars[k][i]]];
+        double t = s->ccoef[k][i] * (r >= 0 ? s->rval[r] : 0.0);
+        sum += t;
+        m += fabs(t);
+    }
+    *mag = m;
+    return sum;
+}
+
+/* Whether inequality k holds at the current values; strict: with room to spare (a constraint
+ * that is tight might stop a direction at once). */
+static int con_holds(const ht_solver *s, int32_t k, int strict) {
+    double mag, r = con_residual(s, k, &mag);
+    double tol = PARK_ABS + PARK_REL * mag;
+    if (s->crel[k] == HT_REL_LE) r = -r;
+    return strict ? r > tol : r >= -tol;
+}
+
+/* Parks constraint k (a live record out of the tableau): its terms into their variables'
+ * lists. On HT_E_NO_MEMORY nothing is parked. */
+static ht_status park(ht_solver *s, int32_t k) {
+    int32_t n = s->cn[k];
+    int32_t *pos = xrealloc(s, s->cppos[k], sizeof(int32_t) * (size_t)(n ? n : 1));
+    if (!pos) return HT_E_NO_MEMORY;
+    s->cppos[k] = pos;
+    for (int32_t i = 0; i < n; i++) {
+        int32_t v = s->cvars[k][i];
+        if (s->vpkn[v] + 2 > s->vpkcap[v]) {
+            int32_t cap = next_cap(s->vpkcap[v], s->vpkn[v] + 2);
+            int32_t *a = xrealloc(s, s->vpk[v], sizeof(int32_t) * (size_t)cap);
+            if (!a) {
+                while (i-- > 0) s->vpkn[s->cvars[k][i]] -= 2; /* the entries just added: last */
+                return HT_E_NO_MEMORY;
+            }
+            s->vpk[v] = a;
+            s->vpkcap[v] = cap;
+        }
+        pos[i] = s->vpkn[v];
+        s->vpk[v][s->vpkn[v]++] = k;
+        s->vpk[v][s->vpkn[v]++] = i;
+    }
+    s->cpark[k] = 1;
+    s->nparked++;
+    return HT_OK;
+}
+
+/* Takes constraint k out of the parking (its record stays). */
+static void unpark(ht_solver *s, int32_t k) {
+    for (int32_t i = s->cn[k] - 1; i >= 0; i--) {
+        int32_t v = s->cvars[k][i], at = s->cppos[k][i], last = s->vpkn[v] - 2;
+        int32_t *a = s->vpk[v];
+        if (at != last) {
+            a[at] = a[last];
+            a[at + 1] = a[last + 1];
+            s->cppos[a[at]][a[at + 1]] = at;
+        }
+        s->vpkn[v] = last;
+    }
+    s->cpark[k] = 0;
+    s->nparked--;
+}
+
+/* Queues the parked constraints on variable slot v that do not hold (strict: that are not
+ * satisfied with room to spare). */
+static ht_status check_var(ht_solver *s, int32_t v, int strict) {
+    const int32_t *a = s->vpk[v];
+    for (int32_t j = 0, n = s->vpkn[v]; j < n; j += 2) {
+        int32_t k = a[j];
+        if (s->cpark[k] != 1 || con_holds(s, k, strict)) continue;
+        if (s->nunp == s->unpcap) {
+            int32_t cap = next_cap(s->unpcap, s->nunp + 1);
+            GROW(s, s->unp, cap);
+            s->unpcap = cap;
+        }
+        s->cpark[k] = 2;
+        s->unp[s->nunp++] = k;
+    }
+    return HT_OK;
+}
+
+/* The parked constraints that stopped holding since the last check (every one with strict,
+ * or after a full recomputation of the values) into s->unp. */
+static ht_status park_check(ht_solver *s, int strict) {
+    ht_status st = HT_OK;
+    s->nunp = 0;
+    refresh_values(s);
+    if (s->nparked > 0) {
+        if (s->chk_all || strict) {
+            for (int32_t v = 0; v < s->nvar && st == HT_OK; v++)
+                if (s->vlive[v] && s->vpkn[v] > 0) st = check_var(s, v, strict);
+        } else {
+            for (int32_t i = 0; i < s->nchk && st == HT_OK; i++)
+                if (s->vlive[s->chk[i]]) st = check_var(s, s->chk[i], strict);
+        }
+    }
+    if (st != HT_OK) {
+        for (int32_t i = 0; i < s->nunp; i++) s->cpark[s->unp[i]] = 1;
+        s->nunp = 0;
+        return st; /* the marks stay: checked again next time */
+    }
+    for (int32_t i = 0; i < s->nchk; i++) s->vchk[s->chk[i]] = 0;
+    s->nchk = 0;
+    s->chk_all = 0;
+    return HT_OK;
+}
+
+/* Puts the queued constraints into the tableau. On a failure (HT_E_UNSATISFIABLE: the conflict
+ * set is the failed one's), *failed is that constraint, and it and the rest stay parked. */
+static ht_status unpark_queued(ht_solver *s, int32_t *failed) {
+    ht_status st = HT_OK;
+    for (int32_t i = 0; i < s->nunp; i++) {
+        int32_t k = s->unp[i];
+        if (st != HT_OK) {
+            s->cpark[k] = 1;
+            continue;
+        }
+        st = tab_add(s, k);
+        s->ninfeas = 0;
+        if (st == HT_OK) {
+            unpark(s, k);
+        } else {
+            s->cpark[k] = 1;
+            *failed = k;
+        }
+    }
+    s->nunp = 0;
+    return st;
+}
+
+/* Checks the parked constraints against the values and puts those that do not hold into the
+ * tableau, until every one holds (strict: with room to spare). *moved when any was. */
+static ht_status settle(ht_solver *s, int strict, int *moved, int32_t *failed) {
+    for (;;) {
+        ht_status st = park_check(s, strict);
+        if (st != HT_OK) return st;
+        if (s->nunp == 0) return HT_OK;
+        if (moved) *moved = 1;
+        if ((st = unpark_queued(s, failed)) != HT_OK) return st;
+    }
+}
+
+/* After a required change the tableau took: the parked constraints settled at once; one that
+ * cannot enter joins the conflict set. */
+static ht_status settle_required(ht_solver *s) {
+    int32_t failed = -1;
+    ht_status st = settle(s, 0, NULL, &failed);
+    if (st == HT_E_UNSATISFIABLE && failed >= 0) conflict_add(s, failed);
+    return st;
+}
+
+/* Brings the tableau to a usable (and, with optimal, optimal) state: with optimal, the
+ * optimum of the whole system (parked constraints included). */
 static ht_status ensure(ht_solver *s, int optimal) {
     ht_status st;
     if (s->broken && (st = rebuild(s)) != HT_OK) return st;
-    if (optimal && s->pending) {
-        st = optimize(s, &s->obj, s->ord, s->nord, NULL);
-        if (st != HT_OK) {
-            s->broken = 1;
-            return st;
+    while (optimal) {
+        if (s->pending) {
+            st = optimize(s, &s->obj, s->ord, s->nord, NULL);
+            if (st != HT_OK) {
+                s->broken = 1;
+                return st;
+            }
+            s->pending = 0;
         }
-        s->pending = 0;
+        int moved = 0;
+        int32_t failed = -1;
+        st = settle(s, 0, &moved, &failed);
+        if (st != HT_OK) {
+            /* Required constraints were feasible together: only memory (or a numerical
+             * breakdown) ends here. */
+            s->broken = 1;
+            return st == HT_E_UNSATISFIABLE ? HT_E_CORRUPT : st;
+        }
+        if (!moved) break;
     }
     return HT_OK;
 }
@@ -1879,6 +2187,16 @@ void ht_solver_destroy(ht_solver *s) {
     free(s->cvars);
     free(s->ccoef);
     free(s->cfree);
+    for (int32_t k = 0; k < s->concap; k++) free(s->cppos[k]);
+    free(s->cppos);
+    free(s->cpark);
+    for (int32_t v = 0; v < s->varcap; v++) free(s->vpk[v]);
+    free(s->vpk);
+    free(s->vpkn);
+    free(s->vpkcap);
+    free(s->vchk);
+    free(s->chk);
+    free(s->unp);
     free(s->infeas);
     free(s->conf);
     free(s);
@@ -1917,6 +2235,17 @@ ht_status ht_solver_new_variable(ht_solver *s, ht_var *out) {
             GROW(s, s->vrep, cap);
             GROW(s, s->vchg, cap);
             GROW(s, s->chg, cap);
+            GROW(s, s->vpk, cap);
+            GROW(s, s->vpkn, cap);
+            GROW(s, s->vpkcap, cap);
+            GROW(s, s->vchk, cap);
+            GROW(s, s->chk, cap);
+            for (int32_t i = s->varcap; i < cap; i++) {
+                s->vpk[i] = NULL;
+                s->vpkn[i] = 0;
+                s->vpkcap[i] = 0;
+                s->vchk[i] = 0;
+            }
             s->varcap = cap;
         }
         slot = s->nvar;
@@ -1960,8 +2289,10 @@ ht_status ht_solver_free_variable(ht_solver *s, ht_var v) {
     sym_free(s, sym);
     s->vlive[slot] = 0;
     s->vchg[slot] = 0; /* a stale entry in the change list is skipped */
-    s->vgen[slot] = (uint8_t)((s->vgen[slot] + 1) & 0x7F);
-    s->vfree[s->nvfree++] = slot;
+    if (s->vgen[slot] < GEN_MAX) { /* else retired: the slot is never reused */
+        s->vgen[slot]++;
+        s->vfree[s->nvfree++] = slot;
+    }
     s->nlive_vars--;
     return HT_OK;
 }
@@ -1972,8 +2303,10 @@ static void con_release(ht_solver *s, int32_t k) {
     if (s->clevel[k] >= 0) level_release(s, s->clevel[k]);
     s->clevel[k] = -1;
     s->clive[k] = 0;
-    s->cgen[k] = (uint8_t)((s->cgen[k] + 1) & 0x7F);
-    s->cfree[s->nfree_cons++] = k;
+    if (s->cgen[k] < GEN_MAX) { /* else retired: the slot is never reused */
+        s->cgen[k]++;
+        s->cfree[s->nfree_cons++] = k;
+    }
     s->nlive_cons--;
 }
 
@@ -2018,11 +2351,15 @@ ht_status ht_solver_add_constraint(ht_solver *s, const ht_var *vars, const doubl
             GROW(s, s->cvars, cap);
             GROW(s, s->ccoef, cap);
             GROW(s, s->cfree, cap);
+            GROW(s, s->cpark, cap);
+            GROW(s, s->cppos, cap);
             for (int32_t i = s->concap; i < cap; i++) {
                 s->cvars[i] = NULL;
                 s->ccoef[i] = NULL;
                 s->clive[i] = 0;
                 s->cgen[i] = 0;
+                s->cpark[i] = 0;
+                s->cppos[i] = NULL;
             }
             s->concap = cap;
         }
@@ -2057,8 +2394,24 @@ ht_status ht_solver_add_constraint(ht_solver *s, const ht_var *vars, const doubl
     s->clive[k] = 1;
     s->nlive_cons++;
 
-    st = tab_add(s, k);
+    /* A required inequality that holds at the current values is parked (see "Parking"). */
+    int req = priority >= HT_PRIORITY_REQUIRED, parked = 0;
+    if (req && relation != HT_REL_EQ) {
+        refresh_values(s);
+        parked = con_holds(s, k, 0) && park(s, k) == HT_OK;
+    }
+    st = parked ? HT_OK : tab_add(s, k);
     s->ninfeas = 0;
+    if (st == HT_OK && req && !parked) {
+        /* The values it moved may break parked constraints: those enter the tableau now, and
+         * one that cannot is a conflict of this constraint's. */
+        conflict_reset(s);
+        st = settle_required(s);
+        if (st != HT_OK) {
+            conflict_remove(s, k);
+            if (!s->broken && tab_remove(s, k) != HT_OK) s->broken = 1;
+        }
+    }
     if (st != HT_OK) {
         con_release(s, k);
         if (st == HT_E_UNSATISFIABLE && s->broken) {
@@ -2084,7 +2437,9 @@ ht_status ht_solver_remove_constraint(ht_solver *s, ht_constraint c) {
     int32_t k;
     ht_status st = con_slot(s, c, &k);
     if (st != HT_OK) return st;
-    if (!s->broken) {
+    if (s->cpark[k]) {
+        unpark(s, k);
+    } else if (!s->broken) {
         st = tab_remove(s, k);
         if (st != HT_OK) return st; /* broken: the record stays, the tableau is rebuilt later */
     }
@@ -2124,6 +2479,20 @@ static ht_status shift_constant(ht_solver *s, int32_t k, double delta, int32_t *
     return HT_OK;
 }
 
+/* After required constraint k's constant changed (from old) in the tableau: the parked
+ * constraints settled; when one cannot enter, k gets its old constant back (the tableau is
+ * rebuilt) and the call fails with that one and k in the conflict set. */
+static ht_status settled_constant(ht_solver *s, int32_t k, double old) {
+    ht_status st = settle_required(s);
+    if (st == HT_OK) return HT_OK;
+    s->cconst[k] = old;
+    s->broken = 1;
+    if (st != HT_E_UNSATISFIABLE) return st;
+    conflict_add(s, k);
+    ht_status rs = rebuild(s);
+    return rs == HT_E_NO_MEMORY ? rs : HT_E_UNSATISFIABLE;
+}
+
 ht_status ht_solver_set_constant(ht_solver *s, ht_constraint c, double constant) {
     if (!s) return HT_E_INVALID_ARGUMENT;
     int32_t k;
@@ -2133,6 +2502,31 @@ ht_status ht_solver_set_constant(ht_solver *s, ht_constraint c, double constant)
     double delta = constant - s->cconst[k];
     if (delta == 0.0) return HT_OK;
     if ((st = ensure(s, 1)) != HT_OK) return st;
+    double old = s->cconst[k];
+    if (s->cpark[k]) {
+        /* Parked: it stays so while it holds; else it enters the tableau with its new constant,
+         * or keeps the old one when that conflicts. */
+        s->cconst[k] = constant;
+        if (con_holds(s, k, 0)) {
+            conflict_reset(s);
+            return HT_OK;
+        }
+        conflict_reset(s);
+        st = tab_add(s, k);
+        s->ninfeas = 0;
+        if (st == HT_OK) {
+            unpark(s, k);
+            return settled_constant(s, k, old);
+        }
+        s->cconst[k] = old;
+        if (st == HT_E_UNSATISFIABLE) {
+            conflict_add(s, k);
+            if (s->broken && (st = rebuild(s)) != HT_OK) return st;
+            return HT_E_UNSATISFIABLE;
+        }
+        s->broken = 1;
+        return st;
+    }
     s->ninfeas = 0;
     int32_t drow = -1, frow = -1;
     st = shift_constant(s, k, delta, &drow);
@@ -2141,7 +2535,7 @@ ht_status ht_solver_set_constant(ht_solver *s, ht_constraint c, double constant)
         s->cconst[k] = constant;
         s->ninfeas = 0;
         conflict_reset(s);
-        return HT_OK;
+        return is_required(s, k) ? settled_constant(s, k, old) : HT_OK;
     }
     if (st == HT_E_UNSATISFIABLE || drow >= 0) {
         int32_t row = drow >= 0 ? drow : frow;
@@ -2340,18 +2734,43 @@ ht_status ht_solver_is_determined(ht_solver *s, ht_var v, bool *out) {
             return HT_OK;
         }
     }
-    /* Otherwise: the least and the greatest value over the optimal solutions. */
-    int32_t probe_slot;
-    if ((st = level_acquire(s, -1.0f, &probe_slot)) != HT_OK) return st;
+    /* Otherwise: the least and the greatest value over the optimal solutions. Parked
+     * constraints are not in the tableau: the probes run with each one holding with room to
+     * spare (a tight one enters first), and a probe that ends where one does not hold (or is
+     * tight, for a direction without end) puts it in and starts again. */
     double lo = 0, hi = 0;
     int unb = 0;
-    st = probe(s, x, probe_slot, 1.0, &lo, &unb);
-    if (st == HT_OK && !unb) st = probe(s, x, probe_slot, -1.0, &hi, &unb);
-    level_release(s, probe_slot);
-    s->ninfeas = 0;
-    if (st != HT_OK) {
-        s->broken = 1;
-        return st;
+    for (;;) {
+        int moved = 0;
+        int32_t failed = -1;
+        if (s->nparked > 0 && (st = settle(s, 1, &moved, &failed)) != HT_OK) {
+            s->broken = 1;
+            return st == HT_E_UNSATISFIABLE ? HT_E_CORRUPT : st;
+        }
+        if (moved) {
+            if ((st = ensure(s, 1)) != HT_OK) return st;
+            continue;
+        }
+        int32_t probe_slot;
+        if ((st = level_acquire(s, -1.0f, &probe_slot)) != HT_OK) return st;
+        unb = 0;
+        st = probe(s, x, probe_slot, 1.0, &lo, &unb);
+        if (st == HT_OK && s->nparked > 0) st = park_check(s, 1);
+        if (st == HT_OK && s->nunp == 0 && !unb) {
+            st = probe(s, x, probe_slot, -1.0, &hi, &unb);
+            if (st == HT_OK && s->nparked > 0) st = park_check(s, 1);
+        }
+        level_release(s, probe_slot);
+        s->ninfeas = 0;
+        if (st != HT_OK) {
+            s->broken = 1;
+            return st;
+        }
+        if (s->nunp == 0) break;
+        if ((st = unpark_queued(s, &failed)) != HT_OK || (st = ensure(s, 1)) != HT_OK) {
+            s->broken = 1;
+            return st == HT_E_UNSATISFIABLE ? HT_E_CORRUPT : st;
+        }
     }
 #ifdef HTS_TRACE
     fprintf(stderr, "probe: sym %d lo %.17g hi %.17g unb %d\n", x, lo, hi, unb);

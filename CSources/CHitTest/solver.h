@@ -27,6 +27,12 @@ void hts_test_fail_allocation(ht_solver *s, long n);
 /* Tests and benchmarks: pivots done so far, rebuilds of the tableau so far. */
 void hts_test_counters(const ht_solver *s, long *pivots, long *rebuilds);
 
+/* Tests: cells and column entries visited by row operations so far (a measure of work). */
+long hts_test_work(const ht_solver *s);
+
+/* Tests: every free variable and constraint slot at its last generation. */
+void hts_test_age_slots(ht_solver *s);
+
 /* Tests: reinversions of the tableau so far (numerical trouble, solver.c `reinvert`). */
 long hts_test_reinversions(const ht_solver *s);
 

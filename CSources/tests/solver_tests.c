@@ -960,6 +960,277 @@ static void reinversion_keeps_the_solution(void) {
     OK(ht_solver_validate(S));
 }
 
+
+/* ---- issue 24: handles, the numeric contract, inactive inequalities ---- */
+
+/* Item 5: a removed constraint's (a freed variable's) handle never names a later one, however
+ * often its slot is reused (generations of 39 bits; a slot whose generation would wrap is
+ * retired, see hts_test_age_slots). */
+static void stale_handles_never_alias(void) {
+    ht_var x = var();
+    ht_constraint first, c;
+    OK(pin(x, 1, HT_REL_EQ, 1000, &first));
+    OK(ht_solver_remove_constraint(S, first));
+    for (int i = 0; i < 1000; i++) {
+        OK(pin(x, i, HT_REL_EQ, 1000, &c));
+        CHECK(c != first);
+        CHECK(ht_solver_remove_constraint(S, first) == HT_E_BAD_HANDLE);
+        CHECK(ht_solver_constraint_info(S, first, NULL, NULL, NULL) == HT_E_BAD_HANDLE);
+        OK(ht_solver_remove_constraint(S, c));
+    }
+    OK(pin(x, 7, HT_REL_EQ, 1000, &c));
+    CHECK(NEAR(val(x), 7));
+    ht_var v0 = var();
+    OK(ht_solver_free_variable(S, v0));
+    for (int i = 0; i < 1000; i++) {
+        ht_var v = var();
+        CHECK(v != v0);
+        double d;
+        CHECK(ht_solver_value(S, v0, &d) == HT_E_BAD_HANDLE);
+        OK(ht_solver_free_variable(S, v));
+    }
+    /* A slot at its last generation is retired when freed: its first handle never returns. */
+    end();
+    begin("stale_handles_never_alias", 0);
+    ht_var v1 = var(), v2;
+    ht_constraint c1, c2, c3;
+    OK(pin(v1, 1, HT_REL_EQ, 1000, &c1)); /* generation 0 of both slots */
+    OK(ht_solver_remove_constraint(S, c1));
+    OK(ht_solver_free_variable(S, v1));
+    hts_test_age_slots(S); /* free slots at their last generation */
+    v2 = var();
+    OK(pin(v2, 2, HT_REL_EQ, 1000, &c2));
+    CHECK(v2 != v1 && c2 != c1);
+    OK(ht_solver_remove_constraint(S, c2));
+    OK(ht_solver_free_variable(S, v2));
+    for (int i = 0; i < 4; i++) {
+        ht_var z = var();
+        OK(pin(z, i, HT_REL_EQ, 1000, &c3));
+        CHECK(z != v1 && z != v2 && c3 != c1 && c3 != c2);
+        CHECK(ht_solver_remove_constraint(S, c1) == HT_E_BAD_HANDLE);
+        CHECK(ht_solver_value(S, v1, &(double){0}) == HT_E_BAD_HANDLE);
+        OK(ht_solver_remove_constraint(S, c3));
+        OK(ht_solver_free_variable(S, z));
+    }
+}
+
+/* Item 4: coefficients within [HT_SOLVER_MIN_COEFFICIENT, HT_SOLVER_MAX_COEFFICIENT] (or 0),
+ * constants within ±HT_SOLVER_MAX_CONSTANT; beyond, HT_E_OUT_OF_RANGE and nothing changes. */
+static void the_numeric_contract_refuses_what_it_cannot_hold(void) {
+    ht_var x = var(), y = var();
+    ht_constraint c;
+    double big = HT_SOLVER_MAX_COEFFICIENT, small = HT_SOLVER_MIN_COEFFICIENT;
+    OK(con2(big, x, -small, y, 0, HT_REL_LE, 1000, &c));
+    OK(ht_solver_remove_constraint(S, c));
+    OK(con2(1, x, 0, y, 0, HT_REL_EQ, 500, &c)); /* a zero coefficient is allowed */
+    OK(ht_solver_remove_constraint(S, c));
+    CHECK(con2(nextafter(big, INFINITY), x, 1, y, 0, HT_REL_EQ, 1000, &c) == HT_E_INVALID_ARGUMENT);
+    CHECK(con2(1, x, nextafter(small, 0), y, 0, HT_REL_EQ, 1000, &c) == HT_E_INVALID_ARGUMENT);
+    CHECK(con2(1, x, -1e7, y, 0, HT_REL_GE, 500, &c) == HT_E_INVALID_ARGUMENT);
+    CHECK(con2(1, x, -1e-7, y, 0, HT_REL_EQ, 1000, &c) == HT_E_INVALID_ARGUMENT);
+    CHECK(pin(x, -1e308, HT_REL_EQ, 1000, &c) == HT_E_INVALID_ARGUMENT);
+    CHECK(pin(x, nextafter(HT_SOLVER_MAX_CONSTANT, INFINITY), HT_REL_EQ, 500, &c) == HT_E_INVALID_ARGUMENT);
+    size_t nc = 9;
+    OK(ht_solver_stats(S, NULL, &nc, NULL));
+    CHECK(nc == 0);
+    OK(pin(x, HT_SOLVER_MAX_VALUE, HT_REL_EQ, 1000, &c));
+    CHECK(val(x) == HT_SOLVER_MAX_VALUE);
+    /* the issue's case: x - 1e308 == 0, then a constant of 1e308 */
+    CHECK(ht_solver_set_constant(S, c, 1e308) == HT_E_INVALID_ARGUMENT);
+    CHECK(ht_solver_set_constant(S, c, -nextafter(HT_SOLVER_MAX_CONSTANT, INFINITY)) == HT_E_INVALID_ARGUMENT);
+    double k = 0;
+    OK(ht_solver_constraint_info(S, c, NULL, &k, NULL));
+    CHECK(k == -HT_SOLVER_MAX_VALUE);
+    OK(ht_solver_set_constant(S, c, HT_SOLVER_MAX_VALUE));
+    CHECK(val(x) == -HT_SOLVER_MAX_VALUE);
+    OK(ht_solver_validate(S));
+}
+
+/* Item 4: every value stays within ±HT_SOLVER_MAX_VALUE. A required constraint that would need
+ * one beyond is refused like a conflict (HT_E_UNSATISFIABLE), naming the variable
+ * (ht_solver_conflict_range) and the required constraints that force it; optional ones yield
+ * to the range as to a required constraint. */
+static void values_never_leave_the_range(void) {
+    ht_var x = var(), y = var();
+    ht_constraint ten, fix;
+    OK(con2(1, y, -10, x, 0, HT_REL_EQ, 1000, &ten)); /* y == 10x */
+    CHECK(pin(x, 1e15, HT_REL_EQ, 1000, &fix) == HT_E_UNSATISFIABLE);
+    ht_var out = -1;
+    OK(ht_solver_conflict_range(S, &out));
+    CHECK(out == y);
+    CHECK(in_conflict(ten) && conflict_count() == 1);
+    OK(pin(x, 1e14, HT_REL_EQ, 1000, &fix));
+    CHECK(val(y) == 1e15);
+    OK(ht_solver_conflict_range(S, &out));
+    CHECK(out == -1);
+    /* a constant change that would leave the range is refused; the old one stays */
+    CHECK(ht_solver_set_constant(S, fix, -2e14) == HT_E_UNSATISFIABLE);
+    OK(ht_solver_conflict_range(S, &out));
+    CHECK(out == y);
+    CHECK(in_conflict(fix) && in_conflict(ten));
+    CHECK(val(x) == 1e14 && val(y) == 1e15);
+    OK(ht_solver_set_constant(S, fix, 1e14)); /* x = -1e14 */
+    CHECK(val(y) == -1e15);
+    OK(ht_solver_remove_constraint(S, fix));
+    /* an optional pull beyond the range: the range holds, the pull is as close as it gets */
+    OK(pin(x, 1e15, HT_REL_EQ, 500, &fix));
+    CHECK(NEAR(val(y), 1e15) && NEAR(val(x), 1e14));
+    OK(ht_solver_validate(S));
+    OK(ht_solver_remove_constraint(S, fix));
+    /* optional x == ±1e15 at one priority: a value in between, the solver intact */
+    OK(pin(x, 1e15, HT_REL_EQ, 500, NULL));
+    OK(pin(x, -1e15, HT_REL_EQ, 500, NULL));
+    CHECK(fabs(val(x)) <= 1e14 && fabs(val(y)) <= 1e15);
+    OK(ht_solver_validate(S));
+}
+
+/* Item 3 in C: a chain of multipliers (w_i == 1e6 w_(i+1)) ending in a width of 1e15: some
+ * link or the width is refused, every value stays finite and within range, the solver valid. */
+static void multiplier_chains_stay_in_range(void) {
+    enum { N = 50 };
+    ht_var w[N];
+    for (int i = 0; i < N; i++) w[i] = var();
+    int refused = 0;
+    for (int i = 0; i + 1 < N; i++) {
+        ht_status st = con2(1, w[i], -1e6, w[i + 1], 0, HT_REL_EQ, 1000, NULL);
+        CHECK(st == HT_OK || st == HT_E_UNSATISFIABLE);
+        if (st == HT_E_UNSATISFIABLE) {
+            refused++;
+            ht_var out = -1;
+            OK(ht_solver_conflict_range(S, &out));
+            CHECK(out >= 0);
+        }
+    }
+    ht_status st = pin(w[N - 1], 1e15, HT_REL_EQ, 1000, NULL);
+    CHECK(st == HT_OK || st == HT_E_UNSATISFIABLE);
+    if (st == HT_E_UNSATISFIABLE) {
+        refused++;
+        ht_var out = -1;
+        OK(ht_solver_conflict_range(S, &out));
+        CHECK(out >= 0);
+    }
+    CHECK(refused > 0);
+    OK(ht_solver_solve(S));
+    for (int i = 0; i < N; i++) CHECK(isfinite(val(w[i])) && fabs(val(w[i])) <= HT_SOLVER_MAX_VALUE);
+    OK(ht_solver_validate(S));
+}
+
+/* Item 4: a priority is never outweighed by any amount of a lower one, whatever the
+ * coefficients within the contract, and the order of insertion does not matter. */
+static void priorities_are_exact_at_the_coefficient_limits(void) {
+    static const double ks[] = {1e-6, 1e-3, 0.1, 1, 1e3, 1e6};
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        for (size_t j = 0; j < sizeof ks / sizeof ks[0]; j++) {
+            for (int order = 0; order < 2; order++) {
+                end();
+                begin("priorities_are_exact_at_the_coefficient_limits", 0);
+                ht_var b = var();
+                /* k1 (b + 1) >= 0 @500 and k2 (b + 2) <= 0 @600: b = -2 */
+                for (int q = 0; q < 2; q++) {
+                    if (q == order)
+                        OK(con2(ks[i], b, 0, -1, ks[i], HT_REL_GE, 500, NULL));
+                    else
+                        OK(con2(ks[j], b, 0, -1, 2 * ks[j], HT_REL_LE, 600, NULL));
+                }
+                if (!NEAR(val(b), -2)) fprintf(stderr, "  k1 %g k2 %g order %d: b = %.17g\n", ks[i], ks[j], order, val(b));
+                CHECK(NEAR(val(b), -2));
+                CHECK(determined(b) == 1);
+            }
+        }
+    }
+}
+
+/* Item 4: small coefficients are kept, not read as 0 (an absolute 1e-7 did). */
+static void small_multipliers_are_exact(void) {
+    ht_var w = var(), b = var(), u = var();
+    OK(pin(b, 100, HT_REL_EQ, 1000, NULL));
+    OK(con2(1, w, -1e-6, b, 0, HT_REL_EQ, 1000, NULL)); /* w == 1e-6 b */
+    CHECK(NEAR(val(w), 1e-4) && val(w) != 0);
+    OK(con2(1, u, -1e-6, w, 0, HT_REL_EQ, 1000, NULL)); /* u == 1e-6 w = 1e-10 */
+    CHECK(fabs(val(u) - 1e-10) <= 1e-16);
+    end();
+    begin("small_multipliers_are_exact", 0);
+    w = var(), b = var();
+    OK(con2(1, w, -1e-6, b, 0, HT_REL_EQ, 1000, NULL)); /* defined first, then the width */
+    OK(pin(w, 100, HT_REL_EQ, 1000, NULL));
+    CHECK(NEAR(val(b), 1e8));
+    /* a required inequality with a small coefficient against an optional pull */
+    ht_var z = var();
+    OK(con2(1e-6, z, 0, -1, -1e-4, HT_REL_LE, 1000, NULL)); /* z <= 100 */
+    OK(pin(z, 1000, HT_REL_EQ, 500, NULL));
+    CHECK(NEAR(val(z), 100));
+}
+
+/* Item 4: tolerances are relative to the size of the numbers: a system consistent up to the
+ * rounding of its inputs at 1e15 is not refused; a real conflict at that size still is. */
+static void tolerances_scale_with_the_numbers(void) {
+    ht_var x = var(), y = var(), z = var();
+    OK(pin(x, 999999999999999.875, HT_REL_EQ, 1000, NULL));
+    OK(pin(y, 1e15 + 0.2, HT_REL_EQ, 1000, NULL)); /* 1e15 as a double */
+    OK(con2(1, y, -1, x, -0.2, HT_REL_EQ, 1000, NULL)); /* y == x + 0.2: redundant up to rounding */
+    CHECK(con2(1, y, -1, x, -1e5, HT_REL_EQ, 1000, NULL) == HT_E_UNSATISFIABLE);
+    CHECK(con2(1, y, -1, x, -1e5, HT_REL_GE, 1000, NULL) == HT_E_UNSATISFIABLE);
+    /* near 0, a small difference is real */
+    OK(pin(z, 1e-9, HT_REL_EQ, 1000, NULL));
+    CHECK(pin(z, 2e-9, HT_REL_EQ, 1000, NULL) == HT_E_UNSATISFIABLE);
+    OK(ht_solver_validate(S));
+}
+
+/* Item 10: a chained coordinate with an inactive required inequality per view grows linearly
+ * (it took O(N^2) row expansions, O(N^3) time). The work counter counts cells visited. */
+static long chain_work(int n, int shape) {
+    ht_solver *s;
+    if (ht_solver_create(&s) != HT_OK) return -1;
+    ht_var *x = malloc(sizeof(ht_var) * (size_t)n), *y = malloc(sizeof(ht_var) * (size_t)n);
+    ht_var *w = malloc(sizeof(ht_var) * (size_t)n), *h = malloc(sizeof(ht_var) * (size_t)n);
+    long work = -1;
+    if (!x || !y || !w || !h) goto done;
+    for (int i = 0; i < n; i++) {
+        if (ht_solver_new_variable(s, &x[i]) || ht_solver_new_variable(s, &y[i]) ||
+            ht_solver_new_variable(s, &w[i]) || ht_solver_new_variable(s, &h[i]))
+            goto done;
+    }
+#define ADD(nv, vs, cs, k, rel)                                                                \
+    if (ht_solver_add_constraint(s, vs, cs, nv, k, rel, 1000, &(ht_constraint){0})) goto done
+    ADD(1, (ht_var[]){x[0]}, (double[]){1}, 0, HT_REL_EQ);
+    ADD(1, (ht_var[]){y[0]}, (double[]){1}, 0, HT_REL_EQ);
+    ADD(1, (ht_var[]){w[0]}, (double[]){1}, -320, HT_REL_EQ);
+    ADD(1, (ht_var[]){h[0]}, (double[]){1}, -44, HT_REL_EQ);
+    for (int i = 1; i < n; i++) {
+        int p = i - 1;
+        if (shape == 0) { /* the benchmark's chain, plus top >= superview.top */
+            ADD(2, ((ht_var[]){x[i], x[p]}), ((double[]){1, -1}), 0, HT_REL_EQ);
+            ADD(4, ((ht_var[]){x[i], w[i], x[p], w[p]}), ((double[]){1, 1, -1, -1}), 0, HT_REL_EQ);
+            ADD(3, ((ht_var[]){y[i], y[p], h[p]}), ((double[]){1, -1, -1}), -8, HT_REL_EQ);
+            ADD(2, ((ht_var[]){h[i], h[p]}), ((double[]){1, -1}), 0, HT_REL_EQ);
+            ADD(2, ((ht_var[]){w[i], w[p]}), ((double[]){1, -1}), 0, HT_REL_EQ);
+            ADD(1, ((ht_var[]){y[i]}), ((double[]){1}), 0, HT_REL_GE);
+        } else { /* l_i == l_(i-1) + c, l_i <= 320 */
+            ADD(2, ((ht_var[]){x[i], x[p]}), ((double[]){1, -1}), -0.01, HT_REL_EQ);
+            ADD(1, ((ht_var[]){x[i]}), ((double[]){1}), -320, HT_REL_LE);
+        }
+    }
+#undef ADD
+    if (ht_solver_solve(s) != HT_OK) goto done;
+    double v = 0;
+    if (ht_solver_value(s, y[n - 1], &v) || (shape == 0 && v != 52.0 * (n - 1))) goto done;
+    if (ht_solver_validate(s) != HT_OK) goto done;
+    work = hts_test_work(s);
+done:
+    free(x), free(y), free(w), free(h);
+    ht_solver_destroy(s);
+    return work;
+}
+
+static void inactive_inequalities_grow_linearly(void) {
+    for (int shape = 0; shape < 2; shape++) {
+        long a = chain_work(1000, shape), b = chain_work(4000, shape);
+        if (a <= 0 || b <= 0 || b > 5 * a) fprintf(stderr, "  shape %d: work %ld at 1000, %ld at 4000\n", shape, a, b);
+        CHECK(a > 0 && b > 0);
+        CHECK(b <= 5 * a); /* linear: 4x; quadratic would be 16x */
+    }
+}
+
 int main(int argc, char **argv) {
     unsigned long seed0 = argc > 1 ? strtoul(argv[1], NULL, 10) : 1;
     int rounds = argc > 2 ? atoi(argv[2]) : 200;
@@ -994,6 +1265,14 @@ int main(int argc, char **argv) {
         CASE(rounding_reinversion_restores_accuracy),
         CASE(reinversion_keeps_the_solution),
         CASE(refused_constant_change_leaves_a_feasible_solution),
+        CASE(stale_handles_never_alias),
+        CASE(the_numeric_contract_refuses_what_it_cannot_hold),
+        CASE(values_never_leave_the_range),
+        CASE(multiplier_chains_stay_in_range),
+        CASE(priorities_are_exact_at_the_coefficient_limits),
+        CASE(small_multipliers_are_exact),
+        CASE(tolerances_scale_with_the_numbers),
+        CASE(inactive_inequalities_grow_linearly),
 #undef CASE
     };
     printf("solver: named cases\n");

@@ -37,10 +37,14 @@ extern "C" {
 
 /** The opaque solver. */
 typedef struct ht_solver ht_solver;
-/** A variable handle (a slot and a generation). */
-typedef int32_t ht_var;
-/** A constraint handle (a slot and a generation). */
-typedef int32_t ht_constraint;
+/**
+ * A variable handle: a slot and its generation. A freed variable's handle is HT_E_BAD_HANDLE
+ * for good: generations have 39 bits, and a slot whose generation would wrap is retired
+ * instead of reused, so that no handle is issued twice. Handles are non-negative.
+ */
+typedef int64_t ht_var;
+/** A constraint handle: a slot and its generation, never issued twice (as `ht_var`). */
+typedef int64_t ht_constraint;
 
 /** Relations: the constraint's expression is <= 0, == 0 or >= 0. */
 enum { HT_REL_LE = -1, HT_REL_EQ = 0, HT_REL_GE = 1 };
@@ -49,6 +53,14 @@ enum { HT_REL_LE = -1, HT_REL_EQ = 0, HT_REL_GE = 1 };
 #define HT_PRIORITY_REQUIRED 1000.0f
 /** The largest number of live variables, and of live constraints, in one solver. */
 #define HT_SOLVER_MAX_HANDLES 16777215
+/** The range of every value: |value| <= HT_SOLVER_MAX_VALUE. */
+#define HT_SOLVER_MAX_VALUE 1e15
+/** The largest |coefficient|. */
+#define HT_SOLVER_MAX_COEFFICIENT 1e6
+/** The smallest nonzero |coefficient|. */
+#define HT_SOLVER_MIN_COEFFICIENT 1e-6
+/** The largest |constant|. */
+#define HT_SOLVER_MAX_CONSTANT 1e21
 
 /** Creates an empty solver. Returns HT_E_INVALID_ARGUMENT (NULL out) or HT_E_NO_MEMORY. */
 HT_API ht_status ht_solver_create(ht_solver **out);
@@ -86,6 +98,9 @@ HT_API ht_status ht_solver_add_constraint(ht_solver *s, const ht_var *vars, cons
  */
 HT_API ht_status ht_solver_conflict(const ht_solver *s, ht_constraint *out, size_t cap,
                                     size_t *count);
+
+/** The variable whose range the last HT_E_UNSATISFIABLE involved, or -1. */
+HT_API ht_status ht_solver_conflict_range(const ht_solver *s, ht_var *out);
 
 /** Removes a constraint; its handle becomes invalid. */
 HT_API ht_status ht_solver_remove_constraint(ht_solver *s, ht_constraint c);
