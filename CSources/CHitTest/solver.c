@@ -37,9 +37,17 @@
 #include <stdio.h>
 #endif
 
-#define EPS 1e-7       /* a coefficient this small is zero */
-#define EPS_CONST 1e-7 /* an infeasibility (a required row's constant) this small is zero */
+/* Numbers. Every constraint's row is divided by its largest |coefficient| (its error symbols
+ * weigh that much in the objective instead, so that violations still count in the caller's
+ * units): coefficients are at most 1 where rows start, and the tolerances below hold for rows
+ * of that scale. Constants are compared relative to the magnitude of what combined into them
+ * (REL_CONST) plus EPS_CONST: the numeric contract of hittest_solver.h. */
+#define EPS 1e-14      /* a coefficient or cost this small is zero */
+#define EPS_CONST 1e-11 /* a required row's constant this small (plus REL_CONST) is zero */
+#define EPS_FEAS 1e-9  /* a restricted row's constant this far below 0 is infeasible */
 #define REL_EPS 1e-10 /* a sum this small relative to its terms cancelled */
+#define REL_CONST 1e-12 /* a sum of constants this small relative to its terms cancelled */
+#define GROWTH_LIMIT 1e100 /* a cell this large relates two variables beyond the range */
 #define EPS_RATIO 1e-9 /* a restricted row's constant this small is 0 in the ratio test */
 #define RATIO_TIE 1e-9 /* ratios this close (relative) tie in the primal ratio test */
 #define PIVOT_SMALL 1e-5 /* a pivot this small beside its row's largest cell is avoided */
@@ -177,6 +185,15 @@ struct ht_solver {
     int32_t *unp;     /* constraints queued to leave the parking */
     int32_t nunp, unpcap;
 
+    /* ---- the numeric contract ---- */
+    double *cscale;   /* per constraint: its largest |coefficient| (its row is divided by it) */
+    uint8_t *cbnd;    /* per constraint: 1 for a range bound (internal, no public handle) */
+    int32_t *vbnd;    /* per variable: its bound records (value <= max, value >= -max) or -1 */
+    int32_t conf_range; /* the variable slot whose range the last conflict involved, or -1 */
+    double growth;    /* the largest |cell| written by the current tab_add, in row growth_row */
+    int32_t growth_row, growth_sym; /* growth_sym: a cell too small, or NO_SYM */
+    double xmag;      /* the magnitude of the constants combined by the last row_expand */
+
     /* ---- state ---- */
     int broken;  /* the tableau is unusable: rebuild from the records */
     int pending; /* the tableau is feasible but maybe not optimal */
@@ -227,7 +244,8 @@ void hts_test_age_slots(ht_solver *s) {
 
 ht_status ht_solver_conflict_range(const ht_solver *s, ht_var *out) {
     if (!s || !out) return HT_E_INVALID_ARGUMENT;
-    *out = -1;
+    int32_t v = s->conf_range;
+    *out = v >= 0 && v < s->nvar && s->vlive[v] ? MAKE_HANDLE(v, s->vgen[v]) : -1;
     return HT_OK;
 }
 
@@ -305,6 +323,38 @@ static int restricted(const ht_solver *s, int32_t sym) {
 static inline double sum_snap(double x, double y) {
     double z = x + y;
     return fabs(z) <= REL_EPS * (fabs(x) + fabs(y)) ? 0.0 : z;
+}
+
+/* The same for constants (values): x + y is 0 when it is within REL_CONST of their size. */
+static inline double const_snap(double x, double y) {
+    double z = x + y;
+    return fabs(z) <= REL_CONST * (fabs(x) + fabs(y)) ? 0.0 : z;
+}
+
+/* Whether a constant that combined numbers of magnitude mag is 0 (the contract's tolerance). */
+static inline int const_zero(double c, double mag) { return fabs(c) <= EPS_CONST + REL_CONST * mag; }
+
+/* Notes the size of a cell just written in row r (an addition whose cells grow beyond
+ * GROWTH_LIMIT is refused). */
+static inline void note_growth(ht_solver *s, int32_t r, double c) {
+    if (fabs(c) <= s->growth) return;
+    s->growth = isnan(c) ? INFINITY : fabs(c);
+    s->growth_row = r;
+    s->growth_sym = NO_SYM;
+}
+
+/* A cell of sym in row r came out below EPS where it is not a residue of cancellation (sums
+ * are, and are dropped): an input, or in the expansion of a new row, the product of two cells
+ * (a chain of small multipliers). Dropping it would make a silent error: the addition is
+ * refused as for growth (sym's variable is out of range). Products during pivots are not
+ * watched: there, tiny factors are residues too. */
+static inline void note_shrink(ht_solver *s, int32_t r, int32_t sym) {
+#ifdef HTS_TRACE
+    fprintf(stderr, "shrink: row %d sym %d\n", r, sym);
+#endif
+    s->growth = INFINITY;
+    s->growth_row = r;
+    s->growth_sym = sym;
 }
 
 /* ======================================================================================== */
@@ -457,10 +507,13 @@ static ht_status row_add_sym(ht_solver *s, int32_t r, int32_t sym, double c) {
     int32_t i = row_find(s, r, sym);
     if (i >= 0) {
         s->rcoef[r][i] = sum_snap(s->rcoef[r][i], c);
-        if (fabs(s->rcoef[r][i]) <= EPS) row_remove_at(s, r, i);
+        if (fabs(s->rcoef[r][i]) <= EPS) row_remove_at(s, r, i); /* a residue */
         return HT_OK;
     }
-    if (fabs(c) <= EPS) return HT_OK;
+    if (fabs(c) <= EPS) {
+        if (c != 0.0) note_shrink(s, r, sym);
+        return HT_OK;
+    }
     ht_status st = row_reserve(s, r, s->rlen[r] + 1);
     if (st != HT_OK) return st;
     st = col_push(s, sym, r);
@@ -495,11 +548,13 @@ static ht_status row_add_row(ht_solver *s, int32_t t, int32_t src, double a) {
             s->spos[sym] = p;
         }
     }
-    s->rconst[t] += a * s->rconst[src];
+    s->rconst[t] = const_snap(s->rconst[t], a * s->rconst[src]);
+    note_growth(s, t, s->rconst[t]);
     int32_t w = 0;
     for (int32_t i = 0; i < n; i++) {
         s->spos[ts[i]] = -1;
         if (fabs(tc[i]) > EPS) {
+            note_growth(s, t, tc[i]);
             ts[w] = ts[i];
             tc[w] = tc[i];
             w++;
@@ -559,6 +614,7 @@ static int has_basic_cell(const ht_solver *s, int32_t r) {
 
 /* Replaces every basic cell of row r by its definition, recursively. */
 static ht_status row_expand(ht_solver *s, int32_t r) {
+    s->xmag = fabs(s->rconst[r]);
     if (!has_basic_cell(s, r)) return HT_OK;
     ht_status st = HT_OK;
     s->nheap = 0;
@@ -575,7 +631,8 @@ static ht_status row_expand(ht_solver *s, int32_t r) {
         if (fabs(c) <= EPS) continue;
         int32_t q = s->srow[v];
         s->work += s->rlen[q];
-        s->rconst[r] += c * s->rconst[q];
+        s->xmag += fabs(c * s->rconst[q]);
+        s->rconst[r] = const_snap(s->rconst[r], c * s->rconst[q]);
         st = row_reserve(s, r, s->rlen[r] + s->rlen[q]);
         if (st != HT_OK) break;
         for (int32_t j = 0, m = s->rlen[q]; j < m; j++) {
@@ -585,10 +642,12 @@ static ht_status row_expand(ht_solver *s, int32_t r) {
             if (p >= 0) {
                 s->rcoef[r][p] = sum_snap(s->rcoef[r][p], a);
             } else {
-                if ((st = col_push(s, u, r)) != HT_OK) break;
+                /* a basic symbol is replaced in turn: only the others stay in r's columns */
+                if (s->srow[u] < 0 && (st = col_push(s, u, r)) != HT_OK) break;
                 p = s->rlen[r]++;
                 s->rsym[r][p] = u;
                 s->rcoef[r][p] = a;
+                if (fabs(a) <= EPS && a != 0.0 && fabs(s->rcoef[q][j]) > EPS) note_shrink(s, r, u);
                 s->spos[u] = p;
                 if (s->srow[u] >= 0 && (st = heap_push(s, u)) != HT_OK) break;
             }
@@ -600,6 +659,7 @@ static ht_status row_expand(ht_solver *s, int32_t r) {
         int32_t sym = s->rsym[r][i];
         s->spos[sym] = -1;
         if (fabs(s->rcoef[r][i]) > EPS && s->srow[sym] < 0) {
+            note_growth(s, r, s->rcoef[r][i]);
             s->rsym[r][w] = sym;
             s->rcoef[r][w] = s->rcoef[r][i];
             w++;
@@ -842,8 +902,12 @@ static void row_solve_for(ht_solver *s, int32_t r, int32_t sym) {
     double k = -1.0 / s->rcoef[r][i];
     row_remove_at(s, r, i);
     double *c = s->rcoef[r];
-    for (int32_t j = 0, n = s->rlen[r]; j < n; j++) c[j] *= k;
+    for (int32_t j = 0, n = s->rlen[r]; j < n; j++) {
+        c[j] *= k;
+        note_growth(s, r, c[j]);
+    }
     s->rconst[r] *= k;
+    note_growth(s, r, s->rconst[r]);
 }
 
 static void row_negate(ht_solver *s, int32_t r) {
@@ -914,7 +978,7 @@ static void obj_prune(hts_obj *o, int32_t i) {
 /* Objective += v * row r. */
 static ht_status obj_add_row(ht_solver *s, hts_obj *o, int32_t r, const double *v) {
     int32_t stride = o->stride;
-    for (int32_t j = 0; j < stride; j++) o->cst[j] += v[j] * s->rconst[r];
+    for (int32_t j = 0; j < stride; j++) o->cst[j] = const_snap(o->cst[j], v[j] * s->rconst[r]);
     for (int32_t k = 0, n = s->rlen[r]; k < n; k++) {
         int32_t i;
         ht_status st = obj_cell(s, o, s->rsym[r][k], &i);
@@ -1073,7 +1137,7 @@ static ht_status substitute(ht_solver *s, int32_t sym, int32_t r) {
         if (st != HT_OK) return st;
         touch_row(s, t);
         int32_t b = s->rbasic[t];
-        if (b >= 0 && restricted(s, b) && s->rconst[t] < -EPS) {
+        if (b >= 0 && restricted(s, b) && s->rconst[t] < -EPS_FEAS) {
             st = push_infeasible(s, t);
             if (st != HT_OK) return st;
         }
@@ -1321,7 +1385,7 @@ static ht_status dual_optimize(ht_solver *s, int32_t *failrow) {
             int32_t t = s->infeas[k];
             if (!s->rlive[t]) continue;
             int32_t b = s->rbasic[t];
-            if (b < 0 || !restricted(s, b) || s->rconst[t] >= -EPS) continue;
+            if (b < 0 || !restricted(s, b) || s->rconst[t] >= -EPS_FEAS) continue;
             s->infeas[w++] = t;
             if (leave < 0 || b < s->rbasic[leave]) leave = t;
         }
@@ -1365,10 +1429,17 @@ static ht_constraint con_handle(const ht_solver *s, int32_t k) { return MAKE_HAN
 
 static int is_required(const ht_solver *s, int32_t k) { return s->cprio[k] >= HT_PRIORITY_REQUIRED; }
 
-static void conflict_reset(ht_solver *s) { s->nconf = 0; }
+static void conflict_reset(ht_solver *s) {
+    s->nconf = 0;
+    s->conf_range = -1;
+}
 
 static void conflict_add(ht_solver *s, int32_t k) {
     if (k < 0 || k >= s->ncon || !s->clive[k] || !is_required(s, k)) return;
+    if (s->cbnd[k]) { /* a range bound: its variable */
+        if (s->conf_range < 0) s->conf_range = s->cvars[k][0];
+        return;
+    }
     ht_constraint h = con_handle(s, k);
     for (int32_t i = 0; i < s->nconf; i++)
         if (s->conf[i] == h) return;
@@ -1418,12 +1489,14 @@ static ht_status tab_add(ht_solver *s, int32_t k) {
     int clean = !s->vals_dirty && s->pg_ok;
     ht_status st = row_new(s, &r);
     if (st != HT_OK) return st;
-    s->rconst[r] = s->cconst[k];
+    double f = s->cscale[k]; /* the row in units of its largest coefficient */
+    s->growth = 0.0;
+    s->rconst[r] = s->cconst[k] / f;
     for (int32_t i = 0; i < s->cn[k]; i++) {
         int32_t x = s->vsym[s->cvars[k][i]];
         double c = s->ccoef[k][i];
         if (c == 0.0) continue;
-        st = row_add_sym(s, r, x, c); /* basic ones too: a definition may refer to them */
+        st = row_add_sym(s, r, x, c / f); /* basic ones too: a definition may refer to them */
         if (st != HT_OK) goto fail_row;
     }
     int rel = s->crel[k];
@@ -1440,7 +1513,7 @@ static ht_status tab_add(ht_solver *s, int32_t k) {
             if ((st = sym_new(s, K_ERROR, k, &other)) != HT_OK) goto fail_syms;
             s->cother[k] = other;
             if ((st = row_add_sym(s, r, other, -coeff)) != HT_OK) goto fail_syms;
-            if ((st = obj_add_level(s, other, s->clevel[k], 1.0)) != HT_OK) goto fail_syms;
+            if ((st = obj_add_level(s, other, s->clevel[k], f)) != HT_OK) goto fail_syms;
         }
     } else if (!req) {
         if ((st = sym_new(s, K_ERROR, k, &marker)) != HT_OK) goto fail_row;
@@ -1450,14 +1523,14 @@ static ht_status tab_add(ht_solver *s, int32_t k) {
         mu = -1.0;
         if ((st = row_add_sym(s, r, marker, -1.0)) != HT_OK) goto fail_syms;
         if ((st = row_add_sym(s, r, other, 1.0)) != HT_OK) goto fail_syms;
-        if ((st = obj_add_level(s, marker, s->clevel[k], 1.0)) != HT_OK) goto fail_syms;
-        if ((st = obj_add_level(s, other, s->clevel[k], 1.0)) != HT_OK) goto fail_syms;
+        if ((st = obj_add_level(s, marker, s->clevel[k], f)) != HT_OK) goto fail_syms;
+        if ((st = obj_add_level(s, other, s->clevel[k], f)) != HT_OK) goto fail_syms;
     } else {
         if ((st = sym_new(s, K_DUMMY, k, &marker)) != HT_OK) goto fail_row;
         s->cmarker[k] = marker;
         if ((st = row_add_sym(s, r, marker, 1.0)) != HT_OK) goto fail_syms;
     }
-    s->cmu[k] = mu;
+    s->cmu[k] = mu * f;
 
     /* A definition: an external symbol in no other row and not in the objective becomes the
      * row's basic symbol with nothing to substitute; the row keeps its basic cells. */
@@ -1497,7 +1570,7 @@ static ht_status tab_add(ht_solver *s, int32_t k) {
     if (subject < 0 && (other >= 0 && restricted(s, other)) && row_coef(s, r, other) < 0)
         subject = other;
     if (subject < 0 && all_dummies) {
-        if (fabs(s->rconst[r]) > EPS_CONST) {
+        if (!const_zero(s->rconst[r], s->xmag)) {
             conflict_reset(s);
             conflict_from_syms(s, s->rsym[r], s->rlen[r], NO_SYM, k);
             st = HT_E_UNSATISFIABLE;
@@ -1541,11 +1614,12 @@ static ht_status tab_add(ht_solver *s, int32_t k) {
         s->art.vec[ci] = s->rcoef[r][i];
     }
     s->art_active = 1;
+    double xmag = s->xmag;
     static const int32_t ord0[1] = {0};
     int unb = 0;
     st = optimize(s, &s->art, ord0, 1, &unb);
     if (st != HT_OK) goto broken;
-    int success = fabs(s->art.cst[0]) <= EPS_CONST;
+    int success = const_zero(s->art.cst[0], xmag);
     if (!success) {
         conflict_reset(s);
         conflict_from_syms(s, s->art.sym, s->art.len, NO_SYM, k);
@@ -1624,7 +1698,7 @@ static ht_status tab_remove(ht_solver *s, int32_t k) {
         int32_t syms[2] = {marker, other};
         for (int q = 0; q < 2; q++) {
             if (syms[q] < 0 || s->skind[syms[q]] != K_ERROR) continue;
-            if ((st = obj_add_level(s, syms[q], s->clevel[k], -1.0)) != HT_OK) goto broken;
+            if ((st = obj_add_level(s, syms[q], s->clevel[k], -s->cscale[k])) != HT_OK) goto broken;
         }
     }
     if (marker >= 0) {
@@ -1742,6 +1816,9 @@ static ht_status rebuild(ht_solver *s) {
         if (!s->clive[k] || s->cpark[k]) continue;
         ht_status st = tab_add(s, k);
         if (st != HT_OK) {
+#ifdef HTS_TRACE
+            fprintf(stderr, "rebuild: constraint %d: status %d\n", k, st);
+#endif
             s->broken = 1;
             return st == HT_E_UNSATISFIABLE ? HT_E_CORRUPT : st;
         }
@@ -1754,10 +1831,11 @@ static ht_status rebuild(ht_solver *s) {
  * markers with the coefficients tab_add gave them. */
 static ht_status row_fill(ht_solver *s, int32_t k, int32_t r) {
     ht_status st;
-    s->rconst[r] = s->cconst[k];
+    double f = s->cscale[k];
+    s->rconst[r] = s->cconst[k] / f;
     for (int32_t i = 0; i < s->cn[k]; i++) {
         if (s->ccoef[k][i] == 0.0) continue;
-        if ((st = row_add_sym(s, r, s->vsym[s->cvars[k][i]], s->ccoef[k][i])) != HT_OK) return st;
+        if ((st = row_add_sym(s, r, s->vsym[s->cvars[k][i]], s->ccoef[k][i] / f)) != HT_OK) return st;
     }
     int32_t m = s->cmarker[k], o = s->cother[k];
     if (s->crel[k] != HT_REL_EQ) {
@@ -1826,7 +1904,7 @@ static ht_status reinvert(ht_solver *s) {
         if (piv < 0) {
             /* A record implied by the others (its row was dropped as a dependency): it must
              * reduce to nothing but markers fixed at 0. */
-            int dependent = fabs(s->rconst[r]) <= EPS_CONST;
+            int dependent = const_zero(s->rconst[r], s->xmag);
             for (int32_t i = 0; i < s->rlen[r] && dependent; i++)
                 dependent = s->skind[s->rsym[r][i]] == K_DUMMY;
             row_drop(s, r);
@@ -1844,9 +1922,9 @@ static ht_status reinvert(ht_solver *s) {
     for (int32_t k = 0; k < s->ncon; k++) {
         if (!s->clive[k] || s->cmarker[k] < 0 || is_required(s, k)) continue;
         if (s->crel[k] == HT_REL_EQ &&
-            (st = obj_add_level(s, s->cmarker[k], s->clevel[k], 1.0)) != HT_OK)
+            (st = obj_add_level(s, s->cmarker[k], s->clevel[k], s->cscale[k])) != HT_OK)
             goto broken;
-        if ((st = obj_add_level(s, s->cother[k], s->clevel[k], 1.0)) != HT_OK) goto broken;
+        if ((st = obj_add_level(s, s->cother[k], s->clevel[k], s->cscale[k])) != HT_OK) goto broken;
     }
     if (s->probe_sym >= 0) {
         for (int32_t j = 0; j < s->obj.stride; j++) s->vtmp[j] = 0.0;
@@ -1975,20 +2053,43 @@ static void unpark(ht_solver *s, int32_t k) {
     s->nparked--;
 }
 
-/* Queues the parked constraints on variable slot v that do not hold (strict: that are not
- * satisfied with room to spare). */
+static ht_status bound_new(ht_solver *s, int32_t v, int upper, int32_t *out);
+static void bound_release(ht_solver *s, int32_t k);
+
+static ht_status unp_push(ht_solver *s, int32_t k) {
+    if (s->nunp == s->unpcap) {
+        int32_t cap = next_cap(s->unpcap, s->nunp + 1);
+        GROW(s, s->unp, cap);
+        s->unpcap = cap;
+    }
+    s->unp[s->nunp++] = k;
+    return HT_OK;
+}
+
+/* Queues what variable slot v's value breaks: the parked constraints on v that do not hold
+ * (strict: that are not satisfied with room to spare), and its range bound (a new record) when
+ * the value is beyond HT_SOLVER_MAX_VALUE (strict: or at it). */
 static ht_status check_var(ht_solver *s, int32_t v, int strict) {
+    ht_status st;
     const int32_t *a = s->vpk[v];
     for (int32_t j = 0, n = s->vpkn[v]; j < n; j += 2) {
         int32_t k = a[j];
         if (s->cpark[k] != 1 || con_holds(s, k, strict)) continue;
-        if (s->nunp == s->unpcap) {
-            int32_t cap = next_cap(s->unpcap, s->nunp + 1);
-            GROW(s, s->unp, cap);
-            s->unpcap = cap;
-        }
+        if ((st = unp_push(s, k)) != HT_OK) return st;
         s->cpark[k] = 2;
-        s->unp[s->nunp++] = k;
+    }
+    int32_t r = s->srow[s->vsym[v]];
+    double x = r >= 0 ? s->rval[r] : 0.0;
+    double tol = PARK_ABS + PARK_REL * HT_SOLVER_MAX_VALUE;
+    for (int upper = 1; upper >= 0; upper--) {
+        double beyond = upper ? x - HT_SOLVER_MAX_VALUE : -HT_SOLVER_MAX_VALUE - x;
+        if (s->vbnd[2 * v + !upper] >= 0 || (strict ? beyond < -tol : beyond <= tol)) continue;
+        int32_t k;
+        if ((st = unp_push(s, -1)) != HT_OK || (st = bound_new(s, v, upper, &k)) != HT_OK) {
+            if (st != HT_OK && s->nunp > 0 && s->unp[s->nunp - 1] == -1) s->nunp--;
+            return st;
+        }
+        s->unp[s->nunp - 1] = k;
     }
     return HT_OK;
 }
@@ -1999,17 +2100,21 @@ static ht_status park_check(ht_solver *s, int strict) {
     ht_status st = HT_OK;
     s->nunp = 0;
     refresh_values(s);
-    if (s->nparked > 0) {
-        if (s->chk_all || strict) {
-            for (int32_t v = 0; v < s->nvar && st == HT_OK; v++)
-                if (s->vlive[v] && s->vpkn[v] > 0) st = check_var(s, v, strict);
-        } else {
-            for (int32_t i = 0; i < s->nchk && st == HT_OK; i++)
-                if (s->vlive[s->chk[i]]) st = check_var(s, s->chk[i], strict);
-        }
+    if (s->chk_all || strict) {
+        for (int32_t v = 0; v < s->nvar && st == HT_OK; v++)
+            if (s->vlive[v]) st = check_var(s, v, strict);
+    } else {
+        for (int32_t i = 0; i < s->nchk && st == HT_OK; i++)
+            if (s->vlive[s->chk[i]]) st = check_var(s, s->chk[i], strict);
     }
     if (st != HT_OK) {
-        for (int32_t i = 0; i < s->nunp; i++) s->cpark[s->unp[i]] = 1;
+        for (int32_t i = 0; i < s->nunp; i++) {
+            int32_t k = s->unp[i];
+            if (s->cbnd[k])
+                bound_release(s, k);
+            else
+                s->cpark[k] = 1;
+        }
         s->nunp = 0;
         return st; /* the marks stay: checked again next time */
     }
@@ -2025,18 +2130,21 @@ static ht_status unpark_queued(ht_solver *s, int32_t *failed) {
     ht_status st = HT_OK;
     for (int32_t i = 0; i < s->nunp; i++) {
         int32_t k = s->unp[i];
-        if (st != HT_OK) {
-            s->cpark[k] = 1;
-            continue;
-        }
-        st = tab_add(s, k);
-        s->ninfeas = 0;
+        int bound = s->cbnd[k];
         if (st == HT_OK) {
-            unpark(s, k);
-        } else {
-            s->cpark[k] = 1;
+            st = tab_add(s, k);
+            s->ninfeas = 0;
+            if (st == HT_OK) {
+                if (!bound) unpark(s, k);
+                continue;
+            }
             *failed = k;
+            if (st == HT_E_UNSATISFIABLE && bound) s->conf_range = s->cvars[k][0];
         }
+        if (bound)
+            bound_release(s, k); /* not needed after all, or in conflict: it goes */
+        else
+            s->cpark[k] = 1;
     }
     s->nunp = 0;
     return st;
@@ -2059,7 +2167,8 @@ static ht_status settle(ht_solver *s, int strict, int *moved, int32_t *failed) {
 static ht_status settle_required(ht_solver *s) {
     int32_t failed = -1;
     ht_status st = settle(s, 0, NULL, &failed);
-    if (st == HT_E_UNSATISFIABLE && failed >= 0) conflict_add(s, failed);
+    if (st == HT_E_UNSATISFIABLE && failed >= 0 && s->clive[failed] && !s->cbnd[failed])
+        conflict_add(s, failed);
     return st;
 }
 
@@ -2081,6 +2190,9 @@ static ht_status ensure(ht_solver *s, int optimal) {
         int32_t failed = -1;
         st = settle(s, 0, &moved, &failed);
         if (st != HT_OK) {
+#ifdef HTS_TRACE
+            fprintf(stderr, "ensure: settle: constraint %d: status %d\n", failed, st);
+#endif
             /* Required constraints were feasible together: only memory (or a numerical
              * breakdown) ends here. */
             s->broken = 1;
@@ -2197,6 +2309,9 @@ void ht_solver_destroy(ht_solver *s) {
     free(s->vchk);
     free(s->chk);
     free(s->unp);
+    free(s->cscale);
+    free(s->cbnd);
+    free(s->vbnd);
     free(s->infeas);
     free(s->conf);
     free(s);
@@ -2213,7 +2328,8 @@ static ht_status var_slot(const ht_solver *s, ht_var v, int32_t *out) {
 static ht_status con_slot(const ht_solver *s, ht_constraint c, int32_t *out) {
     if (c < 0) return HT_E_BAD_HANDLE;
     int32_t slot = HANDLE_SLOT(c);
-    if (slot >= s->ncon || !s->clive[slot] || s->cgen[slot] != HANDLE_GEN(c)) return HT_E_BAD_HANDLE;
+    if (slot >= s->ncon || !s->clive[slot] || s->cbnd[slot] || s->cgen[slot] != HANDLE_GEN(c))
+        return HT_E_BAD_HANDLE;
     *out = slot;
     return HT_OK;
 }
@@ -2240,7 +2356,9 @@ ht_status ht_solver_new_variable(ht_solver *s, ht_var *out) {
             GROW(s, s->vpkcap, cap);
             GROW(s, s->vchk, cap);
             GROW(s, s->chk, cap);
+            GROW(s, s->vbnd, 2 * (size_t)cap);
             for (int32_t i = s->varcap; i < cap; i++) {
+                s->vbnd[2 * i] = s->vbnd[2 * i + 1] = -1;
                 s->vpk[i] = NULL;
                 s->vpkn[i] = 0;
                 s->vpkcap[i] = 0;
@@ -2275,6 +2393,13 @@ ht_status ht_solver_free_variable(ht_solver *s, ht_var v) {
     if (st != HT_OK) return st;
     if (s->vrefs[slot] > 0) return HT_E_IN_USE;
     int32_t sym = s->vsym[slot];
+    /* Its range bounds go with it. */
+    for (int q = 0; q < 2; q++) {
+        int32_t k = s->vbnd[2 * slot + q];
+        if (k < 0) continue;
+        if (!s->broken && tab_remove(s, k) != HT_OK) s->broken = 1;
+        bound_release(s, k);
+    }
     /* In no constraint: in no row (after a removal's rounding, clean any residue). */
     if (!s->broken) {
         if (s->srow[sym] >= 0) row_drop(s, s->srow[sym]);
@@ -2299,6 +2424,10 @@ ht_status ht_solver_free_variable(ht_solver *s, ht_var v) {
 
 /* Frees constraint record k (its tableau part must be gone). */
 static void con_release(ht_solver *s, int32_t k) {
+    if (s->cbnd[k]) {
+        bound_release(s, k);
+        return;
+    }
     for (int32_t i = 0; i < s->cn[k]; i++) s->vrefs[s->cvars[k][i]]--;
     if (s->clevel[k] >= 0) level_release(s, s->clevel[k]);
     s->clevel[k] = -1;
@@ -2310,27 +2439,35 @@ static void con_release(ht_solver *s, int32_t k) {
     s->nlive_cons--;
 }
 
+/* The numeric contract's input ranges (hittest_solver.h). */
+static int coefficient_in_range(double c) {
+    return c == 0.0 || (fabs(c) >= HT_SOLVER_MIN_COEFFICIENT && fabs(c) <= HT_SOLVER_MAX_COEFFICIENT);
+}
+static int constant_in_range(double c) { return fabs(c) <= HT_SOLVER_MAX_CONSTANT; }
+
 static int valid_priority(float p) { return p > 0.0f && p <= HT_PRIORITY_REQUIRED; }
 
-ht_status ht_solver_add_constraint(ht_solver *s, const ht_var *vars, const double *coeffs, size_t n,
-                                   double constant, int relation, float priority,
-                                   ht_constraint *out) {
-    if (!s || !out || (n > 0 && (!vars || !coeffs))) return HT_E_INVALID_ARGUMENT;
-    if (relation != HT_REL_LE && relation != HT_REL_EQ && relation != HT_REL_GE)
-        return HT_E_INVALID_ARGUMENT;
-    if (!valid_priority(priority)) return HT_E_INVALID_ARGUMENT;
-    if (n > (size_t)INT32_MAX / 2) return HT_E_INVALID_ARGUMENT;
-    if (!isfinite(constant)) return HT_E_NOT_FINITE;
-    for (size_t i = 0; i < n; i++) {
-        int32_t slot;
-        if (!isfinite(coeffs[i])) return HT_E_NOT_FINITE;
-        ht_status st = var_slot(s, vars[i], &slot);
-        if (st != HT_OK) return st;
+/* Constraint k's row made a cell beyond GROWTH_LIMIT: two variables related by such a factor
+ * cannot both be in the range unless one is 0 to within rounding. Refused as a conflict with
+ * the range of the variable whose row grew, with the constraints in that row. */
+static void growth_conflict(ht_solver *s, int32_t k, int keep) {
+    int32_t r = s->growth_row, v = -1, g = s->growth_sym;
+    if (!keep) conflict_reset(s); /* else the failed addition's conflict set stays */
+    if (g >= 0 && g < s->nsym && s->skind[g] == K_EXT) v = s->sowner[g];
+    if (r >= 0 && r < s->nrow && s->rlive[r]) {
+        if (!keep) conflict_from_syms(s, s->rsym[r], s->rlen[r], s->rbasic[r], k);
+        int32_t b = s->rbasic[r];
+        if (b >= 0 && s->skind[b] == K_EXT) v = s->sowner[b];
+        for (int32_t i = 0; i < s->rlen[r] && v < 0; i++)
+            if (s->skind[s->rsym[r][i]] == K_EXT) v = s->sowner[s->rsym[r][i]];
     }
-    ht_status st = ensure(s, 0);
-    if (st != HT_OK) return st;
+    if (v < 0 && s->cn[k] > 0) v = s->cvars[k][0];
+    conflict_remove(s, k);
+    s->conf_range = v;
+}
 
-    /* The record. */
+/* A free constraint record slot with room for n terms (con_commit takes it). */
+static ht_status con_alloc(ht_solver *s, size_t n, int32_t *out) {
     int32_t k;
     if (s->nfree_cons > 0) {
         k = s->cfree[s->nfree_cons - 1];
@@ -2353,6 +2490,8 @@ ht_status ht_solver_add_constraint(ht_solver *s, const ht_var *vars, const doubl
             GROW(s, s->cfree, cap);
             GROW(s, s->cpark, cap);
             GROW(s, s->cppos, cap);
+            GROW(s, s->cscale, cap);
+            GROW(s, s->cbnd, cap);
             for (int32_t i = s->concap; i < cap; i++) {
                 s->cvars[i] = NULL;
                 s->ccoef[i] = NULL;
@@ -2360,6 +2499,7 @@ ht_status ht_solver_add_constraint(ht_solver *s, const ht_var *vars, const doubl
                 s->cgen[i] = 0;
                 s->cpark[i] = 0;
                 s->cppos[i] = NULL;
+                s->cbnd[i] = 0;
             }
             s->concap = cap;
         }
@@ -2371,18 +2511,101 @@ ht_status ht_solver_add_constraint(ht_solver *s, const ht_var *vars, const doubl
     double *cc = xrealloc(s, s->ccoef[k], sizeof(double) * (n ? n : 1));
     if (!cc) return HT_E_NO_MEMORY;
     s->ccoef[k] = cc;
-    int32_t level = -1;
-    if (priority < HT_PRIORITY_REQUIRED && (st = level_acquire(s, priority, &level)) != HT_OK)
-        return st;
+    *out = k;
+    return HT_OK;
+}
+
+/* Takes the slot con_alloc returned. */
+static void con_commit(ht_solver *s, int32_t k) {
     if (s->nfree_cons > 0 && s->cfree[s->nfree_cons - 1] == k)
         s->nfree_cons--;
     else
         s->ncon++;
-    for (size_t i = 0; i < n; i++) {
-        cv[i] = HANDLE_SLOT(vars[i]);
-        cc[i] = coeffs[i];
-        s->vrefs[cv[i]]++;
+}
+
+/* A range bound on variable slot v (value <= HT_SOLVER_MAX_VALUE, or >= its negative): a
+ * required record, internal (no handle, not counted), not yet in the tableau. */
+static ht_status bound_new(ht_solver *s, int32_t v, int upper, int32_t *out) {
+    int32_t k;
+    ht_status st = con_alloc(s, 1, &k);
+    if (st != HT_OK) return st;
+    con_commit(s, k);
+    s->cvars[k][0] = v;
+    s->ccoef[k][0] = 1.0;
+    s->cn[k] = 1;
+    s->crel[k] = (int8_t)(upper ? HT_REL_LE : HT_REL_GE);
+    s->cprio[k] = HT_PRIORITY_REQUIRED;
+    s->cconst[k] = upper ? -HT_SOLVER_MAX_VALUE : HT_SOLVER_MAX_VALUE;
+    s->cscale[k] = 1.0;
+    s->cmu[k] = 1.0;
+    s->clevel[k] = -1;
+    s->cmarker[k] = NO_SYM;
+    s->cother[k] = NO_SYM;
+    s->clive[k] = 1;
+    s->cpark[k] = 0;
+    s->cbnd[k] = 1;
+    s->vbnd[2 * v + !upper] = k;
+    *out = k;
+    return HT_OK;
+}
+
+/* Frees range bound record k (its tableau part must be gone). */
+static void bound_release(ht_solver *s, int32_t k) {
+    int32_t v = s->cvars[k][0];
+    s->vbnd[2 * v + (s->crel[k] == HT_REL_GE)] = -1;
+    s->cbnd[k] = 0;
+    s->clive[k] = 0;
+    if (s->cgen[k] < GEN_MAX) {
+        s->cgen[k]++;
+        s->cfree[s->nfree_cons++] = k;
     }
+}
+
+ht_status ht_solver_add_constraint(ht_solver *s, const ht_var *vars, const double *coeffs, size_t n,
+                                   double constant, int relation, float priority,
+                                   ht_constraint *out) {
+    if (!s || !out || (n > 0 && (!vars || !coeffs))) return HT_E_INVALID_ARGUMENT;
+    if (relation != HT_REL_LE && relation != HT_REL_EQ && relation != HT_REL_GE)
+        return HT_E_INVALID_ARGUMENT;
+    if (!valid_priority(priority)) return HT_E_INVALID_ARGUMENT;
+    if (n > (size_t)INT32_MAX / 2) return HT_E_INVALID_ARGUMENT;
+    if (!isfinite(constant)) return HT_E_NOT_FINITE;
+    if (!constant_in_range(constant)) return HT_E_INVALID_ARGUMENT;
+    for (size_t i = 0; i < n; i++) {
+        int32_t slot;
+        if (!isfinite(coeffs[i])) return HT_E_NOT_FINITE;
+        if (!coefficient_in_range(coeffs[i])) return HT_E_INVALID_ARGUMENT;
+        ht_status st = var_slot(s, vars[i], &slot);
+        if (st != HT_OK) return st;
+    }
+    ht_status st = ensure(s, 0);
+    if (st != HT_OK) return st;
+    int req = priority >= HT_PRIORITY_REQUIRED;
+    if (req && relation != HT_REL_EQ) {
+        /* Whether it may be parked is read at the current values, which must then satisfy
+         * every required constraint: the parked ones too (an optional change may have moved
+         * a value since they were checked). */
+        int32_t failed = -1;
+        if ((st = settle(s, 0, NULL, &failed)) != HT_OK) {
+            s->broken = 1;
+            return st == HT_E_UNSATISFIABLE ? HT_E_CORRUPT : st;
+        }
+    }
+
+    /* The record. */
+    int32_t k, level = -1;
+    if ((st = con_alloc(s, n, &k)) != HT_OK) return st;
+    if (priority < HT_PRIORITY_REQUIRED && (st = level_acquire(s, priority, &level)) != HT_OK)
+        return st;
+    con_commit(s, k);
+    double scale = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        s->cvars[k][i] = HANDLE_SLOT(vars[i]);
+        s->ccoef[k][i] = coeffs[i];
+        s->vrefs[s->cvars[k][i]]++;
+        if (fabs(coeffs[i]) > scale) scale = fabs(coeffs[i]);
+    }
+    s->cscale[k] = scale > 0.0 ? scale : 1.0;
     s->cn[k] = (int32_t)n;
     s->crel[k] = (int8_t)relation;
     s->cprio[k] = priority;
@@ -2392,16 +2615,23 @@ ht_status ht_solver_add_constraint(ht_solver *s, const ht_var *vars, const doubl
     s->cmarker[k] = NO_SYM;
     s->cother[k] = NO_SYM;
     s->clive[k] = 1;
+    s->cpark[k] = 0;
+    s->cbnd[k] = 0;
     s->nlive_cons++;
 
     /* A required inequality that holds at the current values is parked (see "Parking"). */
-    int req = priority >= HT_PRIORITY_REQUIRED, parked = 0;
+    int parked = 0;
     if (req && relation != HT_REL_EQ) {
         refresh_values(s);
         parked = con_holds(s, k, 0) && park(s, k) == HT_OK;
     }
     st = parked ? HT_OK : tab_add(s, k);
     s->ninfeas = 0;
+    if ((st == HT_OK || st == HT_E_UNSATISFIABLE) && !parked && !(s->growth <= GROWTH_LIMIT)) {
+        growth_conflict(s, k, st == HT_E_UNSATISFIABLE);
+        s->broken = 1;
+        st = HT_E_UNSATISFIABLE;
+    }
     if (st == HT_OK && req && !parked) {
         /* The values it moved may break parked constraints: those enter the tableau now, and
          * one that cannot is a conflict of this constraint's. */
@@ -2453,27 +2683,30 @@ ht_status ht_solver_remove_constraint(ht_solver *s, ht_constraint c) {
 static ht_status shift_constant(ht_solver *s, int32_t k, double delta, int32_t *dummy_row) {
     int32_t m = s->cmarker[k];
     double sh = delta / s->cmu[k];
+    /* the size of the constraint's constants in the marker's units: what a residue is relative to */
+    double size = (fabs(s->cconst[k]) + fabs(s->cconst[k] + delta)) / fabs(s->cmu[k]);
     *dummy_row = -1;
     ht_status st;
     if (s->srow[m] >= 0) {
         int32_t t = s->srow[m];
-        s->rconst[t] -= sh;
+        double old = s->rconst[t];
+        s->rconst[t] = const_snap(old, -sh);
         touch_row(s, t);
-        if (restricted(s, m) && s->rconst[t] < -EPS && (st = push_infeasible(s, t)) != HT_OK)
+        if (restricted(s, m) && s->rconst[t] < -EPS_FEAS && (st = push_infeasible(s, t)) != HT_OK)
             return st;
-        if (s->skind[m] == K_DUMMY && fabs(s->rconst[t]) > EPS_CONST) *dummy_row = t;
+        if (s->skind[m] == K_DUMMY && !const_zero(s->rconst[t], fabs(old) + size)) *dummy_row = t;
         return HT_OK;
     }
     int32_t n = col_clean(s, m);
     for (int32_t i = 0; i < n; i++) {
         int32_t t = s->col[m][i];
-        double a = row_coef(s, t, m);
-        s->rconst[t] += a * sh;
+        double a = row_coef(s, t, m), old = s->rconst[t];
+        s->rconst[t] = const_snap(old, a * sh);
         touch_row(s, t);
         int32_t b = s->rbasic[t];
-        if (restricted(s, b) && s->rconst[t] < -EPS && (st = push_infeasible(s, t)) != HT_OK)
+        if (restricted(s, b) && s->rconst[t] < -EPS_FEAS && (st = push_infeasible(s, t)) != HT_OK)
             return st;
-        if (s->skind[b] == K_DUMMY && fabs(s->rconst[t]) > EPS_CONST && *dummy_row < 0)
+        if (s->skind[b] == K_DUMMY && !const_zero(s->rconst[t], fabs(old) + fabs(a) * size) && *dummy_row < 0)
             *dummy_row = t;
     }
     return HT_OK;
@@ -2499,6 +2732,7 @@ ht_status ht_solver_set_constant(ht_solver *s, ht_constraint c, double constant)
     ht_status st = con_slot(s, c, &k);
     if (st != HT_OK) return st;
     if (!isfinite(constant)) return HT_E_NOT_FINITE;
+    if (!constant_in_range(constant)) return HT_E_INVALID_ARGUMENT;
     double delta = constant - s->cconst[k];
     if (delta == 0.0) return HT_OK;
     if ((st = ensure(s, 1)) != HT_OK) return st;
@@ -2550,7 +2784,7 @@ ht_status ht_solver_set_constant(ht_solver *s, ht_constraint c, double constant)
         ht_status rs = shift_constant(s, k, -delta, &drow);
         s->ninfeas = 0;
         for (int32_t r = s->rhead; r >= 0 && rs == HT_OK; r = s->rnext[r])
-            if (restricted(s, s->rbasic[r]) && s->rconst[r] < -EPS) rs = push_infeasible(s, r);
+            if (restricted(s, s->rbasic[r]) && s->rconst[r] < -EPS_FEAS) rs = push_infeasible(s, r);
         if (rs == HT_OK) rs = dual_optimize(s, &frow);
         s->ninfeas = 0;
         if (rs != HT_OK) {
@@ -2578,8 +2812,8 @@ ht_status ht_solver_set_priority(ht_solver *s, ht_constraint c, float priority) 
     int32_t syms[2] = {s->cmarker[k], s->cother[k]};
     for (int q = 0; q < 2; q++) {
         if (syms[q] < 0 || s->skind[syms[q]] != K_ERROR) continue;
-        if ((st = obj_add_level(s, syms[q], old, -1.0)) != HT_OK ||
-            (st = obj_add_level(s, syms[q], level, 1.0)) != HT_OK) {
+        if ((st = obj_add_level(s, syms[q], old, -s->cscale[k])) != HT_OK ||
+            (st = obj_add_level(s, syms[q], level, s->cscale[k])) != HT_OK) {
             s->broken = 1;
             level_release(s, level);
             return st;
@@ -2849,6 +3083,12 @@ ht_status ht_solver_validate(ht_solver *s) {
     for (int32_t i = 0; i < s->obj.len; i++) {
         int32_t sym = s->obj.sym[i];
         if (s->skind[sym] == K_FREE || s->srow[sym] >= 0 || s->obj.pos[sym] != i) CORRUPT;
+    }
+    /* Every value is in the range. */
+    for (int32_t v = 0; v < s->nvar; v++) {
+        if (!s->vlive[v]) continue;
+        double x = sym_value(s, s->vsym[v]);
+        if (!(fabs(x) <= HT_SOLVER_MAX_VALUE * (1.0 + 1e-9))) CORRUPT;
     }
     /* Every required constraint holds; optional ones' errors are non-negative. */
     for (int32_t k = 0; k < s->ncon; k++) {

@@ -71,6 +71,10 @@ public enum HitTestCLI {
           stats SCENE                views, depth, fan-out, transforms, memory
           replay SCENE SCRIPT        replay touches (and the scene's animations); print the log
 
+        A scene whose constraints conflict is laid out without the ones broken, with a
+        warning naming them; --strict (with any command) makes that an error (exit 2). A
+        constraint that would put a frame beyond ±1e15 is always an error.
+
         Run `hittest <command> --help` for a command's options.
         """
 
@@ -80,24 +84,28 @@ public enum HitTestCLI {
             output.err(usage)
             return 2
         }
-        let args = Array(arguments.dropFirst())
+        var args = Array(arguments.dropFirst())
         if args.contains("--help") || args.contains("-h") || command == "--help" || command == "-h" || command == "help" {
             output.out(help[command] ?? usage)
             return 0
         }
+        let strict = args.contains("--strict")  // LayoutReport.swift
+        args.removeAll { $0 == "--strict" }
         do {
-            switch command {
-            case "query": try Query.run(args, output)
-            case "render": try Render.run(args, output)
-            case "audit": return try Audit.run(args, output)
-            case "explain": try Explain.run(args, output)
-            case "import": try Import.run(args, output)
-            case "stats": try Stats.run(args, output)
-            case "demo": try Demo.run(args, output)
-            case "replay": try Replay.run(args, output)  // Replay.swift
-            default: throw Failure(message: "unknown command '\(command)'\n\n\(usage)")
+            return try LayoutReport.$current.withValue(LayoutReport(output: output, strict: strict)) {
+                switch command {
+                case "query": try Query.run(args, output)
+                case "render": try Render.run(args, output)
+                case "audit": return try Audit.run(args, output)
+                case "explain": try Explain.run(args, output)
+                case "import": try Import.run(args, output)
+                case "stats": try Stats.run(args, output)
+                case "demo": try Demo.run(args, output)
+                case "replay": try Replay.run(args, output)  // Replay.swift
+                default: throw Failure(message: "unknown command '\(command)'\n\n\(usage)")
+                }
+                return 0
             }
-            return 0
         } catch let failure as Failure {
             output.err("hittest \(command): \(failure.message)")
             return failure.status
@@ -295,7 +303,9 @@ public enum HitTestCLI {
         let data = try read(path, output)
         do {
             let scene = try SceneFile(json: data)
-            return (scene, scene.makeWindow())
+            return (scene, try LayoutReport.check(display(path)) { scene.makeWindow() })  // LayoutReport.swift
+        } catch let failure as Failure {
+            throw failure
         } catch {
             throw Failure(message: "\(display(path)): \(error)")
         }

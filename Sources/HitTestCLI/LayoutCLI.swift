@@ -18,9 +18,11 @@ extension HitTestCLI {
         static func apply(_ text: String?, to window: Window) throws {
             guard let text else { return }
             let size = try parse(text)
-            let f = window.frame
-            window.frame = Rect(x: f.minX, y: f.minY, width: size.width, height: size.height)
-            window.layoutIfNeeded()
+            try LayoutReport.check("--size \(text)") {  // LayoutReport.swift
+                let f = window.frame
+                window.frame = Rect(x: f.minX, y: f.minY, width: size.width, height: size.height)
+                window.layoutIfNeeded()
+            }
         }
     }
 }

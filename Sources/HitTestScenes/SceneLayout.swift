@@ -12,7 +12,11 @@ import HitTestKit
 // a number (width and height only) or `[M*]REF.ATTR [+ C | - C]` (spaces around + and -, since
 // ids may hold hyphens), where REF is `superview`, `self` or a node id, optionally followed by
 // `.margins` or `.safeArea` for that view's guide. A node with constraints is placed by them
-// (`translatesAutoresizingMaskIntoConstraints` false); the window lays out when built.
+// (`translatesAutoresizingMaskIntoConstraints` false); the window lays out when built. M is a
+// multiplier (0, or 1e-6 to 1e6 in magnitude), C a constant within ±1e15.
+//
+// Each constraint made from a scene has its scene text as `identifier`, so that a report
+// (`LayoutIssue.sceneDescription`) names it as the file does, with its node's path.
 
 /// One constraint of a scene file, parsed.
 struct SceneConstraint: Equatable {
@@ -26,6 +30,8 @@ struct SceneConstraint: Equatable {
     var multiplier = 1.0
     var constant = 0.0
     var priority: Float = 1000
+    /// The text it was read from.
+    var text = ""
 
     static let attributes: [String: LayoutConstraint.Attribute] = [
         "left": .left, "right": .right, "top": .top, "bottom": .bottom, "leading": .leading,
@@ -57,8 +63,11 @@ struct SceneConstraint: Equatable {
         }
         var c = SceneConstraint(attribute: attribute, relation: relation)
         c.priority = priority
+        c.text = text
         if let number = Double(right) {
-            guard number.isFinite, abs(number) <= SceneLimits.coordinate else { return fail("the constant is out of range") }
+            guard number.isFinite, abs(number) <= SceneLimits.coordinate else {
+                return fail("the constant must be a number within ±\(limit(SceneLimits.coordinate)), found \(right)")
+            }
             guard attribute == .width || attribute == .height else {
                 return fail("only width and height can equal a constant; a position needs an item (superview.\(left))")
             }
@@ -68,15 +77,22 @@ struct SceneConstraint: Equatable {
         for (sep, sign) in [(" + ", 1.0), (" - ", -1.0)] {
             if let r = right.range(of: sep, options: .backwards) {
                 let tail = right[r.upperBound...].trimmingCharacters(in: .whitespaces)
-                guard let k = Double(tail), k.isFinite, abs(k) <= SceneLimits.coordinate else { return fail("expected a number after \"\(sep.trimmingCharacters(in: .whitespaces))\"") }
+                let op = sep.trimmingCharacters(in: .whitespaces)
+                guard let k = Double(tail) else { return fail("expected a number after \"\(op)\", found \"\(tail)\"") }
+                guard k.isFinite, abs(k) <= SceneLimits.coordinate else {
+                    return fail("the constant after \"\(op)\" must be within ±\(limit(SceneLimits.coordinate)), found \(tail)")
+                }
                 c.constant = sign * k
                 right = String(right[..<r.lowerBound])
                 break
             }
         }
         if let star = right.firstIndex(of: "*") {
-            guard let m = Double(right[..<star].trimmingCharacters(in: .whitespaces)), m.isFinite, abs(m) <= SceneLimits.scale else {
-                return fail("expected a number before *")
+            let head = right[..<star].trimmingCharacters(in: .whitespaces)
+            guard let m = Double(head) else { return fail("expected a number before *, found \"\(head)\"") }
+            guard m.isFinite, m == 0 || (abs(m) <= LayoutConstraint.maxMultiplier && abs(m) >= LayoutConstraint.minMultiplier) else {
+                return fail(
+                    "the multiplier before * must be 0 or within \(limit(LayoutConstraint.minMultiplier)) to \(limit(LayoutConstraint.maxMultiplier)) in magnitude, found \(head)")
             }
             c.multiplier = m
             right = right[right.index(after: star)...].trimmingCharacters(in: .whitespaces)
@@ -100,6 +116,12 @@ struct SceneConstraint: Equatable {
         c.refAttribute = refAttribute
         return .success(c)
     }
+}
+
+/// `1e6`, `1e-6`, `1e15`: a power of ten as the messages write it.
+private func limit(_ x: Double) -> String {
+    for e in -30...30 where Double("1e\(e)") == x { return "1e\(e)" }
+    return "\(x)"
 }
 
 /// Scene-file support for layout: the keys and the constraints pass of `makeWindow()`.
@@ -175,11 +197,68 @@ enum SceneLayout {
                     item: v, attribute: c.attribute, relatedBy: c.relation, toItem: other,
                     attribute: c.refAttribute, multiplier: other == nil ? 0 : c.multiplier, constant: c.constant)
                 constraint.priority = LayoutPriority(c.priority)
+                constraint.identifier = c.text  // reports name it as the file does
                 made.append(constraint)
             }
         }
         LayoutConstraint.activate(made)
         window.layoutIfNeeded()
+    }
+}
+
+extension SceneLayout {
+    /// `window/table/cell-3`: the ids (accessibility identifiers) from the root to the view.
+    static func path(of view: View) -> String {
+        var ids: [String] = []
+        var v: View? = view
+        while let u = v {
+            ids.append(u.accessibilityIdentifier ?? u.debugName)
+            v = u.superview
+        }
+        return ids.reversed().joined(separator: "/")
+    }
+
+    /// A view's path, or a guide's: its owner's and the guide (`window/a.margins`).
+    static func path(of item: AnyObject) -> String {
+        if let v = item as? View { return path(of: v) }
+        if let g = item as? LayoutGuide {
+            let owner = g.owningView.map { path(of: $0) } ?? "?"
+            if g === g.owningView?.layoutMarginsGuide { return owner + ".margins" }
+            if g === g.owningView?.safeAreaLayoutGuide { return owner + ".safeArea" }
+            return owner + "." + g.identifier
+        }
+        return "\(item)"
+    }
+
+    /// A constraint as the file has it, `window/a: "width == 100"`; one Auto Layout made (a
+    /// view's autoresizing mask, its intrinsic size) or made in code: its description without
+    /// its address.
+    static func describe(_ c: LayoutConstraint) -> String {
+        let owner = c.firstItem.map { path(of: $0) } ?? "?"
+        if let text = c.identifier { return "\(owner): \"\(text)\"" }
+        let d = c.description.replacingOccurrences(of: #":0x[0-9a-fA-F]+ "#, with: ": ", options: .regularExpression)
+        return "\(owner): \(d)"
+    }
+}
+
+extension LayoutIssue {
+    /// The issue in a scene file's terms, deterministic: the constraint and those it conflicts
+    /// with as the file writes them, each with its node's path (`window/a: "width == 100"`), and
+    /// for a conflict with the layout range, which frame value of which node would leave it:
+    ///
+    ///     window/a: "width == 200" conflicts with window/a: "width == 100"; not enforced
+    ///     window/b: "width == 1e15" would put the width of window/a beyond ±1e15 (with
+    ///     window/a: "width == 1e6*b.width"); not enforced
+    public var sceneDescription: String {
+        let subject = SceneLayout.describe(constraint)
+        let others = conflicting.map(SceneLayout.describe).joined(separator: ", ")
+        let outcome = isConstantChange ? "the change is refused" : "not enforced"
+        if isOutOfRange {
+            let what = outOfRangeItem.map { "the \(outOfRangeValue ?? "frame") of \(SceneLayout.path(of: $0))" } ?? "a frame value"
+            let with = others.isEmpty ? "" : " (with \(others))"
+            return "\(subject) would put \(what) beyond ±\(limit(LayoutConstraint.maxConstant))\(with); \(outcome)"
+        }
+        return "\(subject) conflicts with \(others.isEmpty ? "the constraints in place" : others); \(outcome)"
     }
 }
 

@@ -15,6 +15,33 @@
  * 751. Where the constraints leave a variable free (several solutions are equally good), its
  * value is one of them and `ht_solver_is_determined` says false.
  *
+ * Numbers (the numeric contract)
+ * - Coefficients are 0 or within [HT_SOLVER_MIN_COEFFICIENT, HT_SOLVER_MAX_COEFFICIENT] in
+ *   magnitude (1e-7 to 1e7), constants within ±HT_SOLVER_MAX_CONSTANT (1e21): beyond, the call
+ *   is refused with HT_E_INVALID_ARGUMENT and nothing changes (NaN and infinities:
+ *   HT_E_NOT_FINITE).
+ * - Every value lies within ±HT_SOLVER_MAX_VALUE (1e15), as if each variable had the required
+ *   constraints -1e15 <= v <= 1e15. Optional constraints yield to the range as to any required
+ *   constraint. A required constraint, or constant change, that would need a value beyond it
+ *   is refused as a conflict: HT_E_UNSATISFIABLE, with `ht_solver_conflict_range` naming the
+ *   variable and `ht_solver_conflict` the required constraints that force it. So is one whose
+ *   elimination would relate two variables by a factor above 1e100 or below 1e-14 (a chain of
+ *   large or small multipliers): no double resolves what it implies. A value is never
+ *   infinite, NaN or beyond the range.
+ * - Tolerances are relative to the numbers' size: each constraint is scaled by its largest
+ *   |coefficient|; two constants that agree to 1e-12 of their magnitude are equal (a required
+ *   `y == x + 0.2` holds at x = 999999999999999.875, y = 1e15; `y == x + 1e5` does not); a
+ *   required constraint holds to within 1e-12 of the magnitude of its terms plus 1e-9.
+ * - Priorities are exact within the contract: the objective is lexicographic (a component per
+ *   priority level, compared in order), so no amount of violation at a lower priority
+ *   outweighs any at a higher one, whatever the coefficients, and the order in which
+ *   constraints are added does not change the solution.
+ *
+ * Cost. A required inequality that holds at the current values when it is added is parked: kept
+ * out of the tableau and checked against the values, until a change breaks it (then it enters
+ * the tableau). An inactive inequality per view (`top >= superview.top` on a chain of views)
+ * thus costs O(its terms), and such systems grow linearly.
+ *
  * Conventions are hittest.h's: every function returns an `ht_status`, out-parameters are left
  * untouched on failure, no global state, every double must be finite (HT_E_NOT_FINITE), bad or
  * freed handles are HT_E_BAD_HANDLE. When memory runs out, the call returns HT_E_NO_MEMORY and
@@ -53,13 +80,13 @@ enum { HT_REL_LE = -1, HT_REL_EQ = 0, HT_REL_GE = 1 };
 #define HT_PRIORITY_REQUIRED 1000.0f
 /** The largest number of live variables, and of live constraints, in one solver. */
 #define HT_SOLVER_MAX_HANDLES 16777215
-/** The range of every value: |value| <= HT_SOLVER_MAX_VALUE. */
+/** The range of every value: |value| <= HT_SOLVER_MAX_VALUE (the numeric contract). */
 #define HT_SOLVER_MAX_VALUE 1e15
-/** The largest |coefficient|. */
-#define HT_SOLVER_MAX_COEFFICIENT 1e6
-/** The smallest nonzero |coefficient|. */
-#define HT_SOLVER_MIN_COEFFICIENT 1e-6
-/** The largest |constant|. */
+/** The largest |coefficient| a constraint may have (the numeric contract). */
+#define HT_SOLVER_MAX_COEFFICIENT 1e7
+/** The smallest nonzero |coefficient| a constraint may have (the numeric contract). */
+#define HT_SOLVER_MIN_COEFFICIENT 1e-7
+/** The largest |constant| a constraint may have (the numeric contract). */
 #define HT_SOLVER_MAX_CONSTANT 1e21
 
 /** Creates an empty solver. Returns HT_E_INVALID_ARGUMENT (NULL out) or HT_E_NO_MEMORY. */
@@ -78,10 +105,11 @@ HT_API ht_status ht_solver_free_variable(ht_solver *s, ht_var v);
  * Adds `sum(coeffs[i] * vars[i]) + constant REL 0` at `priority`. A variable may appear more
  * than once (its coefficients add up); n may be 0 (then the constraint is about the constant).
  * - Returns: HT_E_INVALID_ARGUMENT (NULL pointers with n > 0, NULL out, unknown relation,
- *   priority outside (0, 1000] or NaN), HT_E_NOT_FINITE, HT_E_BAD_HANDLE (a variable),
- *   HT_E_UNSATISFIABLE (a required constraint that conflicts with the required ones in place:
- *   it is not added, and `ht_solver_conflict` names the constraints involved), HT_E_CAPACITY,
- *   HT_E_NO_MEMORY.
+ *   priority outside (0, 1000] or NaN, a coefficient or the constant outside the numeric
+ *   contract), HT_E_NOT_FINITE, HT_E_BAD_HANDLE (a variable), HT_E_UNSATISFIABLE (a required
+ *   constraint that conflicts with the required ones in place or with the range of values: it
+ *   is not added, and `ht_solver_conflict` and `ht_solver_conflict_range` say why),
+ *   HT_E_CAPACITY, HT_E_NO_MEMORY.
  * - Complexity: amortized O(size of the rows it touches); values are brought up to date by
  *   `ht_solver_solve` (or the first `ht_solver_value` after the change).
  */
@@ -99,7 +127,12 @@ HT_API ht_status ht_solver_add_constraint(ht_solver *s, const ht_var *vars, cons
 HT_API ht_status ht_solver_conflict(const ht_solver *s, ht_constraint *out, size_t cap,
                                     size_t *count);
 
-/** The variable whose range the last HT_E_UNSATISFIABLE involved, or -1. */
+/**
+ * The variable whose range (±HT_SOLVER_MAX_VALUE) the last HT_E_UNSATISFIABLE involved: the
+ * refused constraint (or constant) would have put its value beyond the range. -1 when the
+ * conflict was among constraints alone, or when that variable has been freed since. Emptied
+ * with the conflict set.
+ */
 HT_API ht_status ht_solver_conflict_range(const ht_solver *s, ht_var *out);
 
 /** Removes a constraint; its handle becomes invalid. */
@@ -107,8 +140,10 @@ HT_API ht_status ht_solver_remove_constraint(ht_solver *s, ht_constraint c);
 
 /**
  * Changes a constraint's constant, incrementally (a dual simplex from the current solution).
- * A required constraint whose new constant conflicts with the other required ones keeps its
- * old constant and the call returns HT_E_UNSATISFIABLE (with a conflict set).
+ * A required constraint whose new constant conflicts with the other required ones, or with the
+ * range of values, keeps its old constant and the call returns HT_E_UNSATISFIABLE (with a
+ * conflict set, and `ht_solver_conflict_range`). A constant outside the numeric contract is
+ * HT_E_INVALID_ARGUMENT.
  */
 HT_API ht_status ht_solver_set_constant(ht_solver *s, ht_constraint c, double constant);
 
@@ -161,7 +196,8 @@ HT_API ht_status ht_solver_stats(const ht_solver *s, size_t *variables, size_t *
 
 /**
  * Checks the tableau's invariants (basic variables in no row, column lists covering every
- * cell, restricted basics non-negative, the solution satisfying every required constraint).
+ * cell, restricted basics non-negative, the solution satisfying every required constraint,
+ * parked ones included, every value within the range).
  * For tests. Returns HT_OK or HT_E_CORRUPT.
  */
 HT_API ht_status ht_solver_validate(ht_solver *s);

@@ -75,12 +75,30 @@ public final class LayoutConstraint: CustomStringConvertible {
     public var identifier: String?
 
     /// The constant on the right side. Changing it on an active constraint re-solves
-    /// incrementally at the next layout pass.
+    /// incrementally at the next layout pass. It must be finite and within ±`maxConstant`
+    /// (1e15, the range of layout values) [ours]: another value stops the program at the call,
+    /// naming it, as UIKit raises on a bad value.
     public var constant: Double {
         didSet {
-            precondition(constant.isFinite, "LayoutConstraint.constant must be finite, got \(constant)")
+            if kind == .user { LayoutConstraint.requireConstant(constant) }  // internal ones follow frames
             if constant != oldValue { engine?.constantDidChange(self) }
         }
+    }
+
+    /// The largest |constant| (1e15): layout values (frame origins and sizes) stay within ±1e15.
+    /// [ours]
+    public static let maxConstant = 1e15
+    /// `±1e15`, as messages write the range.
+    static let rangeText = "±1e15"
+    /// The largest |multiplier| (1e6). [ours]
+    public static let maxMultiplier = 1e6
+    /// The smallest nonzero |multiplier| (1e-6). [ours]
+    public static let minMultiplier = 1e-6
+
+    static func requireConstant(_ c: Double) {
+        precondition(
+            c.isFinite && abs(c) <= maxConstant,
+            "LayoutConstraint.constant must be finite and within ±\(maxConstant), got \(c)")
     }
 
     /// How strongly the constraint holds (default `.required`). While the constraint is
@@ -107,7 +125,7 @@ public final class LayoutConstraint: CustomStringConvertible {
     /// The engine holding it while active.
     weak var engine: LayoutEngine?
     /// Its handle in the solver, -1 when not in it (inactive or broken).
-    var solverID: Int32 = -1
+    var solverID: Int64 = -1
     /// True when it was refused as unsatisfiable: active but not enforced.
     var isBroken = false
     /// The engine items its expression uses (retained in the engine while active).
@@ -118,7 +136,7 @@ public final class LayoutConstraint: CustomStringConvertible {
     /// The constant the solver holds for it (the expression's constant minus `constant`).
     var solverConstant = 0.0
     /// For an internal constraint on one variable: that variable.
-    var rawVariable: Int32 = -1
+    var rawVariable: Int64 = -1
 
     /// Creates a constraint `item.attribute relation multiplier × toItem.attribute + constant`
     /// (`constraintWithItem:attribute:relatedBy:toItem:attribute:multiplier:constant:`),
@@ -126,7 +144,9 @@ public final class LayoutConstraint: CustomStringConvertible {
     ///
     /// Stops the program for what UIKit refuses: a position attribute with no second item, or
     /// paired with a dimension or with the other axis; `.notAnAttribute` as the first
-    /// attribute; a non-finite multiplier or constant.
+    /// attribute; a non-finite multiplier or constant. Also [ours], naming the value: a
+    /// constant beyond ±`maxConstant`, a multiplier beyond ±`maxMultiplier` or, unless 0, below
+    /// `minMultiplier` in magnitude (the solver's numeric range).
     public init(
         item: AnyObject, attribute: Attribute, relatedBy: Relation, toItem: AnyObject?,
         attribute toAttribute: Attribute, multiplier: Double, constant: Double
@@ -136,8 +156,10 @@ public final class LayoutConstraint: CustomStringConvertible {
             precondition(toItem is View || toItem is LayoutGuide, "LayoutConstraint: items must be views or layout guides, got \(type(of: toItem))")
         }
         precondition(attribute != .notAnAttribute, "LayoutConstraint: the first attribute cannot be notAnAttribute")
-        precondition(multiplier.isFinite, "LayoutConstraint: the multiplier must be finite, got \(multiplier)")
-        precondition(constant.isFinite, "LayoutConstraint: the constant must be finite, got \(constant)")
+        precondition(
+            multiplier.isFinite && (multiplier == 0 || (abs(multiplier) >= LayoutConstraint.minMultiplier && abs(multiplier) <= LayoutConstraint.maxMultiplier)),
+            "LayoutConstraint.multiplier must be 0 or within \(LayoutConstraint.minMultiplier)...\(LayoutConstraint.maxMultiplier) in magnitude, got \(multiplier)")
+        LayoutConstraint.requireConstant(constant)
         let hasSecond = toItem != nil && toAttribute != .notAnAttribute
         if !hasSecond {
             precondition(
@@ -165,7 +187,7 @@ public final class LayoutConstraint: CustomStringConvertible {
 
     /// An internal constraint on one variable (`variable relation constant`), for autoresizing
     /// pins and intrinsic content sizes.
-    init(internal kind: Kind, item: AnyObject, attribute: Attribute, relation: Relation, constant: Double, priority: LayoutPriority, variable: Int32) {
+    init(internal kind: Kind, item: AnyObject, attribute: Attribute, relation: Relation, constant: Double, priority: LayoutPriority, variable: Int64) {
         self.kind = kind
         firstItem = item
         firstAttribute = attribute
@@ -203,6 +225,13 @@ public final class LayoutConstraint: CustomStringConvertible {
     /// constraint broken (not enforced; it stays active) and the conflicting constraints in
     /// place. The default writes UIKit's "Unable to simultaneously satisfy constraints." message
     /// to standard error; nil says nothing. Reading and setting it is thread-safe.
+    ///
+    /// [ours] The layout range counts as required: a constraint (or constant change) that would
+    /// put a frame value beyond ±1e15 (`maxConstant`) is broken and reported the same way, with
+    /// the required constraints that would force it; the views keep frames within the range
+    /// (an optional constraint yields to the range instead). A change refused this way or by a
+    /// conflict keeps the constraint's previous constant. `collectingIssues(_:)` reports to a
+    /// caller instead, with the reason.
     public static var unsatisfiableHandler: (@Sendable (LayoutConstraint, [LayoutConstraint]) -> Void)? {
         get { handlerBox.get() }
         set { handlerBox.set(newValue) }
@@ -214,12 +243,14 @@ public final class LayoutConstraint: CustomStringConvertible {
     }
 
     /// UIKit's message for a broken constraint: the conflicting constraints with the broken one,
-    /// then the one broken.
+    /// then the one broken. For one that would leave the layout range, a line says which frame
+    /// value. [ours]
     public static func unsatisfiableMessage(broken: LayoutConstraint, conflicting: [LayoutConstraint]) -> String {
         let list = (conflicting + [broken]).map { "    \"\($0)\"" }.joined(separator: ",\n")
+        let range = broken.rangeNote.map { "\t\($0)\n" } ?? ""
         return """
             [LayoutConstraints] Unable to simultaneously satisfy constraints.
-            \tProbably at least one of the constraints in the following list is one you don't want. 
+            \(range)\tProbably at least one of the constraints in the following list is one you don't want. 
             \tTry this: 
             \t\t(1) look at each constraint and try to figure out which you don't expect; 
             \t\t(2) find the code that added the unwanted constraint or constraints and fix it. 
@@ -236,8 +267,27 @@ public final class LayoutConstraint: CustomStringConvertible {
             """
     }
 
-    static func report(_ broken: LayoutConstraint, _ conflicting: [LayoutConstraint]) {
-        unsatisfiableHandler?(broken, conflicting)
+    static func report(_ issue: LayoutIssue) {
+        let c = issue.constraint
+        c.rangeNote = nil
+        if issue.isOutOfRange {
+            let what = issue.outOfRangeItem.map { "the \(issue.outOfRangeValue ?? "frame") of \(LayoutConstraint.name($0))" } ?? "a frame value"
+            c.rangeNote = "Layout values stay within \(rangeText): these constraints would put \(what) beyond that range."
+        }
+        if let sink = IssueSink.current {
+            sink.append(issue)
+            return
+        }
+        unsatisfiableHandler?(c, issue.conflicting)
+    }
+
+    /// Runs `body` with the constraints it breaks (and the constant changes it refuses)
+    /// collected instead of reported to `unsatisfiableHandler`: on this thread or task only,
+    /// in the order they happened. Returns body's result and the issues. [ours]
+    public static func collectingIssues<R>(_ body: () throws -> R) rethrows -> (result: R, issues: [LayoutIssue]) {
+        let sink = IssueSink()
+        let result = try IssueSink.$current.withValue(sink) { try body() }
+        return (result, sink.issues)
     }
 
     private static let handlerBox = HandlerBox(printingUnsatisfiableHandler)
@@ -270,6 +320,9 @@ public final class LayoutConstraint: CustomStringConvertible {
         return "<\(type):0x\(address) \(first) \(op) \(right)\(p)   (\(active ? "active" : "inactive"))>"
     }
 
+    /// The range note of the last report of this constraint, for `unsatisfiableMessage`.
+    var rangeNote: String?
+
     private static func name(_ item: AnyObject?) -> String {
         if let v = item as? View { return v.debugName }
         if let g = item as? LayoutGuide { return g.debugName }
@@ -299,6 +352,58 @@ private final class HandlerBox: @unchecked Sendable {
         lock.lock()
         value = v
         lock.unlock()
+    }
+}
+
+/// A constraint Auto Layout could not enforce, and why: what `LayoutConstraint.unsatisfiableHandler`
+/// is told, as a value (`LayoutConstraint.collectingIssues(_:)` returns them). [ours]
+public struct LayoutIssue {
+    /// The constraint not enforced: broken on activation (it stays active, not enforced), or the
+    /// one whose constant change was refused (it keeps its previous constant).
+    public let constraint: LayoutConstraint
+    /// The required constraints in place it conflicts with (the autoresizing and content-size
+    /// constraints Auto Layout makes included).
+    public let conflicting: [LayoutConstraint]
+    /// Whether it conflicts with the layout range: a frame value would leave ±1e15
+    /// (`LayoutConstraint.maxConstant`).
+    public let isOutOfRange: Bool
+    /// With `isOutOfRange`: the view or layout guide whose frame value would leave the range
+    /// (nil when it is gone).
+    public let outOfRangeItem: AnyObject?
+    /// With `isOutOfRange`: which frame value: `.left` (x), `.top` (y), `.width` or `.height`.
+    public let outOfRangeAttribute: LayoutConstraint.Attribute?
+    /// Whether a constant change was refused (rather than an activation).
+    public let isConstantChange: Bool
+
+    /// With `isOutOfRange`: the frame value's name, `x`, `y`, `width` or `height`.
+    public var outOfRangeValue: String? {
+        switch outOfRangeAttribute {
+        case .left?: return "x"
+        case .top?: return "y"
+        case .width?: return "width"
+        case .height?: return "height"
+        default: return nil
+        }
+    }
+}
+
+/// Where `collectingIssues` sends the reports made on its task or thread.
+final class IssueSink: @unchecked Sendable {
+    // @unchecked: `items` is read and written only under `lock`.
+    @TaskLocal static var current: IssueSink?
+    private let lock = NSLock()
+    private var items: [LayoutIssue] = []
+
+    func append(_ issue: LayoutIssue) {
+        lock.lock()
+        items.append(issue)
+        lock.unlock()
+    }
+
+    var issues: [LayoutIssue] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
     }
 }
 

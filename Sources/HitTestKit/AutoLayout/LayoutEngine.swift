@@ -67,7 +67,7 @@ final class EngineItem {
     weak var view: View?
     weak var guide: LayoutGuide?
     weak var engine: LayoutEngine?
-    var x: Int32 = -1, y: Int32 = -1, w: Int32 = -1, h: Int32 = -1
+    var x: Int64 = -1, y: Int64 = -1, w: Int64 = -1, h: Int64 = -1
     /// Position in `engine.items`.
     var index = 0
     /// Active constraints using it.
@@ -94,7 +94,7 @@ final class EngineItem {
     var touched = false
     var next = Rect.zero
 
-    var variables: [Int32] { [x, y, w, h] }
+    var variables: [Int64] { [x, y, w, h] }
 }
 
 /// The solver of one view tree and the map from its constraints to the solver's.
@@ -102,7 +102,7 @@ final class LayoutEngine {
     private(set) var solver = SolverCore()
     private(set) var items: [EngineItem] = []
     /// Constraints in the solver by handle (user and internal), for conflict reports.
-    private var byHandle: [Int32: LayoutConstraint] = [:]
+    private var byHandle: [Int64: LayoutConstraint] = [:]
     /// Active user constraints (broken ones included).
     private(set) var userConstraints: [ObjectIdentifier: LayoutConstraint] = [:]
     private var safeAreaConstraints: [ObjectIdentifier: LayoutConstraint] = [:]
@@ -112,7 +112,7 @@ final class LayoutEngine {
     /// handle itself is compared too): `forEachChange` reports variables.
     private var itemOfSlot: ContiguousArray<EngineItem?> = []
 
-    private static func slot(_ v: Int32) -> Int { Int(v & 0xFF_FFFF) }
+    private static func slot(_ v: Int64) -> Int { Int(v & 0xFF_FFFF) }
     /// Items to compare with their views at the next solve whatever the solver reports: new
     /// ones, and those whose pins changed (`unapplied`).
     private var recheck: [EngineItem] = []
@@ -279,7 +279,7 @@ final class LayoutEngine {
     func updateIntrinsic(_ it: EngineItem, _ view: View) {
         let size = view.intrinsicContentSize
         let node = view.autoLayoutNode
-        let specs: [(Double, LayoutConstraint.Relation, LayoutPriority, Int32, LayoutConstraint.Attribute)] = [
+        let specs: [(Double, LayoutConstraint.Relation, LayoutPriority, Int64, LayoutConstraint.Attribute)] = [
             (size.width, .greaterThanOrEqual, node.compression.0, it.w, .width),
             (size.width, .lessThanOrEqual, node.hugging.0, it.w, .width),
             (size.height, .greaterThanOrEqual, node.compression.1, it.h, .height),
@@ -343,19 +343,50 @@ final class LayoutEngine {
     }
 
     /// Adds `c`'s row `e` to the solver: its handle on success; on a conflict among required
-    /// constraints, broken and reported with the constraints it conflicts with (rule 18).
+    /// constraints, or with the layout range, broken and reported with the constraints it
+    /// conflicts with (rule 18). A row the solver would refuse (a constant beyond its contract:
+    /// a frame or inset far beyond the range) is out of range: an optional one pulls toward the
+    /// edge of the contract, a required one is broken. [ours]
     private func addToSolver(_ c: LayoutConstraint, _ e: LinearExpression) {
+        var e = e
+        if !c.priority.isRequired { e.constant = LayoutEngine.clamped(e.constant) }
+        dirty = true
+        guard SolverCore.accepts(e) else {
+            c.solverID = -1
+            c.isBroken = true
+            LayoutConstraint.report(issue(c, [], range: e.vars.first, constantChange: false))
+            return
+        }
         switch solver.add(e, relation: Int32(c.relation.rawValue), priority: c.priority.rawValue) {
         case .ok(let id):
             c.solverID = id
             c.solverConstant = e.constant
             byHandle[id] = c
-        case .unsatisfiable(let ids):
+        case .unsatisfiable(let ids, let range):
             c.solverID = -1
             c.isBroken = true
-            LayoutConstraint.report(c, ids.compactMap { byHandle[$0] })
+            LayoutConstraint.report(issue(c, ids, range: range, constantChange: false))
         }
-        dirty = true
+    }
+
+    /// A constant within the solver's contract (for optional rows, which may pull toward it).
+    static func clamped(_ k: Double) -> Double { min(max(k, -SolverCore.maxConstant), SolverCore.maxConstant) }
+
+    /// The issue of `c`: the constraints of `ids` (c left out) and, for a conflict with the
+    /// range, the item and frame value of variable `range`.
+    private func issue(_ c: LayoutConstraint, _ ids: [Int64], range: Int64?, constantChange: Bool) -> LayoutIssue {
+        var item: AnyObject?
+        var attribute: LayoutConstraint.Attribute?
+        if let v = range {
+            let slot = LayoutEngine.slot(v)
+            if slot < itemOfSlot.count, let it = itemOfSlot[slot] {
+                item = it.view ?? it.guide
+                attribute = v == it.x ? .left : v == it.y ? .top : v == it.w ? .width : v == it.h ? .height : nil
+            }
+        }
+        return LayoutIssue(
+            constraint: c, conflicting: ids.compactMap { byHandle[$0] }.filter { $0 !== c }, isOutOfRange: range != nil,
+            outOfRangeItem: item, outOfRangeAttribute: attribute, isConstantChange: constantChange)
     }
 
     /// Removes an active constraint (deactivation, or before it moves to another engine).
@@ -400,15 +431,28 @@ final class LayoutEngine {
     }
 
     private func setConstant(_ c: LayoutConstraint, _ total: Double) {
+        let total = c.priority.isRequired ? total : LayoutEngine.clamped(total)
         if c.solverConstant == total { return }
+        dirty = true
+        guard abs(total) <= SolverCore.maxConstant else {
+            // Beyond the solver's contract: out of range; the old constant stays. [ours]
+            let v = c.kind == .user ? expressionVariable(c) : c.rawVariable
+            LayoutConstraint.report(issue(c, [], range: v, constantChange: true))
+            return
+        }
         switch solver.setConstant(c.solverID, total) {
         case .ok:
             c.solverConstant = total
-        case .unsatisfiable(let ids):
+        case .unsatisfiable(let ids, let range):
             // The solver keeps the old constant: the change is what breaks. [ours]
-            LayoutConstraint.report(c, ids.compactMap { byHandle[$0] }.filter { $0 !== c })
+            LayoutConstraint.report(issue(c, ids, range: range, constantChange: true))
         }
-        dirty = true
+    }
+
+    /// A variable of `c`'s expression (its first item's), for a report.
+    private func expressionVariable(_ c: LayoutConstraint) -> Int64? {
+        guard let first = c.usedItems.first else { return nil }
+        return c.firstAttribute.axis == .horizontal ? (c.firstAttribute.isDimension ? first.w : first.x) : (c.firstAttribute.isDimension ? first.h : first.y)
     }
 
     func priorityDidChange(_ c: LayoutConstraint) {

@@ -190,11 +190,11 @@ extension LayoutEngine {
         for c in lifted where c.solverID >= 0 {
             solver.remove(c.solverID)
         }
-        var pulls: [Int32] = []
+        var pulls: [Int64] = []
         for (variable, value, priority) in [(it.w, target.width, horizontal), (it.h, target.height, vertical)] {
             var e = LinearExpression()
             e.add(variable, 1)
-            e.constant = -value
+            e.constant = LayoutEngine.clamped(-value)  // a pull beyond the range stops at it
             if case .ok(let id) = solver.add(e, relation: 0, priority: priority.rawValue) { pulls.append(id) }
         }
         solver.solve()
