@@ -2,6 +2,8 @@
 // directly, on three systems of N views (four variables each: x, y, w, h):
 // - chain: a vertical chain, each view pinned to the previous one with 5 required constraints
 //   (leading, trailing, top = previous bottom + 8, height, width — the last one redundant);
+// - ineq: the same chain plus one inactive required inequality per view, `top >= superview.top`
+//   (issue 24 item 10: quadratic and worse before inactive inequalities were parked);
 // - grid: N cells, 10 per row, square, 4 apart, cell 0 is 96 wide, every row's last trailing
 //   edge <= 1000;
 // - form: rows of a label and a field: the label at the margin with its intrinsic size (hugging
@@ -10,11 +12,16 @@
 // Build+solve: creating the solver, adding every constraint, solving and reading every value.
 // One edit: changing one constraint's constant (the middle view's spacing; cell 0's width; the
 // middle label's intrinsic width, both of its constraints), solving and reading a value.
+// Then the chain of `hittest-bench --layout`, with and without `top >= window.top` on every view,
+// through the public Auto Layout API (HitTestKit): N views in a window, their constraints made,
+// activated and laid out (`layoutIfNeeded`); one edit is the middle view's top constant, then a
+// layout pass (thread CPU time).
 // scripts/kiwi-compare.py times kiwisolver on the same systems (the checksums must agree).
 //
 //   swift run -c release hittest-bench --solver [--sizes 1000,5000,10000] [--reps 5]
 import CHitTest
 import Foundation
+import HitTestKit
 
 /// Runs the solver benchmark and exits when the arguments ask for it (`--solver`).
 func solverBenchIfAsked(_ arguments: [String]) {
@@ -55,7 +62,81 @@ func solverBenchIfAsked(_ arguments: [String]) {
                          builds[builds.count / 2] * 1e3, edit * 1e6, rows, checksum))
         }
     }
+    print("Through the Auto Layout API (the chain of --layout in a window: views, constraints, activate, layoutIfNeeded),")
+    print("thread CPU time, median of \(reps) builds, edits averaged over 200")
+    print("system         N   build+layout     one edit  checksum")
+    for inequalities in [false, true] {
+        for n in sizes {
+            var builds: [Double] = []
+            var edit = 0.0
+            var checksum = 0.0
+            for rep in 0..<reps {
+                let t0 = threadCPUSeconds()
+                let chain = AutoLayoutChain(views: n, inequalities: inequalities)
+                builds.append(threadCPUSeconds() - t0)
+                checksum = chain.checksum()
+                if rep == reps - 1 { edit = chain.timeEdits(200) }
+            }
+            builds.sort()
+            print(String(format: "%-10@ %6d %11.2f ms %9.2f µs  %.0f", (inequalities ? "al-ineq" : "al-chain") as NSString, n,
+                         builds[builds.count / 2] * 1e3, edit * 1e6, checksum))
+        }
+    }
     exit(0)
+}
+
+/// The chain of `hittest-bench --layout` (LayoutBench.swift) in a window, with `top >=
+/// window.top` on every view for its `ineq` variant (issue 24 item 10), through the public Auto
+/// Layout API: the first view pinned to the window (leading 16, trailing -16, top 8, height
+/// 44, width >= 0), each next one to the previous (leading, trailing, top = bottom + 4, height,
+/// centerX).
+final class AutoLayoutChain {
+    let window = Window(frame: Rect(x: 0, y: 0, width: 390, height: 844))
+    var views: [View] = []
+    var constraints: [LayoutConstraint] = []
+
+    init(views n: Int, inequalities: Bool) {
+        views.reserveCapacity(n)
+        constraints.reserveCapacity(6 * n)
+        for _ in 0..<n {
+            let v = View()
+            v.translatesAutoresizingMaskIntoConstraints = false
+            window.addSubview(v)
+            if let p = views.last {
+                constraints += [v.leadingAnchor.constraint(equalTo: p.leadingAnchor), v.trailingAnchor.constraint(equalTo: p.trailingAnchor),
+                                v.topAnchor.constraint(equalTo: p.bottomAnchor, constant: 4), v.heightAnchor.constraint(equalTo: p.heightAnchor),
+                                v.centerXAnchor.constraint(equalTo: p.centerXAnchor)]
+            } else {
+                constraints += [v.leadingAnchor.constraint(equalTo: window.leadingAnchor, constant: 16),
+                                v.trailingAnchor.constraint(equalTo: window.trailingAnchor, constant: -16),
+                                v.topAnchor.constraint(equalTo: window.topAnchor, constant: 8), v.heightAnchor.constraint(equalToConstant: 44),
+                                v.widthAnchor.constraint(greaterThanOrEqualToConstant: 0)]
+            }
+            if inequalities { constraints.append(v.topAnchor.constraint(greaterThanOrEqualTo: window.topAnchor)) }
+            views.append(v)
+        }
+        LayoutConstraint.activate(constraints)
+        window.layoutIfNeeded()
+    }
+
+    /// The sum of every frame's x, y, width and height.
+    func checksum() -> Double {
+        views.reduce(0) { $0 + $1.frame.minX + $1.frame.minY + $1.frame.width + $1.frame.height }
+    }
+
+    /// Mean CPU seconds of one edit (the middle view's top constant + 1, then back: half the
+    /// frames move) and its layout pass.
+    func timeEdits(_ count: Int) -> Double {
+        let per = constraints.count / views.count
+        let edited = constraints[per * (views.count / 2) + 2]
+        let base = edited.constant
+        let t0 = threadCPUSeconds()
+        for r in 0..<count {
+            edited.constant = base + (r % 2 == 0 ? 1 : 0)
+            window.layoutIfNeeded()
+        }
+        return (threadCPUSeconds() - t0) / Double(count)
+    }
 }
 
 /// Stops the benchmark on any status but HT_OK.
@@ -65,7 +146,7 @@ func solverCheck(_ status: ht_status, _ line: Int = #line) {
 
 /// One benchmark system in a solver of its own.
 final class SolverSystem {
-    enum Kind: String, CaseIterable { case chain, grid, form }
+    enum Kind: String, CaseIterable { case chain, ineq, grid, form }
 
     let solver: OpaquePointer
     var x: [ht_var] = [], y: [ht_var] = [], w: [ht_var] = [], h: [ht_var] = []
@@ -80,6 +161,7 @@ final class SolverSystem {
         }
         switch kind {
         case .chain: buildChain(n)
+        case .ineq: buildChain(n, inequalities: true)
         case .grid: buildGrid(n)
         case .form: buildForm(n)
         }
@@ -109,8 +191,9 @@ final class SolverSystem {
         return c
     }
 
-    func buildChain(_ n: Int) {
+    func buildChain(_ n: Int, inequalities: Bool = false) {
         add([(x[0], 1)], 0); add([(y[0], 1)], 0); add([(w[0], 1)], -320); add([(h[0], 1)], -44)
+        if inequalities { add([(y[0], 1)], 0, 1) }  // top >= superview.top
         for i in 1..<max(n, 1) {
             let p = i - 1
             add([(x[i], 1), (x[p], -1)], 0)
@@ -119,6 +202,7 @@ final class SolverSystem {
             if i == n / 2 { edited = [top] }
             add([(h[i], 1), (h[p], -1)], 0)
             add([(w[i], 1), (w[p], -1)], 0)
+            if inequalities { add([(y[i], 1)], 0, 1) }
         }
     }
 

@@ -759,10 +759,10 @@ static inline void note_var(ht_solver *s, int32_t slot, double v) {
         s->chg_all = 1;
 }
 
-/* Variable slot `slot` changed value: the parked constraints and range bounds on it are
- * checked at the next `settle`. */
-static inline void note_chk(ht_solver *s, int32_t slot) {
-    if (s->vchk[slot]) return;
+/* Variable slot `slot` changed value to v: when parked constraints use it or v is beyond the
+ * range, it is checked at the next `settle`. */
+static inline void note_chk(ht_solver *s, int32_t slot, double v) {
+    if (s->vchk[slot] || (s->vpkn[slot] == 0 && fabs(v) <= HT_SOLVER_MAX_VALUE)) return;
     s->vchk[slot] = 1;
     s->chk[s->nchk++] = slot; /* room for every slot, each once */
 }
@@ -789,7 +789,7 @@ static void run_program(ht_solver *s, int32_t from, int track) {
         for (int32_t k = off[p], e = off[p + 1]; k < e; k++) v += coef[k] * val[ref[k]];
         if (track && v != val[p] && var[p] >= 0) {
             note_var(s, var[p], v);
-            note_chk(s, var[p]);
+            note_chk(s, var[p], v);
         }
         val[p] = v;
         rval[row[p]] = v;
@@ -891,7 +891,7 @@ static int program_append(ht_solver *s, int32_t r) {
     s->rval[r] = v;
     if (s->pg_var[p] >= 0) {
         note_var(s, s->pg_var[p], v);
-        note_chk(s, s->pg_var[p]);
+        note_chk(s, s->pg_var[p], v);
     }
     return 1;
 }
@@ -1579,17 +1579,21 @@ static ht_status tab_add(ht_solver *s, int32_t k) {
         subject = marker; /* redundant: the row keeps its marker for removal */
     }
     if (subject >= 0) {
-        int alone = col_clean(s, subject) <= 1; /* no other row changes */
         row_solve_for(s, r, subject);
         s->rbasic[r] = subject;
         s->srow[subject] = r;
+        /* r is reduced (no basic cell): the rows the subject is replaced in gain parametric
+         * cells and a new constant, not a reference, so that the evaluation program stays
+         * valid: they are noted as touched (their values follow at the next refresh) and r is
+         * appended. */
+        if (clean) s->vals_dirty = 0;
         st = substitute(s, subject, r);
         if (st != HT_OK) {
             s->broken = 1;
             return st;
         }
         s->pending = 1;
-        s->vals_dirty = !(clean && alone && program_append(s, r));
+        s->vals_dirty = !(clean && !s->vals_dirty && program_append(s, r));
 #ifdef HTS_TRACE
         if (getenv("HTS_TRACE_ADD")) {
             fprintf(stderr, "tab_add %d: subject %d kind %d\n", k, subject, s->skind[subject]);
@@ -2100,9 +2104,15 @@ static ht_status park_check(ht_solver *s, int strict) {
     ht_status st = HT_OK;
     s->nunp = 0;
     refresh_values(s);
-    if (s->chk_all || strict) {
+    if (strict) {
         for (int32_t v = 0; v < s->nvar && st == HT_OK; v++)
             if (s->vlive[v]) st = check_var(s, v, strict);
+    } else if (s->chk_all) {
+        for (int32_t v = 0; v < s->nvar && st == HT_OK; v++) {
+            if (!s->vlive[v]) continue;
+            int32_t r = s->srow[s->vsym[v]];
+            if (s->vpkn[v] > 0 || (r >= 0 && !(fabs(s->rval[r]) <= HT_SOLVER_MAX_VALUE))) st = check_var(s, v, strict);
+        }
     } else {
         for (int32_t i = 0; i < s->nchk && st == HT_OK; i++)
             if (s->vlive[s->chk[i]]) st = check_var(s, s->chk[i], strict);
@@ -2172,12 +2182,13 @@ static ht_status settle_required(ht_solver *s) {
     return st;
 }
 
-/* Brings the tableau to a usable (and, with optimal, optimal) state: with optimal, the
- * optimum of the whole system (parked constraints included). */
-static ht_status ensure(ht_solver *s, int optimal) {
+/* Brings the tableau to a usable state; OPTIMAL: optimal; SETTLED: the optimum of the whole
+ * system, parked constraints included (the values then satisfy every parked constraint). */
+enum { USABLE = 0, OPTIMAL = 1, SETTLED = 2 };
+static ht_status ensure(ht_solver *s, int level) {
     ht_status st;
     if (s->broken && (st = rebuild(s)) != HT_OK) return st;
-    while (optimal) {
+    while (level >= OPTIMAL) {
         if (s->pending) {
             st = optimize(s, &s->obj, s->ord, s->nord, NULL);
             if (st != HT_OK) {
@@ -2186,6 +2197,7 @@ static ht_status ensure(ht_solver *s, int optimal) {
             }
             s->pending = 0;
         }
+        if (level < SETTLED) break;
         int moved = 0;
         int32_t failed = -1;
         st = settle(s, 0, &moved, &failed);
@@ -2578,7 +2590,7 @@ ht_status ht_solver_add_constraint(ht_solver *s, const ht_var *vars, const doubl
         ht_status st = var_slot(s, vars[i], &slot);
         if (st != HT_OK) return st;
     }
-    ht_status st = ensure(s, 0);
+    ht_status st = ensure(s, USABLE);
     if (st != HT_OK) return st;
     int req = priority >= HT_PRIORITY_REQUIRED;
     if (req && relation != HT_REL_EQ) {
@@ -2735,7 +2747,9 @@ ht_status ht_solver_set_constant(ht_solver *s, ht_constraint c, double constant)
     if (!constant_in_range(constant)) return HT_E_INVALID_ARGUMENT;
     double delta = constant - s->cconst[k];
     if (delta == 0.0) return HT_OK;
-    if ((st = ensure(s, 1)) != HT_OK) return st;
+    /* The dual simplex needs an optimal tableau; a parked constraint is judged at values that
+     * satisfy the other parked ones (settled). */
+    if ((st = ensure(s, s->cpark[k] ? SETTLED : OPTIMAL)) != HT_OK) return st;
     double old = s->cconst[k];
     if (s->cpark[k]) {
         /* Parked: it stays so while it holds; else it enters the tableau with its new constant,
@@ -2806,7 +2820,7 @@ ht_status ht_solver_set_priority(ht_solver *s, ht_constraint c, float priority) 
     if (!valid_priority(priority)) return HT_E_INVALID_ARGUMENT;
     if (priority == s->cprio[k]) return HT_OK;
     if (is_required(s, k) || priority >= HT_PRIORITY_REQUIRED) return HT_E_REQUIRED_PRIORITY;
-    if ((st = ensure(s, 0)) != HT_OK) return st;
+    if ((st = ensure(s, USABLE)) != HT_OK) return st;
     int32_t old = s->clevel[k], level;
     if ((st = level_acquire(s, priority, &level)) != HT_OK) return st;
     int32_t syms[2] = {s->cmarker[k], s->cother[k]};
@@ -2840,7 +2854,7 @@ ht_status ht_solver_constraint_info(const ht_solver *s, ht_constraint c, int *re
 
 ht_status ht_solver_solve(ht_solver *s) {
     if (!s) return HT_E_INVALID_ARGUMENT;
-    return ensure(s, 1);
+    return ensure(s, SETTLED);
 }
 
 static double sym_value(ht_solver *s, int32_t sym) {
@@ -2853,7 +2867,7 @@ ht_status ht_solver_value(ht_solver *s, ht_var v, double *out) {
     int32_t slot;
     ht_status st = var_slot(s, v, &slot);
     if (st != HT_OK) return st;
-    if ((st = ensure(s, 1)) != HT_OK) return st;
+    if ((st = ensure(s, SETTLED)) != HT_OK) return st;
     *out = sym_value(s, s->vsym[slot]);
     return HT_OK;
 }
@@ -2861,7 +2875,7 @@ ht_status ht_solver_value(ht_solver *s, ht_var v, double *out) {
 ht_status ht_solver_changes(ht_solver *s, ht_var *vars, double *values, size_t cap,
                             size_t *count) {
     if (!s || !count || (cap > 0 && (!vars || !values))) return HT_E_INVALID_ARGUMENT;
-    ht_status st = ensure(s, 1);
+    ht_status st = ensure(s, SETTLED);
     if (st != HT_OK) return st;
     refresh_values(s);
     if (s->chg_all) {
@@ -2940,7 +2954,7 @@ ht_status ht_solver_is_determined(ht_solver *s, ht_var v, bool *out) {
     int32_t slot;
     ht_status st = var_slot(s, v, &slot);
     if (st != HT_OK) return st;
-    if ((st = ensure(s, 1)) != HT_OK) return st;
+    if ((st = ensure(s, SETTLED)) != HT_OK) return st;
     if (s->vrefs[slot] == 0) {
         *out = false;
         return HT_OK;
@@ -2982,7 +2996,7 @@ ht_status ht_solver_is_determined(ht_solver *s, ht_var v, bool *out) {
             return st == HT_E_UNSATISFIABLE ? HT_E_CORRUPT : st;
         }
         if (moved) {
-            if ((st = ensure(s, 1)) != HT_OK) return st;
+            if ((st = ensure(s, SETTLED)) != HT_OK) return st;
             continue;
         }
         int32_t probe_slot;
@@ -3001,7 +3015,7 @@ ht_status ht_solver_is_determined(ht_solver *s, ht_var v, bool *out) {
             return st;
         }
         if (s->nunp == 0) break;
-        if ((st = unpark_queued(s, &failed)) != HT_OK || (st = ensure(s, 1)) != HT_OK) {
+        if ((st = unpark_queued(s, &failed)) != HT_OK || (st = ensure(s, SETTLED)) != HT_OK) {
             s->broken = 1;
             return st == HT_E_UNSATISFIABLE ? HT_E_CORRUPT : st;
         }
@@ -3052,7 +3066,7 @@ static bool required_violated(ht_solver *s, int32_t k) {
 
 ht_status ht_solver_validate(ht_solver *s) {
     if (!s) return HT_E_INVALID_ARGUMENT;
-    ht_status st = ensure(s, 1);
+    ht_status st = ensure(s, SETTLED);
     if (st != HT_OK) return st;
     for (int32_t r = 0; r < s->nrow; r++) {
         if (!s->rlive[r]) continue;

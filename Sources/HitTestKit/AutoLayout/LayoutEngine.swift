@@ -701,12 +701,18 @@ extension LayoutConstraint {
             }
             return
         }
-        precondition(firstItem != nil, "LayoutConstraint: cannot activate a constraint whose first item was deallocated")
+        // The weak items are read once: each read of a weak reference costs atomics.
+        let first = firstItem, second = secondItem
+        precondition(first != nil, "LayoutConstraint: cannot activate a constraint whose first item was deallocated")
         precondition(
-            secondAttribute == .notAnAttribute || secondItem != nil,
+            secondAttribute == .notAnAttribute || second != nil,
             "LayoutConstraint: cannot activate a constraint whose second item was deallocated")
-        if let g = firstItem as? LayoutGuide { precondition(g.owningView != nil, "LayoutConstraint: the layout guide \(g.identifier) has not been added to a view (View.addLayoutGuide)") }
-        if let g = secondItem as? LayoutGuide { precondition(g.owningView != nil, "LayoutConstraint: the layout guide \(g.identifier) has not been added to a view (View.addLayoutGuide)") }
+        if let g = first as? LayoutGuide { precondition(g.owningView != nil, "LayoutConstraint: the layout guide \(g.identifier) has not been added to a view (View.addLayoutGuide)") }
+        if let g = second as? LayoutGuide { precondition(g.owningView != nil, "LayoutConstraint: the layout guide \(g.identifier) has not been added to a view (View.addLayoutGuide)") }
+        let a = LayoutConstraint.anchorView(first)
+        let b = second.flatMap { LayoutConstraint.anchorView($0) }
+        var space: View?
+        if let a { space = second == nil ? a : b.flatMap { View.nearestCommonAncestor(a, $0) } }
         guard let space else {
             preconditionFailure(
                 "Unable to activate constraint with anchors \(self) because they have no common ancestor.  Does the constraint or its anchors reference items in different view hierarchies?  That's illegal.")
@@ -716,7 +722,8 @@ extension LayoutConstraint {
         let host = explicit ?? space
         installedOn = host
         host.autoLayoutNode.installed.append(self)
-        for v in anchorViews { v.autoLayoutNode.affecting.append(self) }
+        a?.autoLayoutNode.affecting.append(self)  // anchorViews, without reading the items again
+        if let b, b !== a { b.autoLayoutNode.affecting.append(self) }
         let engine = space.treeRoot.ownedEngineCreating()
         engine.add(self, space: space)
     }
