@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """kiwisolver (kiwi's C++ Cassowary, through Python) on the solver benchmark's systems.
 
-The same chain, grid and form as Benchmarks/hittest-bench/SolverBench.swift (constraint for
+The same chain, ineq, grid and form as Benchmarks/hittest-bench/SolverBench.swift (constraint for
 constraint, added in the same order), timed the same way: build+solve is creating the solver,
 adding every constraint, updating the variables and reading every value; one edit is changing
 one constraint's constant (kiwi's constraints are immutable: remove it and add the new one),
@@ -68,13 +68,15 @@ class System:
         return sum(v.value() for view in self.vars for v in view)
 
 
-def chain(sys, n):
+def chain(sys, n, inequalities=False):
     v = sys.views(n)
     x, y, w, h = v[0]
     sys.add(x + 0, "==", 1000)
     sys.add(y + 0, "==", 1000)
     sys.add(w - 320, "==", 1000)
     sys.add(h - 44, "==", 1000)
+    if inequalities:
+        sys.add(y + 0, ">=", 1000)
     edit = None
     for i in range(1, n):
         x, y, w, h = v[i]
@@ -86,7 +88,14 @@ def chain(sys, n):
             edit = [t]
         sys.add(h - ph, "==", 1000)
         sys.add(w - pw, "==", 1000)
+        if inequalities:
+            sys.add(y + 0, ">=", 1000)  # top >= superview.top: inactive but the first
     return edit, 1.0
+
+
+def ineq(sys, n):
+    """The chain with one inactive required inequality per view (issue 24 item 10)."""
+    return chain(sys, n, inequalities=True)
 
 
 def grid(sys, n):
@@ -145,11 +154,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="1000,5000")
     ap.add_argument("--edits", type=int, default=50)
-    ap.add_argument("--only", default="chain,grid,form")
+    ap.add_argument("--only", default="chain,ineq,grid,form")
     ap.add_argument("--edit-vars", action="store_true",
                     help="edited constants are kiwi edit variables (suggestValue) instead of remove+add")
     a = ap.parse_args()
-    for name, build in (("chain", chain), ("grid", grid), ("form", form)):
+    for name, build in (("chain", chain), ("ineq", ineq), ("grid", grid), ("form", form)):
         if name not in a.only.split(","):
             continue
         for n in (int(s) for s in a.sizes.split(",")):

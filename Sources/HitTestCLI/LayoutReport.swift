@@ -5,7 +5,7 @@ extension HitTestCLI {
     /// What a command reports about the layout of its scene: constraints that conflict (a
     /// warning on standard error; an error with `--strict`) and constraints that would put a
     /// frame value beyond ±1e15 (always an error). Both name each constraint as the scene file
-    /// writes it, with its node's path, in a deterministic order (`LayoutIssue.sceneDescription`);
+    /// writes it, with its node's path, in a deterministic order (`LayoutConstraint.Issue.sceneDescription`);
     /// UIKit's console message is not printed. Exit status 2 for an error. [ours]
     struct LayoutReport: Sendable {
         var output: Output

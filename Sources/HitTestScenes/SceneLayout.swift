@@ -16,7 +16,7 @@ import HitTestKit
 // multiplier (0, or 1e-6 to 1e6 in magnitude), C a constant within ±1e15.
 //
 // Each constraint made from a scene has its scene text as `identifier`, so that a report
-// (`LayoutIssue.sceneDescription`) names it as the file does, with its node's path.
+// (`LayoutConstraint.Issue.sceneDescription`) names it as the file does, with its node's path.
 
 /// One constraint of a scene file, parsed.
 struct SceneConstraint: Equatable {
@@ -241,7 +241,7 @@ extension SceneLayout {
     }
 }
 
-extension LayoutIssue {
+extension LayoutConstraint.Issue {
     /// The issue in a scene file's terms, deterministic: the constraint and those it conflicts
     /// with as the file writes them, each with its node's path (`window/a: "width == 100"`), and
     /// for a conflict with the layout range, which frame value of which node would leave it:

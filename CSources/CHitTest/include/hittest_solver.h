@@ -78,8 +78,6 @@ enum { HT_REL_LE = -1, HT_REL_EQ = 0, HT_REL_GE = 1 };
 
 /** The required priority; every priority p must satisfy 0 < p <= HT_PRIORITY_REQUIRED. */
 #define HT_PRIORITY_REQUIRED 1000.0f
-/** The largest number of live variables, and of live constraints, in one solver. */
-#define HT_SOLVER_MAX_HANDLES 16777215
 /** The range of every value: |value| <= HT_SOLVER_MAX_VALUE (the numeric contract). */
 #define HT_SOLVER_MAX_VALUE 1e15
 /** The largest |coefficient| a constraint may have (the numeric contract). */
@@ -88,6 +86,8 @@ enum { HT_REL_LE = -1, HT_REL_EQ = 0, HT_REL_GE = 1 };
 #define HT_SOLVER_MIN_COEFFICIENT 1e-7
 /** The largest |constant| a constraint may have (the numeric contract). */
 #define HT_SOLVER_MAX_CONSTANT 1e21
+/** The largest number of live variables, and of live constraints, in one solver. */
+#define HT_SOLVER_MAX_HANDLES 16777215
 
 /** Creates an empty solver. Returns HT_E_INVALID_ARGUMENT (NULL out) or HT_E_NO_MEMORY. */
 HT_API ht_status ht_solver_create(ht_solver **out);

@@ -267,7 +267,7 @@ public final class LayoutConstraint: CustomStringConvertible {
             """
     }
 
-    static func report(_ issue: LayoutIssue) {
+    static func report(_ issue: LayoutConstraint.Issue) {
         let c = issue.constraint
         c.rangeNote = nil
         if issue.isOutOfRange {
@@ -284,7 +284,7 @@ public final class LayoutConstraint: CustomStringConvertible {
     /// Runs `body` with the constraints it breaks (and the constant changes it refuses)
     /// collected instead of reported to `unsatisfiableHandler`: on this thread or task only,
     /// in the order they happened. Returns body's result and the issues. [ours]
-    public static func collectingIssues<R>(_ body: () throws -> R) rethrows -> (result: R, issues: [LayoutIssue]) {
+    public static func collectingIssues<R>(_ body: () throws -> R) rethrows -> (result: R, issues: [LayoutConstraint.Issue]) {
         let sink = IssueSink()
         let result = try IssueSink.$current.withValue(sink) { try body() }
         return (result, sink.issues)
@@ -355,34 +355,37 @@ private final class HandlerBox: @unchecked Sendable {
     }
 }
 
-/// A constraint Auto Layout could not enforce, and why: what `LayoutConstraint.unsatisfiableHandler`
-/// is told, as a value (`LayoutConstraint.collectingIssues(_:)` returns them). [ours]
-public struct LayoutIssue {
-    /// The constraint not enforced: broken on activation (it stays active, not enforced), or the
-    /// one whose constant change was refused (it keeps its previous constant).
-    public let constraint: LayoutConstraint
-    /// The required constraints in place it conflicts with (the autoresizing and content-size
-    /// constraints Auto Layout makes included).
-    public let conflicting: [LayoutConstraint]
-    /// Whether it conflicts with the layout range: a frame value would leave ±1e15
-    /// (`LayoutConstraint.maxConstant`).
-    public let isOutOfRange: Bool
-    /// With `isOutOfRange`: the view or layout guide whose frame value would leave the range
-    /// (nil when it is gone).
-    public let outOfRangeItem: AnyObject?
-    /// With `isOutOfRange`: which frame value: `.left` (x), `.top` (y), `.width` or `.height`.
-    public let outOfRangeAttribute: LayoutConstraint.Attribute?
-    /// Whether a constant change was refused (rather than an activation).
-    public let isConstantChange: Bool
+extension LayoutConstraint {
+    /// A constraint Auto Layout could not enforce, and why: what `unsatisfiableHandler` is
+    /// told, as a value (`collectingIssues(_:)` returns them). [ours]
+    public struct Issue {
+        /// The constraint not enforced: broken on activation (it stays active, not enforced),
+        /// or the one whose constant change was refused (it keeps its previous constant).
+        public let constraint: LayoutConstraint
+        /// The required constraints in place it conflicts with (the autoresizing and
+        /// content-size constraints Auto Layout makes included).
+        public let conflicting: [LayoutConstraint]
+        /// Whether it conflicts with the layout range: a frame value would leave ±1e15
+        /// (`LayoutConstraint.maxConstant`).
+        public let isOutOfRange: Bool
+        /// With `isOutOfRange`: the view or layout guide whose frame value would leave the
+        /// range (nil when it is gone).
+        public let outOfRangeItem: AnyObject?
+        /// With `isOutOfRange`: which frame value, `.left` (x), `.top` (y), `.width` or
+        /// `.height`.
+        public let outOfRangeAttribute: LayoutConstraint.Attribute?
+        /// Whether a constant change was refused (rather than an activation).
+        public let isConstantChange: Bool
 
-    /// With `isOutOfRange`: the frame value's name, `x`, `y`, `width` or `height`.
-    public var outOfRangeValue: String? {
-        switch outOfRangeAttribute {
-        case .left?: return "x"
-        case .top?: return "y"
-        case .width?: return "width"
-        case .height?: return "height"
-        default: return nil
+        /// With `isOutOfRange`: the frame value's name, `x`, `y`, `width` or `height`.
+        public var outOfRangeValue: String? {
+            switch outOfRangeAttribute {
+            case .left?: return "x"
+            case .top?: return "y"
+            case .width?: return "width"
+            case .height?: return "height"
+            default: return nil
+            }
         }
     }
 }
@@ -392,15 +395,15 @@ final class IssueSink: @unchecked Sendable {
     // @unchecked: `items` is read and written only under `lock`.
     @TaskLocal static var current: IssueSink?
     private let lock = NSLock()
-    private var items: [LayoutIssue] = []
+    private var items: [LayoutConstraint.Issue] = []
 
-    func append(_ issue: LayoutIssue) {
+    func append(_ issue: LayoutConstraint.Issue) {
         lock.lock()
         items.append(issue)
         lock.unlock()
     }
 
-    var issues: [LayoutIssue] {
+    var issues: [LayoutConstraint.Issue] {
         lock.lock()
         defer { lock.unlock() }
         return items

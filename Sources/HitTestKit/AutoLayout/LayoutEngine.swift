@@ -374,7 +374,7 @@ final class LayoutEngine {
 
     /// The issue of `c`: the constraints of `ids` (c left out) and, for a conflict with the
     /// range, the item and frame value of variable `range`.
-    private func issue(_ c: LayoutConstraint, _ ids: [Int64], range: Int64?, constantChange: Bool) -> LayoutIssue {
+    private func issue(_ c: LayoutConstraint, _ ids: [Int64], range: Int64?, constantChange: Bool) -> LayoutConstraint.Issue {
         var item: AnyObject?
         var attribute: LayoutConstraint.Attribute?
         if let v = range {
@@ -384,7 +384,7 @@ final class LayoutEngine {
                 attribute = v == it.x ? .left : v == it.y ? .top : v == it.w ? .width : v == it.h ? .height : nil
             }
         }
-        return LayoutIssue(
+        return LayoutConstraint.Issue(
             constraint: c, conflicting: ids.compactMap { byHandle[$0] }.filter { $0 !== c }, isOutOfRange: range != nil,
             outOfRangeItem: item, outOfRangeAttribute: attribute, isConstantChange: constantChange)
     }
