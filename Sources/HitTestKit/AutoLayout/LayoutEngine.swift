@@ -67,6 +67,9 @@ final class EngineItem {
     weak var view: View?
     weak var guide: LayoutGuide?
     weak var engine: LayoutEngine?
+    /// Its engine's identity while in it (nil once removed): compared instead of loading the
+    /// weak `engine`, whose every read costs atomics.
+    var engineID: ObjectIdentifier?
     var x: Int64 = -1, y: Int64 = -1, w: Int64 = -1, h: Int64 = -1
     /// Position in `engine.items`.
     var index = 0
@@ -142,7 +145,7 @@ final class LayoutEngine {
     func item(for view: View) -> EngineItem {
         let node = view.autoLayoutNode
         if let it = node.item {
-            precondition(it.engine === self, "HitTestKit: a view is an item of two layout engines")
+            precondition(it.engineID == ObjectIdentifier(self), "HitTestKit: a view is an item of two layout engines")
             return it
         }
         let it = newItem()
@@ -161,7 +164,7 @@ final class LayoutEngine {
     /// A custom guide's item, created if needed.
     func item(for guide: LayoutGuide) -> EngineItem {
         if let it = guide.item {
-            precondition(it.engine === self, "HitTestKit: a layout guide is an item of two layout engines")
+            precondition(it.engineID == ObjectIdentifier(self), "HitTestKit: a layout guide is an item of two layout engines")
             return it
         }
         let it = newItem()
@@ -173,6 +176,7 @@ final class LayoutEngine {
     private func newItem() -> EngineItem {
         let it = EngineItem()
         it.engine = self
+        it.engineID = ObjectIdentifier(self)
         it.x = solver.newVariable()
         it.y = solver.newVariable()
         it.w = solver.newVariable()
@@ -221,6 +225,7 @@ final class LayoutEngine {
         if let view = it.view, view.layoutState.autoLayout?.item === it { view.layoutState.autoLayout?.item = nil }
         if let guide = it.guide, guide.item === it { guide.item = nil }
         it.engine = nil
+        it.engineID = nil
         it.removed = true
         dirty = true
     }
@@ -561,14 +566,14 @@ final class LayoutEngine {
         guard isDirty || !pendingPins.isEmpty || !pendingIntrinsic.isEmpty else { return }
         while let it = pendingPins.popLast() {
             it.pinsQueued = false
-            guard it.engine === self, let view = it.view, it.pins.count == 4 else { continue }
+            guard it.engineID == ObjectIdentifier(self), let view = it.view, it.pins.count == 4 else { continue }
             let f = view.layoutFrame
             let values = [f.minX, f.minY, f.width, f.height]
             for (c, value) in zip(it.pins, values) where c.constant != value { c.constant = value }
         }
         while let it = pendingIntrinsic.popLast() {
             it.intrinsicQueued = false
-            guard it.engine === self, let view = it.view else { continue }
+            guard it.engineID == ObjectIdentifier(self), let view = it.view else { continue }
             updateIntrinsic(it, view)
         }
         for c in safeAreaConstraints.values { refreshConstant(c) }
@@ -602,7 +607,7 @@ final class LayoutEngine {
         }
         while let it = recheck.popLast() {
             it.recheckQueued = false
-            guard it.engine === self else { continue }
+            guard it.engineID == ObjectIdentifier(self) else { continue }
             if !it.touched {
                 it.touched = true
                 changedItems.append(it)
@@ -789,6 +794,11 @@ extension View {
 
     static func nearestCommonAncestor(_ a: View, _ b: View) -> View? {
         if a === b { return a }
+        // Siblings, or a view and its superview: most constraints, without walking to the root.
+        let sa = a.storedSuperview
+        if sa === b { return b }
+        if let sa, sa === b.storedSuperview { return sa }
+        if a === b.storedSuperview { return a }
         func depth(_ v: View) -> Int {
             var d = 0
             var u = v
