@@ -493,10 +493,10 @@ static void build_script(ht_solver *s, int fail_at, double out[6]) {
         {2, 1, 1, -1, 0, HT_REL_GE, 1000},   {2, -1, 1, 0, -100, HT_REL_EQ, 250},
         {3, 2, 1, -2, 0, HT_REL_EQ, 1000},   {4, 3, 1, -1, -5, HT_REL_LE, 1000},
         {4, -1, 1, 0, -1000, HT_REL_EQ, 500}, {5, 4, 1, 1, -7, HT_REL_EQ, 750},
-        {5, -1, 1, 0, 0, HT_REL_GE, 1000},
+        {5, -1, 1, 0, 0, HT_REL_GE, 1000},   {5, -1, 1, 0, -2e15, HT_REL_EQ, 800}, /* a range bound */
     };
-    ht_constraint h[9];
-    for (int i = 0; i < 9; i++) {
+    ht_constraint h[10];
+    for (int i = 0; i < 10; i++) {
         ht_var vs[2] = {v[cs[i].a], cs[i].b >= 0 ? v[cs[i].b] : -1};
         double cc[2] = {cs[i].ca, cs[i].cb};
         if (fail_at) hts_test_fail_allocation(s, fail_at);
@@ -523,6 +523,7 @@ static void build_script(ht_solver *s, int fail_at, double out[6]) {
 static void allocation_failures_leave_the_solver_usable(void) {
     double want[6], got[6];
     build_script(S, 0, want);
+    CHECK(want[5] == HT_SOLVER_MAX_VALUE); /* pulled beyond the range: at its edge */
     for (int fail_at = 1; fail_at < 400; fail_at++) {
         ht_solver *s;
         OK(ht_solver_create(&s));
