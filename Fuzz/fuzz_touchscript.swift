@@ -1,4 +1,4 @@
-// (Compiled with HitTestKit's sources: no import.)
+// (Compiled into the HitTestKit module with its sources: no import.)
 
 // fuzz_touchscript.swift - libFuzzer harness for the touch-script reader and the replay it feeds.
 //

@@ -22,7 +22,7 @@ c_objects() {
 }
 if [ "$name" = touchscript ]; then
     c_objects
-    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzTouchScript \
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name HitTestKit \
         -ICSources/CHitTest/include Sources/HitTestKit/*/*.swift Fuzz/fuzz_touchscript.swift \
         .build/fuzz/swift-objects/*.o -lm -o .build/fuzz/touchscript
 elif [ "$name" = scene ] || [ "$name" = constraints ]; then
