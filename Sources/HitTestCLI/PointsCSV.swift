@@ -1,6 +1,10 @@
 import Foundation
 import HitTestKit
 
+#if arch(x86_64)
+    import _Builtin_intrinsics.intel
+#endif
+
 extension HitTestCLI {
     /// The CSV path of `query` at near disk speed: the input is cut into chunks of about 4 MB
     /// (after a newline) that are parsed, and later written, on all cores.
@@ -12,11 +16,62 @@ extension HitTestCLI {
     /// long mantissas, header, empty, bad) goes through `CSVLines`, the byte parser with its
     /// strtod fallback, so the accepted syntax and the error messages are unchanged.
     ///
-    /// Writing: a line without spaces is copied as is (CR dropped), then `,` and the hit view's
-    /// id, from a table made once per distinct handle.
+    /// Writing: each point line is copied as it is (spaces kept; its CR and LF dropped), then
+    /// `,` and the hit view's id, from a table made once per distinct handle.
+    ///
+    /// Lines end at LF, CRLF or a lone CR, as `TextLineReader` reads every other text input:
+    /// the scanning here works on LF (and a CR just before it), so an input with a lone CR is
+    /// first copied with each lone CR made an LF (`normalizingLoneCRs`, the same lines, the same
+    /// line numbers, the same bytes but for the terminators).
     enum PointsCSV {
         /// Target chunk size.
         static let chunkBytes = 4 << 20
+
+        /// The offset of the first lone CR in p[0..<n] (a CR not followed by an LF), or nil.
+        static func firstLoneCR(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
+            var i = 0
+            #if arch(x86_64)
+                // Sixteen bytes at a time: CRs whose next byte is not an LF.
+                let cr = _mm_set1_epi8(0x0D), lf = _mm_set1_epi8(0x0A)
+                while i + 17 <= n {
+                    let v = _mm_loadu_si128(UnsafeRawPointer(p + i).assumingMemoryBound(to: __m128i.self))
+                    let w = _mm_loadu_si128(UnsafeRawPointer(p + i + 1).assumingMemoryBound(to: __m128i.self))
+                    let lone = _mm_andnot_si128(_mm_cmpeq_epi8(w, lf), _mm_cmpeq_epi8(v, cr))
+                    let bits = _mm_movemask_epi8(lone)
+                    if bits != 0 { return i + bits.trailingZeroBitCount }
+                    i += 16
+                }
+            #endif
+            while i < n {
+                if p[i] == 0x0D && (i + 1 == n || p[i + 1] != 0x0A) { return i }
+                i += 1
+            }
+            return nil
+        }
+
+        /// p[0..<n] with every lone CR made an LF, in a new buffer (the caller deallocates it),
+        /// or nil when there is none: then the text's lines are already what `TextLineReader`
+        /// reads, for the parser and writer that end lines at LF.
+        static func normalizingLoneCRs(_ p: UnsafePointer<UInt8>, _ n: Int) -> UnsafeMutablePointer<UInt8>? {
+            guard var k = firstLoneCR(p, n) else { return nil }
+            let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
+            copy.initialize(from: p, count: n)
+            while k < n {
+                if copy[k] == 0x0D && (k + 1 == n || copy[k + 1] != 0x0A) { copy[k] = 0x0A }
+                k += 1
+            }
+            return copy
+        }
+
+        /// `data` with every lone CR made an LF (the same `Data` when there is none).
+        static func normalizingLoneCRs(_ data: Data) -> Data {
+            data.withUnsafeBytes { raw -> Data in
+                guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                    let copy = normalizingLoneCRs(base, raw.count)
+                else { return data }
+                return Data(bytesNoCopy: copy, count: raw.count, deallocator: .custom { p, _ in p.deallocate() })
+            }
+        }
 
         /// Chunk starts and the end: each chunk but the last ends just after a newline.
         static func cuts(_ base: UnsafePointer<UInt8>, _ n: Int, piece: Int = chunkBytes) -> [Int] {
@@ -90,7 +145,8 @@ extension HitTestCLI {
 
         /// The points of a CSV file (see `Query.parsePoints`) and the points of each chunk.
         static func parse(_ data: Data, name: String) throws -> (points: [Point], counts: [Int]) {
-            try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> ([Point], [Int]) in
+            let data = normalizingLoneCRs(data)
+            return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> ([Point], [Int]) in
                 guard raw.count > 0 else { return ([], []) }
                 let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 let n = raw.count
@@ -131,7 +187,7 @@ extension HitTestCLI {
                     var at = 0
                     for k in 0..<parts {
                         if let (line, text) = all.failures[k] {
-                            failure = Failure(message: "\(name): line \(all.lines[k] + line): expected x,y, found '\(text)'")
+                            failure = Failure(message: "\(name): line \(all.lines[k] + line): expected x,y, found '\(text.escapingControlCharacters)'")
                             initialized = 0
                             return
                         }
@@ -285,7 +341,9 @@ extension HitTestCLI {
                             return (count, (line, String(decoding: UnsafeBufferPointer(rebasing: b[s..<min(e, s + 40)]), as: UTF8.self)))
                         }
                         (out + count).initialize(to: Point(x: x, y: y))
-                        extents?[count] = LineExtent(start: UInt32(truncatingIfNeeded: i), length: 0)
+                        // The output repeats the line as it is (spaces kept), without its CR and LF.
+                        let text = CSVLines.textEnd(p, from: i, next: next, count: n) - i
+                        extents?[count] = LineExtent(start: UInt32(truncatingIfNeeded: i), length: text <= UInt32.max ? UInt32(text) : 0)
                         count += 1
                     }
                     i = next
@@ -534,18 +592,12 @@ extension HitTestCLI {
                             continue
                         }
                     }
-                    // Otherwise as `CSVLines` reads it: trimmed, spaces around the comma dropped.
+                    // Otherwise a point line as `CSVLines` reads it, repeated as it is (spaces
+                    // kept), without its CR and LF.
                     let (s, e, next) = CSVLines.line(p, from: i, count: n)
                     if s < e && !(first && line == 1 && (p[s] | 0x20) == UInt8(ascii: "x")) {
-                        var comma = s
-                        while comma < e && p[comma] != UInt8(ascii: ",") { comma += 1 }
-                        var xe = comma
-                        while xe > s && CSVLines.space(p[xe - 1]) { xe -= 1 }
-                        var ys = min(comma + 1, e)
-                        while ys < e && CSVLines.space(p[ys]) { ys += 1 }
-                        memcpy(out + o, p + s, xe - s); o += xe - s
-                        out[o] = UInt8(ascii: ","); o += 1
-                        memcpy(out + o, p + ys, e - ys); o += e - ys
+                        let end = CSVLines.textEnd(p, from: i, next: next, count: n)
+                        memcpy(out + o, p + i, end - i); o += end - i
                         finish()
                     }
                     i = next
@@ -564,17 +616,7 @@ extension HitTestCLI.FileWriter {
             return
         }
         try flush()
-        var offset = 0
-        while offset < bytes.count {
-            let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                if fd != 1 { close(fd) }
-                throw HitTestCLI.Failure(message: "cannot write \(path == "-" ? "standard output" : path): \(reason)")
-            }
-            offset += n
-        }
+        try put(bytes)
     }
 }
 

@@ -9,10 +9,10 @@ extension HitTestCLI {
     /// SIGBUS, as for any tool that maps its input.
     final class InputBytes: @unchecked Sendable {
         /// The first byte (nil when empty).
-        let base: UnsafePointer<UInt8>?
+        private(set) var base: UnsafePointer<UInt8>?
         /// Bytes.
         let count: Int
-        private let mapped: Bool
+        private var mapped: Bool
 
         init(_ path: String, _ output: Output) throws {
             if path != "-" {
@@ -56,6 +56,19 @@ extension HitTestCLI {
             } else {
                 UnsafeMutablePointer(mutating: base).deallocate()
             }
+        }
+
+        /// Makes every lone CR an LF (`PointsCSV.normalizingLoneCRs`), in a copy: for text
+        /// whose lines the points parser reads.
+        func normalizeLoneCRs() {
+            guard let old = base, let copy = PointsCSV.normalizingLoneCRs(old, count) else { return }
+            if mapped {
+                munmap(UnsafeMutableRawPointer(mutating: old), count)
+            } else {
+                UnsafeMutablePointer(mutating: old).deallocate()
+            }
+            base = UnsafePointer(copy)
+            mapped = false
         }
 
         /// The bytes as a buffer (empty when there are none).
@@ -280,7 +293,7 @@ extension HitTestCLI {
                 let s = cuts[k], len = cuts[k + 1] - s
                 if let (line, text) = slot.failure {
                     let before = PointsCSV.newlines(base, s)
-                    throw Failure(message: "\(name): line \(before + line): expected x,y, found '\(text)'")
+                    throw Failure(message: "\(name): line \(before + line): expected x,y, found '\(text.escapingControlCharacters)'")
                 }
                 if !slot.formatted {
                     resolveHandlers(slot, window)
@@ -427,7 +440,7 @@ extension HitTestCLI.FileWriter {
             collected = []
             return
         }
-        guard fd != 1 else { return }
+        guard path != "-" else { return }
         var st = stat()
         let regular = fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
         close(fd)
