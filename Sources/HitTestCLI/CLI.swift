@@ -324,8 +324,10 @@ public enum HitTestCLI {
             not interactive, alpha, zero or negative size, off screen, clipped away, covered
             entirely) are listed apart as unreachable. Dead zones: where a touch reaches no
             control. Sampled on a 1 pt grid of the screen (coarser above 4 M samples, or
-            --step). --fail-on exits with 1 when a named finding occurs: occluded (1% or more
-            of a control covered), small, unreachable, dead (1% or more of the screen).
+            --step); where the screen is shorter than the step, one sample stands for its whole
+            width or height (said on standard error), so no area exceeds the screen's. --fail-on
+            exits with 1 when a named finding occurs: occluded (1% or more of a control
+            covered), small, unreachable, dead (1% or more of the screen).
             """,
         "explain": """
             usage: hittest explain SCENE X Y

@@ -31,10 +31,7 @@ extension HitTestCLI {
                 if binary, input.count % 16 != 0 {
                     throw Failure(message: "\(display(a.positional[1])): \(input.count) bytes is not a whole number of x,y float64 pairs")
                 }
-                if !binary {
-                    try TextInput.check(input.buffer, name: display(a.positional[1]), whole: false)
-                    input.normalizeLoneCRs()
-                }
+                if !binary { try TextInput.check(input.buffer, name: display(a.positional[1]), whole: false) }
                 let t0 = ContinuousClock.now
                 var w = try target.open(table: tableText)
                 let count: Int
@@ -53,17 +50,15 @@ extension HitTestCLI {
                 return
             }
             var data = try read(a.positional[1], output)
-            if !binary {
-                try TextInput.check(data.prefix(TextInput.prefixBytes), name: display(a.positional[1]))
-                data = PointsCSV.normalizingLoneCRs(data)
-            }
+            if !binary { try TextInput.check(data.prefix(TextInput.prefixBytes), name: display(a.positional[1])) }
             let t0 = ContinuousClock.now
             var counts: [Int] = []
             var points: [Point]
             if binary {
                 points = try parsePoints(data, binary: true, name: display(a.positional[1]), progress: progress)
             } else {
-                (points, counts) = try PointsCSV.parse(data, name: display(a.positional[1]))
+                // The text as parsed: lone CRs made LFs (`PointsCSV.loneCR`), for the writer.
+                (points, counts, data) = try PointsCSV.parse(data, name: display(a.positional[1]))
             }
             let parsed = ContinuousClock.now
             for k in points.indices { points[k] = Screen.toRoot(points[k], window) }
