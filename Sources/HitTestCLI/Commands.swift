@@ -229,7 +229,7 @@ extension HitTestCLI {
         init(_ output: Output, asked: Bool = false) {
             self.output = output
             self.asked = asked
-            enabled = asked || (output.rawStandardOutput && isatty(2) != 0)
+            enabled = asked || (output.streams.map { isatty($0.errFD) != 0 } ?? false)
         }
 
         func report(_ text: @autoclosure () -> String) {
