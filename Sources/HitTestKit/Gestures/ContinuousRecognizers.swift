@@ -19,19 +19,19 @@ open class PanGestureRecognizer: GestureRecognizer {
     public static let defaultRestingInterval = 0.05
 
     /// Fingers needed to begin (default 1).
-    public var minimumNumberOfTouches = 1 {
+    @exclusivity(unchecked) public var minimumNumberOfTouches = 1 {
         didSet { requireValue(minimumNumberOfTouches >= 1, "PanGestureRecognizer.minimumNumberOfTouches", "at least 1", minimumNumberOfTouches) }
     }
     /// Fingers counted at most (default `Int.max`).
-    public var maximumNumberOfTouches = Int.max {
+    @exclusivity(unchecked) public var maximumNumberOfTouches = Int.max {
         didSet { requireValue(maximumNumberOfTouches >= 1, "PanGestureRecognizer.maximumNumberOfTouches", "at least 1", maximumNumberOfTouches) }
     }
     /// How far (pt, screen) the centroid must move before the pan begins.
-    public var hysteresis = PanGestureRecognizer.defaultHysteresis {
+    @exclusivity(unchecked) public var hysteresis = PanGestureRecognizer.defaultHysteresis {
         didSet { requireValue(hysteresis >= 0 && hysteresis.isFinite, "PanGestureRecognizer.hysteresis", "a finite non-negative distance", hysteresis) }
     }
     /// How long (s) a finger may rest before lifting and still keep its velocity.
-    public var restingInterval = PanGestureRecognizer.defaultRestingInterval {
+    @exclusivity(unchecked) public var restingInterval = PanGestureRecognizer.defaultRestingInterval {
         didSet { requireValue(restingInterval >= 0 && restingInterval.isFinite, "PanGestureRecognizer.restingInterval", "a finite non-negative time", restingInterval) }
     }
 

@@ -84,7 +84,7 @@ open class ScrollView: View {
 
     /// The size of the content (`contentSize`), default zero.
     /// - Precondition: finite.
-    public var contentSize: Size = .zero {
+    @exclusivity(unchecked) public var contentSize: Size = .zero {
         didSet {
             requireValue(
                 contentSize.width.isFinite && contentSize.height.isFinite, "ScrollView.contentSize", "finite", contentSize)
@@ -93,7 +93,7 @@ open class ScrollView: View {
 
     /// Extra room around the content (`contentInset`), default zero.
     /// - Precondition: finite.
-    public var contentInset: EdgeInsets = .zero {
+    @exclusivity(unchecked) public var contentInset: EdgeInsets = .zero {
         didSet {
             let e = contentInset
             requireValue(
@@ -132,7 +132,7 @@ open class ScrollView: View {
 
     /// How fast a flick slows down (`decelerationRate`, default `.normal`).
     /// - Precondition: the rate `isValid`: in (0, `DecelerationRate.slowest`] (0.9999). [ours]
-    public var decelerationRate: DecelerationRate = .normal {
+    @exclusivity(unchecked) public var decelerationRate: DecelerationRate = .normal {
         didSet {
             requireValue(
                 decelerationRate.isValid, "ScrollView.decelerationRate", "in (0, \(DecelerationRate.slowest.rawValue)]",
