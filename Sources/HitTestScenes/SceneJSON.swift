@@ -107,6 +107,30 @@ struct SceneJSONReader {
         return SceneError(path: [], message: "not valid JSON: \(position(at)): \(message), found \(found)")
     }
 
+    /// The message for text in UTF-16 or UTF-32, judged by its first bytes: a byte order mark,
+    /// or a NUL byte beside an ASCII character (`{\0"\0` or `\0{\0"`); nil for other text.
+    /// Scene files and imported dumps (`SceneImporter.importScene`) use it; `kind` names what
+    /// must be UTF-8.
+    static func wideEncoding(_ b: [UInt8], kind: String = "a scene file") -> String? {
+        let n = b.count
+        func wide(_ name: String, _ why: String) -> String {
+            "the file is \(name) (\(why)); \(kind) must be UTF-8: convert it (e.g. iconv -f \(name) -t UTF-8)"
+        }
+        if n >= 4, (b[0] == 0xFF && b[1] == 0xFE && b[2] == 0 && b[3] == 0) || (b[0] == 0 && b[1] == 0 && b[2] == 0xFE && b[3] == 0xFF) {
+            return wide("UTF-32", "it starts with a UTF-32 byte order mark")
+        }
+        if n >= 2, (b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF) {
+            return wide("UTF-16", "it starts with a UTF-16 byte order mark")
+        }
+        if n >= 2, (b[0] == 0) != (b[1] == 0) {
+            let other = b[0] == 0 ? b[1] : b[0]
+            if other == 0x09 || other == 0x0A || other == 0x0D || (0x20...0x7E).contains(other) {
+                return wide("UTF-16", "\(b[0] == 0 ? "big" : "little")-endian: NUL bytes between the characters")
+            }
+        }
+        return nil
+    }
+
     /// Refuses a file that is not UTF-8 text before any JSON is read, without echoing its bytes:
     /// UTF-16 or UTF-32 (a byte order mark, or NUL bytes between ASCII characters, as Windows
     /// editors and PowerShell's `>` write), then the first byte that is not valid UTF-8 (a binary
@@ -114,21 +138,7 @@ struct SceneJSONReader {
     func checkEncoding() throws(SceneError) {
         let b = bytes
         let n = b.count
-        func wide(_ name: String, _ why: String) -> SceneError {
-            SceneError(path: [], message: "the file is \(name) (\(why)); a scene file must be UTF-8: convert it (e.g. iconv -f \(name) -t UTF-8)")
-        }
-        if n >= 4, (b[0] == 0xFF && b[1] == 0xFE && b[2] == 0 && b[3] == 0) || (b[0] == 0 && b[1] == 0 && b[2] == 0xFE && b[3] == 0xFF) {
-            throw wide("UTF-32", "it starts with a UTF-32 byte order mark")
-        }
-        if n >= 2, (b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF) {
-            throw wide("UTF-16", "it starts with a UTF-16 byte order mark")
-        }
-        if n >= 2, (b[0] == 0) != (b[1] == 0) {
-            let other = b[0] == 0 ? b[1] : b[0]
-            if other == 0x09 || other == 0x0A || other == 0x0D || (0x20...0x7E).contains(other) {
-                throw wide("UTF-16", "\(b[0] == 0 ? "big" : "little")-endian: NUL bytes between the characters")
-            }
-        }
+        if let wide = Self.wideEncoding(b) { throw SceneError(path: [], message: wide) }
         var k = 0
         while k < n {
             let c = b[k]

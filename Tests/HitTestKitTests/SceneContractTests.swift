@@ -106,3 +106,54 @@ import Testing
         #expect(described == keys)
     }
 }
+
+/// Imported dumps in the wrong encoding are refused saying so, never read into warnings full of
+/// NUL bytes (issue 24, item 14).
+@Suite struct ImportEncodingTests {
+    static let dump = try! String(
+        contentsOf: SceneContractTests.repository.appendingPathComponent("Tests/Fixtures/lldb-sentry-sample-app.txt"), encoding: .utf8)
+
+    /// The text the CLI hands the importer: the file's bytes decoded leniently.
+    static func lenient(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    static func utf16(_ s: String, bigEndian: Bool, bom: Bool) -> [UInt8] {
+        var out: [UInt8] = bom ? (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) : []
+        for u in s.utf16 {
+            let pair = [UInt8(u >> 8), UInt8(u & 0xFF)]
+            out += bigEndian ? pair : pair.reversed()
+        }
+        return out
+    }
+
+    @Test(arguments: [(false, true), (true, true), (false, false), (true, false)])
+    func utf16DumpsAreRefused(bigEndian: Bool, bom: Bool) {
+        let text = Self.lenient(Self.utf16(Self.dump, bigEndian: bigEndian, bom: bom))
+        do {
+            _ = try SceneImporter.importScene(text)
+            Issue.record("imported a UTF-16 dump")
+        } catch {
+            #expect(error.error.message.hasPrefix("the file is UTF-16 ("), "\(error)")
+            #expect(error.error.message.hasSuffix("a view dump must be UTF-8: convert it (e.g. iconv -f UTF-16 -t UTF-8)"))
+            #expect(error.warnings.isEmpty && !error.description.contains("\0"))
+        }
+        #expect(throws: SceneError.self) { try SceneImporter.recursiveDescription(text) }
+    }
+
+    @Test func binaryInputIsRefusedAtItsFirstNulByte() {
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52]
+        do {
+            _ = try SceneImporter.importScene(Self.lenient(png))
+            Issue.record("imported a PNG")
+        } catch {
+            #expect(error.error.message == "the file holds a NUL byte at line 3, column 1: a view dump is text (is this a binary file?)")
+            #expect(error.warnings.isEmpty)
+        }
+        #expect(throws: SceneError.self) { try SceneImporter.pageSource("<?xml version=\"1.0\"?>\0<AppiumAUT/>") }
+    }
+
+    @Test func utf8DumpsStillImport() throws {
+        let plain = try SceneImporter.importScene(Self.dump)
+        let withMark = try SceneImporter.importScene("\u{FEFF}" + Self.dump)
+        #expect(plain.scene.root.children.count > 0 && withMark.scene == plain.scene)
+    }
+}
