@@ -189,6 +189,12 @@ public struct SceneAttribute {
     /// both loaders read every form alike.
     var form: SceneJSON = .null
 
+    /// Whether a node must have the key (`"required": true` in its form: the frame).
+    var isRequired: Bool {
+        if case .object(let o) = form, case .bool(true)? = o["required"] { return true }
+        return false
+    }
+
     /// The same attribute described as `form` (with its parameters).
     func described(_ form: String, _ parameters: [String: SceneJSON] = [:]) -> SceneAttribute {
         var a = self
@@ -249,7 +255,7 @@ public enum SceneAttributes {
         }
         for attribute in table {
             guard let (_, v) = fields.first(where: { $0.0 == attribute.key }) else {
-                if attribute.key == "frame" { throw SceneError(path: [id], message: "missing \"frame\"") }
+                if attribute.isRequired { throw SceneError(path: [id], message: "missing \"\(attribute.key)\"") }
                 continue
             }
             do { try attribute.read(&node, v) } catch { throw SceneError(path: [id], message: error.message) }

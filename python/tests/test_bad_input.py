@@ -183,3 +183,19 @@ def test_loading_a_directory_or_a_pipe_as_a_snapshot(tmp_path):
             hittest.Tree.load(fifo)  # refused at once, not a wait for a writer
     with pytest.raises(hittest.SceneError, match="cannot read"):
         hittest.load_scene(tmp_path)
+
+
+def test_query_command_on_a_binary_points_file_and_large_numbers(tmp_path, capsys):
+    from hittest.__main__ import main
+
+    bad = tmp_path / "points.csv"
+    bad.write_bytes(b"x,y\n1,2\n\x89PNG\r\n")
+    assert main(["query", str(FIXTURES / "scene.json"), str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {bad}:3: the byte 0x89 is not UTF-8 text") and "Traceback" not in err
+    # .f64 inputs are written as the Swift CLI writes them ("\(x)": 9.99e+15, not 9990000000000000.0).
+    f64 = tmp_path / "points.f64"
+    np.array([9.99e15, 1.0, 1e15, 0.5, np.nan, np.inf], dtype="<f8").tofile(f64)
+    assert main(["query", str(FIXTURES / "scene.json"), str(f64)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == ["x,y,id", "9.99e+15,1,", "1000000000000000.0,0.5,", "nan,inf,"]

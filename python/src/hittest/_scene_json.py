@@ -503,6 +503,8 @@ def _pairs(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
 
 
 def _number(text: str) -> Number:
+    if not text.isascii():  # only the pure-Python scanner reads non-ASCII digits
+        raise _Fallback
     return Number(float(text), text)
 
 

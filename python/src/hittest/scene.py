@@ -55,9 +55,12 @@ def _int_text(v: Any, bits: int, signed: bool) -> Optional[int]:
         return None
     t = v.text
     digits = t[1:] if t.startswith("-") else t
-    if not digits.isdigit() or len(digits.lstrip("0")) > 40:
+    if not (digits.isascii() and digits.isdigit()):
         return None
-    i = int(t)
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > 40:  # far beyond 64 bits (and int() of 5,000 digits would raise)
+        return None
+    i = -int(significant) if t.startswith("-") else int(significant)
     low, high = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if signed else (0, 2 ** bits - 1)
     return i if low <= i <= high else None
 
