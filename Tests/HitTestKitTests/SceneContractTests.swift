@@ -110,8 +110,9 @@ import Testing
 /// Imported dumps in the wrong encoding are refused saying so, never read into warnings full of
 /// NUL bytes (issue 24, item 14).
 @Suite struct ImportEncodingTests {
-    static let dump = try! String(
-        contentsOf: SceneContractTests.repository.appendingPathComponent("Tests/Fixtures/lldb-sentry-sample-app.txt"), encoding: .utf8)
+    static func dump() throws -> String {
+        try String(contentsOf: SceneContractTests.repository.appendingPathComponent("Tests/Fixtures/lldb-sentry-sample-app.txt"), encoding: .utf8)
+    }
 
     /// The text the CLI hands the importer: the file's bytes decoded leniently.
     static func lenient(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
@@ -126,8 +127,8 @@ import Testing
     }
 
     @Test(arguments: [(false, true), (true, true), (false, false), (true, false)])
-    func utf16DumpsAreRefused(bigEndian: Bool, bom: Bool) {
-        let text = Self.lenient(Self.utf16(Self.dump, bigEndian: bigEndian, bom: bom))
+    func utf16DumpsAreRefused(bigEndian: Bool, bom: Bool) throws {
+        let text = Self.lenient(Self.utf16(try Self.dump(), bigEndian: bigEndian, bom: bom))
         do {
             _ = try SceneImporter.importScene(text)
             Issue.record("imported a UTF-16 dump")
@@ -152,8 +153,9 @@ import Testing
     }
 
     @Test func utf8DumpsStillImport() throws {
-        let plain = try SceneImporter.importScene(Self.dump)
-        let withMark = try SceneImporter.importScene("\u{FEFF}" + Self.dump)
+        let dump = try Self.dump()
+        let plain = try SceneImporter.importScene(dump)
+        let withMark = try SceneImporter.importScene("\u{FEFF}" + dump)
         #expect(plain.scene.root.children.count > 0 && withMark.scene == plain.scene)
     }
 }
