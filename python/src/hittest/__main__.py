@@ -13,6 +13,7 @@ from typing import List, Optional, Sequence, TextIO, Tuple
 import numpy as np
 
 from . import HitTestError, SceneError, load_scene
+from ._scene_json import format_number as _format_number
 
 USAGE = "usage: python -m hittest query SCENE POINTS [-o FILE]"
 
@@ -23,7 +24,12 @@ class Failure(Exception):
 
 def read_csv_points(data: bytes, name: str) -> Tuple[np.ndarray, np.ndarray, List[str]]:
     """The points of a CSV file and each point's `x,y` text as written."""
-    text = data.decode("utf-8-sig", errors="strict")
+    try:
+        text = data.decode("utf-8-sig", errors="strict")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise Failure(f"{name}:{line}: the byte 0x{data[e.start]:02X} is not UTF-8 text (a points file is CSV "
+                      "text, or float64 pairs named .f64)") from None
     xs: List[float] = []
     ys: List[float] = []
     texts: List[str] = []
@@ -47,10 +53,9 @@ def read_csv_points(data: bytes, name: str) -> Tuple[np.ndarray, np.ndarray, Lis
 
 
 def format_number(x: float) -> str:
-    """A number as the Swift CLI writes a `.f64` input's: whole numbers as integers."""
-    if x == x and abs(x) < 1e15 and x == round(x):
-        return str(int(x))
-    return repr(x)
+    """A number as the Swift CLI writes a `.f64` input's: whole numbers below 1e15 as integers,
+    others as Swift's `description` (``9.99e+15``, where ``repr`` writes 9990000000000000.0)."""
+    return _format_number(x)  # nan, inf and -inf as Swift writes them too
 
 
 def query(argv: Sequence[str], out: TextIO) -> None:

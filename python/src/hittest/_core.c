@@ -12,7 +12,16 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#ifndef S_ISDIR
+#define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
+#endif
+#ifndef S_ISREG
+#define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
+#endif
 
 #include "hittest.h"
 
@@ -128,6 +137,26 @@ static PyObject *Tree_load_file(PyObject *cls, PyObject *arg) {
     ht_tree *tree = NULL;
     ht_status s;
     const char *path = PyBytes_AS_STRING(bytes);
+    /* Say what is wrong with a path that is no snapshot file before the C core opens it: a
+     * directory (which it would size as no memory), a pipe (which would wait for a writer), a
+     * path that does not exist. */
+    struct stat info;
+    const char *problem = NULL;
+    if (stat(path, &info) != 0) {
+        problem = strerror(errno);
+    } else if (S_ISDIR(info.st_mode)) {
+        problem = "it is a directory, not a snapshot file";
+    } else if (!S_ISREG(info.st_mode)) {
+        problem = "it is not a regular file (a snapshot is a file)";
+    }
+    if (problem != NULL) {
+        PyObject *what = PyUnicode_FromFormat("loading the snapshot %s: %s", path, problem);
+        Py_DECREF(bytes);
+        if (what == NULL) return NULL;
+        raise_status(HT_E_IO, PyUnicode_AsUTF8(what));
+        Py_DECREF(what);
+        return NULL;
+    }
     Py_BEGIN_ALLOW_THREADS
     s = ht_tree_load_file(path, &tree);
     Py_END_ALLOW_THREADS
@@ -285,8 +314,20 @@ static PyObject *Tree_set_transform(TreeObject *self, PyObject *args) {
 
 static PyObject *Tree_set_flags(TreeObject *self, PyObject *args) {
     int n;
-    unsigned int f;
-    if (!PyArg_ParseTuple(args, "iI:set_flags", &n, &f)) return NULL;
+    PyObject *value;
+    if (!PyArg_ParseTuple(args, "iO:set_flags", &n, &value)) return NULL;
+    if (!PyLong_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "set_flags: flags must be an int of HT_FLAG_* bits, got %.100s",
+                     Py_TYPE(value)->tp_name);
+        return NULL;
+    }
+    /* Checked, not truncated ("I" would store 2**32 + 1 as 1). */
+    unsigned long long f = PyLong_AsUnsignedLongLong(value);
+    if ((f == (unsigned long long)-1 && PyErr_Occurred()) || f > 0xFFFFFFFFull) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "set_flags: flags %R is out of range: HT_FLAG_* bits, within 0 ... 0xFFFFFFFF", value);
+        return NULL;
+    }
     if (!can_write(self, "setting flags while another thread queries the tree")) return NULL;
     CHECK(ht_node_set_flags(self->tree, n, (uint32_t)f), "setting flags");
     mutated(self);
