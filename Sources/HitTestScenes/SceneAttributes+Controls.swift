@@ -167,13 +167,15 @@ extension SceneAttribute {
         ).described("contentOffset")
     }
 
-    /// A scroll view's deceleration rate per millisecond, in (0, 1).
+    /// A scroll view's deceleration rate per millisecond, in (0, `DecelerationRate.slowest`]
+    /// (`DecelerationRate.isValid`: the rule of the setter).
     static var decelerationRate: SceneAttribute {
-        kindSpecific(
+        let slowest = ScrollView.DecelerationRate.slowest.rawValue
+        return kindSpecific(
             "decelerationRate", ScrollView.self, kinds: [.scrollView], default: ScrollView.DecelerationRate.normal.rawValue,
-            "a number between 0 and 1 (exclusive)", form: "openUnit",
+            "a number in (0, \(slowest)]", form: "rate", ["max": .number(slowest, text: "")],
             decode: { v in
-                guard case .number(let x, _) = v, x > 0, x < 1 else { return nil }
+                guard case .number(let x, _) = v, ScrollView.DecelerationRate(rawValue: x).isValid else { return nil }
                 return x
             },
             encode: { .number($0, text: "") },

@@ -250,7 +250,10 @@ bad("content-inset-out-of-range.json", scene({"kind": "scrollView", "contentInse
 bad("content-offset-differs-from-bounds.json", scene({"kind": "scrollView", "bounds": [0, 5, 100, 50], "contentOffset": [0, 6.5]}), "window/a",
     '"contentOffset" [0, 6.5] differs from the bounds origin [0, 5] (they are the same thing)')
 bad("content-offset-out-of-range.json", scene({"kind": "scrollView", "contentOffset": [0, 1e16]}), "window/a", '"contentOffset" must be an array of 2 numbers within ±1e15, found an array')
-bad("deceleration-rate-1.json", scene({"kind": "scrollView", "decelerationRate": 1}), "window/a", '"decelerationRate" must be a number between 0 and 1 (exclusive), found 1')
+bad("deceleration-rate-1.json", scene({"kind": "scrollView", "decelerationRate": 1}), "window/a", '"decelerationRate" must be a number in (0, 0.9999], found 1')
+bad("deceleration-rate-hours-long.json", scene({"kind": "scrollView", "decelerationRate": 0.9999999999999999}), "window/a",
+    '"decelerationRate" must be a number in (0, 0.9999], found 0.9999999999999999')
+ok("deceleration-rate-slowest.json", scene({"kind": "scrollView", "decelerationRate": 0.9999}))
 bad("deceleration-rate-on-a-button.json", scene({"kind": "button", "decelerationRate": 0.9}), "window/a", '"decelerationRate" needs "kind": "scrollView"')
 
 # ---- layout ------------------------------------------------------------------------------------------

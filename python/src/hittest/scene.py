@@ -164,8 +164,8 @@ def _read_kind_numbers(spec: Dict[str, Any], key: str, v: Any, values: Dict[str,
     return _kept(spec, [x.value for x in v], v)
 
 
-def _read_open_unit(spec: Dict[str, Any], key: str, v: Any, values: Dict[str, Any]) -> Any:
-    if not (isinstance(v, Number) and 0 < v.value < 1):
+def _read_rate(spec: Dict[str, Any], key: str, v: Any, values: Dict[str, Any]) -> Any:
+    if not (isinstance(v, Number) and 0 < v.value <= spec["max"]):
         raise _Fail(f'"{key}" must be {spec["what"]}, found {brief(v)}')
     return _kept(spec, v.value, v)
 
@@ -260,7 +260,7 @@ def _read_recognizers(spec: Dict[str, Any], key: str, v: Any, values: Dict[str, 
 _READERS: Dict[str, Callable[[Dict[str, Any], str, Any, Dict[str, Any]], Any]] = {
     "id": _read_id, "string": _read_string, "numbers": _read_numbers_form, "bool": _read_bool,
     "number": _read_number, "integer": _read_integer, "rawOptions": _read_raw_options, "kind": _read_kind,
-    "kindNumbers": _read_kind_numbers, "openUnit": _read_open_unit, "contentOffset": _read_content_offset,
+    "kindNumbers": _read_kind_numbers, "rate": _read_rate, "contentOffset": _read_content_offset,
     "insets": _read_insets, "constraints": _read_constraints, "recognizers": _read_recognizers,
 }
 
