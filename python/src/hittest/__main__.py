@@ -7,6 +7,7 @@ as the Swift CLI formats them (whole numbers without a fraction).
 """
 from __future__ import annotations
 
+import re
 import sys
 from typing import List, Optional, Sequence, TextIO, Tuple
 
@@ -16,6 +17,9 @@ from . import HitTestError, SceneError, load_scene
 from ._scene_json import format_number as _format_number
 
 USAGE = "usage: python -m hittest query SCENE POINTS [-o FILE]"
+
+#: Where a line ends: LF, CRLF or a lone CR (the Swift CLI's `TextLineReader`).
+_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 class Failure(Exception):
@@ -33,8 +37,11 @@ def read_csv_points(data: bytes, name: str) -> Tuple[np.ndarray, np.ndarray, Lis
     xs: List[float] = []
     ys: List[float] = []
     texts: List[str] = []
-    for number, raw in enumerate(text.split("\n"), start=1):
-        line = raw.strip()
+    lines = _LINE_END.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()  # the text ends with a line end: no empty last line
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip(" \t")
         if not line:
             continue
         if number == 1 and line[:1] in ("x", "X"):
@@ -48,7 +55,7 @@ def read_csv_points(data: bytes, name: str) -> Tuple[np.ndarray, np.ndarray, Lis
             raise Failure(f"{name}:{number}: {line[:60]!r} is not two numbers") from None
         xs.append(x)
         ys.append(y)
-        texts.append(parts[0].strip() + "," + parts[1].strip())
+        texts.append(raw)  # repeated as it is, spaces kept (the Swift CLI's rule)
     return np.array(xs, dtype=np.float64), np.array(ys, dtype=np.float64), texts
 
 
