@@ -73,7 +73,7 @@ public enum SceneImporter {
         if head.contains("View Hierarchy:") && head.contains("DecorView") { return true }
         // A view line: `Name{hex flags flags l,t-r,b` with Android's visibility flags.
         var count = 0
-        for line in head.split(separator: "\n").prefix(400) {
+        for line in TextLineReader.lines(of: head).prefix(400) {
             guard let brace = line.firstIndex(of: "{") else { continue }
             let rest = line[line.index(after: brace)...]
             let words = rest.split(separator: " ", maxSplits: 4)
