@@ -39,7 +39,7 @@ setup(
     ext_modules=[
         Extension(
             "hittest._core",
-            sources=["hittest/_core.c"] + ["_csrc/" + f for f in c_files],
+            sources=["src/hittest/_core.c"] + ["_csrc/" + f for f in c_files],
             include_dirs=["_csrc/include", "_csrc"],
             define_macros=[("NDEBUG", "1")],
             extra_compile_args=extra,

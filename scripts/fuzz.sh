@@ -1,33 +1,52 @@
 #!/usr/bin/env bash
-# Builds and runs a libFuzzer harness of the C core with AddressSanitizer and UBSan.
-#   scripts/fuzz.sh api|snapshot|scene [seconds]   (default 60 s; corpus in Fuzz/corpus/NAME)
+# Builds and runs a libFuzzer harness with AddressSanitizer (and UBSan for the C core).
+#   scripts/fuzz.sh api|snapshot|scene|constraints|touchscript [seconds]
+#       (default 60 s; corpus in Fuzz/corpus/NAME; CI runs each for a short budget)
 # api and snapshot fuzz the C core (ASan + UBSan); scene fuzzes the Swift scene-file loader and
-# the two importers (ASan), compiled against HitTestKit built as a module of its own.
+# the two importers, constraints the scene constraint parser and the layout it drives (both
+# compiled against HitTestKit built as a module of its own); touchscript fuzzes the touch-script
+# readers and the replay they feed (compiled with HitTestKit's sources).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-name=${1:?usage: scripts/fuzz.sh api|snapshot|scene [seconds]}
+usage="usage: scripts/fuzz.sh api|snapshot|scene|constraints|touchscript [seconds]"
+name=${1:?$usage}
 seconds=${2:-60}
-case "$name" in api|snapshot|scene) ;; *) echo "unknown harness '$name' (api, snapshot, scene)" >&2; exit 2;; esac
+case "$name" in api|snapshot|scene|constraints|touchscript) ;; *) echo "unknown harness '$name' ($usage)" >&2; exit 2;; esac
 mkdir -p .build/fuzz "Fuzz/corpus/$name"
-if [ "$name" = scene ]; then
-    mkdir -p .build/fuzz/scene-objects
+c_objects() {
+    mkdir -p .build/fuzz/swift-objects
     for f in CSources/CHitTest/*.c; do
         clang -std=c11 -O1 -g -fsanitize=fuzzer-no-link,address -ICSources/CHitTest/include \
-            -c "$f" -o ".build/fuzz/scene-objects/$(basename "$f" .c).o"
+            -c "$f" -o ".build/fuzz/swift-objects/$(basename "$f" .c).o"
     done
+}
+if [ "$name" = touchscript ]; then
+    c_objects
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name HitTestKit \
+        -ICSources/CHitTest/include Sources/HitTestKit/*/*.swift Fuzz/fuzz_touchscript.swift \
+        .build/fuzz/swift-objects/*.o -lm -o .build/fuzz/touchscript
+elif [ "$name" = scene ] || [ "$name" = constraints ]; then
+    c_objects
     # HitTestKit as a module of its own (HitTestScenes imports it), then the scene sources and
     # the harness in one instrumented module.
     mkdir -p .build/fuzz/modules
     swiftc -O -sanitize=address -parse-as-library -module-name HitTestKit -emit-module \
         -emit-module-path .build/fuzz/modules/HitTestKit.swiftmodule -emit-library -static \
         -ICSources/CHitTest/include Sources/HitTestKit/*/*.swift -o .build/fuzz/libHitTestKit.a
-    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzScene \
-        -I.build/fuzz/modules -ICSources/CHitTest/include Sources/HitTestScenes/*.swift Fuzz/fuzz_scene.swift \
-        .build/fuzz/libHitTestKit.a .build/fuzz/scene-objects/*.o -lm -o .build/fuzz/scene
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "Fuzz$name" \
+        -I.build/fuzz/modules -ICSources/CHitTest/include Sources/HitTestScenes/*.swift "Fuzz/fuzz_$name.swift" \
+        .build/fuzz/libHitTestKit.a .build/fuzz/swift-objects/*.o -lm -o ".build/fuzz/$name"
 else
     clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
         -ICSources/CHitTest/include "Fuzz/fuzz_$name.c" CSources/CHitTest/*.c -lm -o ".build/fuzz/$name"
 fi
 # FoundationXML leaks a libxml2 error record on malformed XML (not ours): no leak checks for scene.
-[ "$name" = scene ] && export ASAN_OPTIONS=detect_leaks=0
-".build/fuzz/$name" -max_total_time="$seconds" -print_final_stats=1 "Fuzz/corpus/$name"
+# The touch and constraint harnesses build views whose recognizer closures form cycles as in UIKit.
+case "$name" in scene|constraints|touchscript) export ASAN_OPTIONS=detect_leaks=0;; esac
+# In CI (CI=true) the corpus is read from a copy: what a short run finds stays out of the tree.
+corpus="Fuzz/corpus/$name"
+if [ "${CI:-}" = true ]; then
+    corpus=$(mktemp -d)
+    cp -R "Fuzz/corpus/$name/." "$corpus/"
+fi
+".build/fuzz/$name" -max_total_time="$seconds" -print_final_stats=1 "$corpus"

@@ -268,18 +268,31 @@ ht_status ht_tree_load_file(const char *path, ht_tree **out_tree) {
     if (!path || !out_tree) return HT_E_INVALID_ARGUMENT;
     FILE *f = fopen(path, "rb");
     if (!f) return HT_E_IO;
-    ht_status st = HT_E_IO;
+    /* Read to the end in growing blocks, not by the size ftell reports: a directory opens on some
+     * systems and reports a size no allocation can meet (its read fails: HT_E_IO), and a pipe
+     * has no size at all. */
+    ht_status st = HT_OK;
     uint8_t *buf = NULL;
-    long size;
-    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) goto done;
-    buf = malloc((size_t)size + 1);
-    if (!buf) {
-        st = HT_E_NO_MEMORY;
-        goto done;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            size_t grown = cap ? cap * 2 : 65536;
+            uint8_t *b = grown > cap ? realloc(buf, grown) : NULL;
+            if (!b) {
+                st = HT_E_NO_MEMORY;
+                break;
+            }
+            buf = b;
+            cap = grown;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f)) st = HT_E_IO;
+            break;
+        }
     }
-    if (fread(buf, 1, (size_t)size, f) != (size_t)size) goto done;
-    st = ht_tree_load(buf, (size_t)size, out_tree);
-done:
+    if (st == HT_OK) st = ht_tree_load(buf, n, out_tree);
     free(buf);
     fclose(f);
     return st;

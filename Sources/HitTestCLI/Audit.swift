@@ -153,7 +153,7 @@ extension HitTestCLI {
             func samples(_ s: Double) -> Double { max(1, (w / s).rounded(.down)) * max(1, (h / s).rounded(.down)) }
             if let requested {
                 guard samples(requested) <= Double(maxSamples) else {
-                    throw Failure(message: "--step \(fmt(requested)) on a \(fmt(w))x\(fmt(h)) pt screen needs \(String(format: "%.3g", samples(requested))) samples; the most is \(maxSamples): use a larger --step")
+                    throw Failure(message: "--step \(exact(requested)) on a \(exact(w))x\(exact(h)) pt screen needs \(String(format: "%.3g", samples(requested))) samples; the most is \(maxSamples): use a larger --step")
                 }
                 return requested
             }
@@ -202,9 +202,9 @@ extension HitTestCLI {
             // The screen samples, once, through the bulk call.
             let screen = Screen.rect(window)
             let step = try step(for: screen, requested: requested)
-            let nx = max(1, int((max(screen.width, 0) / step).rounded(.down)) ?? 1)
-            let ny = max(1, int((max(screen.height, 0) / step).rounded(.down)) ?? 1)
-            func sample(_ i: Int, _ j: Int) -> Point { Point(x: screen.minX + (Double(i) + 0.5) * step, y: screen.minY + (Double(j) + 0.5) * step) }
+            let grid = SampleGrid(screen: screen, step: step)
+            let (nx, ny) = (grid.nx, grid.ny)
+            let sample = grid.sample
             var points: [Point] = []
             points.reserveCapacity(nx * ny)
             for j in 0..<ny { for i in 0..<nx { points.append(Screen.toRoot(sample(i, j), window)) } }
@@ -226,7 +226,7 @@ extension HitTestCLI {
             var taps: [ObjectIdentifier: Int] = [:]
             var dead = 0
             for h in handles { if let o = owner(h) { taps[o, default: 0] += 1 } else { dead += 1 } }
-            let cell = step * step
+            let cell = grid.cellArea
             var report: [Control] = []
             var unreachable: [Unreachable] = []
             for (c, blocked) in controls {
@@ -266,7 +266,7 @@ extension HitTestCLI {
                 }
                 let tap = taps[ObjectIdentifier(c)] ?? 0
                 if tap == 0 {
-                    if visible == 0 { drop("smaller than the sampling step (\(fmt(step)) pt)"); continue }
+                    if visible == 0 { drop("smaller than the sampling step (\(exact(step)) pt)"); continue }
                     let by = coverCounts.max { $0.value < $1.value }.map { name(window.view(forHitTestHandle: $0.key)) } ?? ""
                     drop(by.isEmpty ? "covered entirely" : "covered entirely (by \(by))")
                     continue
@@ -281,6 +281,39 @@ extension HitTestCLI {
             return Report(controls: report, unreachable: unreachable, deadArea: Double(dead) * cell, deadShare: Double(dead) / Double(points.count), step: step)
         }
 
+        /// The audit's samples: the centres of a `step` grid over the screen, row by row. An
+        /// axis shorter than the step has one sample, at its middle, standing for the whole
+        /// extent: a sample's cell never leaves the screen, so no area exceeds the screen's.
+        struct SampleGrid {
+            var screen: Rect
+            var step: Double
+            /// Samples across and down.
+            var nx: Int, ny: Int
+            /// The extent each sample stands for, across and down.
+            var cellWidth: Double, cellHeight: Double
+
+            init(screen: Rect, step: Double) {
+                self.screen = screen
+                self.step = step
+                let w = max(screen.width, 0), h = max(screen.height, 0)
+                nx = max(1, int((w / step).rounded(.down)) ?? 1)
+                ny = max(1, int((h / step).rounded(.down)) ?? 1)
+                cellWidth = w >= step ? step : w
+                cellHeight = h >= step ? step : h
+            }
+
+            /// Whether the step is coarser than the screen across or down.
+            var clamped: Bool { max(screen.width, 0) < step || max(screen.height, 0) < step }
+
+            /// The area one sample stands for (pt²).
+            var cellArea: Double { cellWidth * cellHeight }
+
+            /// Sample (i, j) on the screen.
+            func sample(_ i: Int, _ j: Int) -> Point {
+                Point(x: screen.minX + (Double(i) + 0.5) * cellWidth, y: screen.minY + (Double(j) + 0.5) * cellHeight)
+            }
+        }
+
         /// Whether a touch at `p` (root space) is inside `view` and every ancestor that clips.
         static func reaches(_ view: View, _ p: Point, _ window: View) -> Bool {
             var v: View? = view
@@ -291,16 +324,19 @@ extension HitTestCLI {
             return window.point(inside: p) || window.allowsSubviewHitsOutsideBounds
         }
 
+        /// An area as `fmt` prints it, but a tiny one that `fmt` would round to 0 in full.
+        static func area(_ x: Double) -> String { x != 0 && abs(x) < 0.00005 ? exact(x) : fmt(x) }
+
         static func text(_ r: Report, scene: String) -> String {
             var lines = [
-                "audit of \(scene): \(count(r.controls.count + r.unreachable.count, "control")): \(r.controls.count) reachable, \(r.unreachable.count) unreachable; sampled every \(fmt(r.step)) pt",
+                "audit of \(scene.escapingControlCharacters): \(count(r.controls.count + r.unreachable.count, "control")): \(r.controls.count) reachable, \(r.unreachable.count) unreachable; sampled every \(exact(r.step)) pt",
                 "",
             ]
             let header = ["id", "class", "tap area pt2", "visible pt2", "occluded", "size pt", "findings"]
             var rows = [header]
             for c in r.controls {
                 rows.append([
-                    c.id, c.className ?? "", fmt(c.tapArea), fmt(c.visibleArea), String(format: "%.1f%%", c.occludedShare * 100),
+                    c.id.escapingControlCharacters, (c.className ?? "").escapingControlCharacters, area(c.tapArea), area(c.visibleArea), String(format: "%.1f%%", c.occludedShare * 100),
                     "\(fmt(c.width))x\(fmt(c.height))",
                     [c.small ? "small" : nil, c.occluded ? "occluded" : nil].compactMap { $0 }.joined(separator: ","),
                 ])
@@ -310,10 +346,13 @@ extension HitTestCLI {
             if !r.unreachable.isEmpty {
                 lines.append("")
                 lines.append("unreachable (no touch reaches them): \(r.unreachable.count)")
-                for u in r.unreachable { lines.append("  \(u.id)\(u.className.map { " (\($0))" } ?? ""): \(u.reason)") }
+                for u in r.unreachable {
+                    let line = "\(u.id)\(u.className.map { " (\($0))" } ?? ""): \(u.reason)"
+                    lines.append("  " + line.escapingControlCharacters)
+                }
             }
             lines.append("")
-            lines.append("dead zones: \(fmt(r.deadArea)) pt2 (\(String(format: "%.1f", r.deadShare * 100))% of the screen) where a touch reaches no control")
+            lines.append("dead zones: \(area(r.deadArea)) pt2 (\(String(format: "%.1f", r.deadShare * 100))% of the screen) where a touch reaches no control")
             lines.append("findings: \(r.controls.filter(\.occluded).count) occluded, \(r.controls.filter(\.small).count) small, \(r.unreachable.count) unreachable, dead zones \(r.deadShare >= 0.01 ? "yes" : "no")")
             return lines.joined(separator: "\n")
         }
@@ -332,8 +371,12 @@ extension HitTestCLI {
             let (scene, window) = try loadScene(a.positional[0], output)
             try LayoutOption.apply(a.options["--size"], to: window)  // Layout: --size
             let report = try audit(window, scene: scene, step: requested)
+            let screen = Screen.rect(window)
             if requested == nil && report.step != 1 {
-                output.err("the screen is large: sampling every \(fmt(report.step)) pt (at most \(defaultSamples) samples; --step to choose)")
+                output.err("the screen is large: sampling every \(exact(report.step)) pt (at most \(defaultSamples) samples; --step to choose)")
+            }
+            if SampleGrid(screen: screen, step: report.step).clamped {
+                output.err("\(requested == nil ? "the step" : "--step") \(exact(report.step)) is coarser than the \(exact(max(screen.width, 0)))x\(exact(max(screen.height, 0))) pt screen: where the screen is shorter than the step, one sample stands for the whole extent")
             }
             if a.flags.contains("--json") {
                 let encoder = JSONEncoder()
@@ -409,7 +452,7 @@ extension HitTestCLI {
             try write(Render.hitMap(window, try Render.Grid(window, scale: 1, output)).image.pngData(), to: dir + "/demo-map.png", output)
             try write(Data(Audit.text(try Audit.audit(window, scene: scene), scene: "app").utf8), to: dir + "/demo-audit.txt", output)
             output.out("wrote \(dir)/demo-map.png, \(dir)/demo-audit.txt and \(dir)/demo-scene.json")
-            if mismatches > 0 { throw Failure(message: "the engine and the reference walk disagree", status: 1) }
+            if mismatches > 0 { throw Failure.internal("the engine and the reference walk disagree") }
         }
 
         /// The most points a demo run allocates (20 bytes each: 1 GB).

@@ -13,22 +13,31 @@ public enum HitTestCLI {
         public var err: @Sendable (String) -> Void
         /// Standard input, for `-` as an input file.
         public var input: @Sendable () throws -> Data
-        /// Whether files written to `-` go straight to file descriptor 1 (the process's own
-        /// streams); otherwise they are passed to `out` as text, once, when complete.
-        var rawStandardOutput = false
+        /// The process's own streams, when the output is they (`standard`): every text line and
+        /// every file written to `-` goes through them, so that a failed write is found and
+        /// reported the same way for every command (see `StandardStreams`).
+        var streams: StandardStreams?
+        /// Whether files written to `-` go straight to the process's standard output; otherwise
+        /// they are passed to `out` as text, once, when complete.
+        var rawStandardOutput: Bool { streams != nil }
         /// Where binary files written to `-` go when the streams are not the process's own (the
         /// `.i32` output of `query`); nil: such output is refused.
         var outBytes: (@Sendable (Data) -> Void)?
 
-        /// Output to the process's streams.
-        public static let standard: Output = {
+        /// Output to the process's streams (file descriptors 1 and 2; `-` reads 0).
+        public static var standard: Output { streams(out: 1, err: 2, input: 0) }
+
+        /// Output to the given file descriptors, as `standard` writes to 1 and 2 (the tests give
+        /// it /dev/full).
+        static func streams(out: Int32, err: Int32, input: Int32) -> Output {
+            let s = StandardStreams(out: out, err: err, input: input)
             var o = Output(
-                out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-                err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
-                input: { try FileHandle.standardInput.readToEnd() ?? Data() })
-            o.rawStandardOutput = true
+                out: { s.line($0) },
+                err: { s.error($0) },
+                input: { try FileHandle(fileDescriptor: input, closeOnDealloc: false).readToEnd() ?? Data() })
+            o.streams = s
             return o
-        }()
+        }
 
         /// Output with the given sinks; `input` is what `-` reads (empty by default).
         public init(
@@ -39,18 +48,121 @@ public enum HitTestCLI {
             self.err = err
             self.input = input
         }
+
+        /// Throws "cannot write standard output" once a write to it has failed: a long run
+        /// (`replay`) stops there instead of computing what nobody can read.
+        func checkWritable() throws {
+            if let reason = streams?.failure { throw Failure(message: "cannot write standard output: \(reason)") }
+        }
     }
 
-    /// A failure with the message to print and the exit status.
+    /// The process's standard output and error, the one path of every command's output: text
+    /// lines are buffered (a line at a time on a terminal), files written to `-` go through the
+    /// same buffer, and standard output is flushed before each line of standard error so that
+    /// the two keep their order when they go to the same place. A failed write to standard
+    /// output (a full disk, `> /dev/full`, a closed descriptor) is remembered, never a trap:
+    /// later writes are dropped and `run` ends with "cannot write standard output" and exit
+    /// status 2. A failed write to standard error has nowhere to be told and is dropped. [ours]
+    final class StandardStreams: @unchecked Sendable {
+        let outFD: Int32
+        let errFD: Int32
+        /// Standard input's descriptor (`-` as an input file).
+        let inFD: Int32
+        private let lock = NSLock()
+        private var buffer: [UInt8] = []
+        private var storedFailure: String?
+        /// A terminal: each line is written at once.
+        private let lineBuffered: Bool
+        static let bufferBytes = 1 << 16
+
+        init(out: Int32, err: Int32, input: Int32) {
+            outFD = out
+            errFD = err
+            inFD = input
+            lineBuffered = isatty(out) != 0
+            buffer.reserveCapacity(Self.bufferBytes)
+        }
+
+        /// The system's reason for the first failed write to standard output, if any.
+        var failure: String? { lock.withLock { storedFailure } }
+
+        /// A line of text to standard output.
+        func line(_ text: String) {
+            lock.withLock {
+                guard storedFailure == nil else { return }
+                buffer.append(contentsOf: text.utf8)
+                buffer.append(0x0A)
+                if lineBuffered || buffer.count >= Self.bufferBytes { flushLocked() }
+            }
+        }
+
+        /// Bytes to standard output (a file written to `-`), after what is buffered.
+        func write(_ bytes: UnsafeRawBufferPointer) throws {
+            let reason: String? = lock.withLock {
+                guard storedFailure == nil else { return storedFailure }
+                if bytes.count < Self.bufferBytes {
+                    buffer.append(contentsOf: bytes)
+                    if buffer.count >= Self.bufferBytes { flushLocked() }
+                } else {
+                    flushLocked()
+                    if storedFailure == nil, let reason = Self.writeAll(outFD, bytes) { storedFailure = reason }
+                }
+                return storedFailure
+            }
+            if let reason { throw Failure(message: "cannot write standard output: \(reason)") }
+        }
+
+        /// Writes what is buffered.
+        func flush() { lock.withLock { flushLocked() } }
+
+        /// A line of text to standard error, after standard output's buffer.
+        func error(_ text: String) {
+            lock.withLock {
+                flushLocked()
+                let bytes = Array((text + "\n").utf8)
+                _ = bytes.withUnsafeBytes { Self.writeAll(errFD, $0) }
+            }
+        }
+
+        private func flushLocked() {
+            guard !buffer.isEmpty else { return }
+            if storedFailure == nil, let reason = buffer.withUnsafeBytes({ Self.writeAll(outFD, $0) }) { storedFailure = reason }
+            buffer.removeAll(keepingCapacity: true)
+        }
+
+        /// Writes every byte (retrying short writes and EINTR); the system's reason on failure.
+        static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
+            var offset = 0
+            while offset < bytes.count {
+                let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return String(cString: strerror(errno))
+                }
+                if n == 0 { return "nothing was written" }
+                offset += n
+            }
+            return nil
+        }
+    }
+
+    /// A failure with the message to print and the exit status: 2 (bad input, a bad command
+    /// line, output that cannot be written) or 3 (internal error); see `exitStatusTable`.
     struct Failure: Error {
         var message: String
         var status: Int32 = 2
+
+        /// A disagreement of hittest with itself: exit status 3.
+        static func `internal`(_ message: String) -> Failure { Failure(message: "internal error: \(message)", status: 3) }
     }
 
     static let usage = """
         usage: hittest <command> [options]
 
-        UIKit's hit testing over scene files (see SCENE_FORMAT in the README).
+        UIKit's hit testing over scene files (see SCENE_FORMAT in the README). Text inputs
+        (scenes, points, scripts, dumps) are UTF-8, lines ending at LF, CRLF or CR; `-` is
+        standard input or output. Names from the input (ids, classes) are printed with control
+        characters escaped (`\\n`, `\\u{1B}`, `\\\\`).
 
         commands:
           demo                       the main job on a built-in phone screen: a million
@@ -65,7 +177,7 @@ public enum HitTestCLI {
           render SCENE -o MAP.html   an interactive page: point at the map, see which view
                                      a touch reaches and why (--sample NAME: a built-in scene)
           audit SCENE [--json]       tap areas, occlusion, small targets and dead zones
-                [--fail-on occluded,small,dead]
+                [--step PT] [--fail-on occluded,small,unreachable,dead]
           explain SCENE X Y          the decision trail for one point, in UIKit's order
           import FILE -o SCENE       from recursiveDescription text or XCUITest/Appium XML
           stats SCENE                views, depth, fan-out, transforms, memory
@@ -76,23 +188,38 @@ public enum HitTestCLI {
         constraint that would put a frame beyond ±1e15 is always an error.
 
         Run `hittest <command> --help` for a command's options.
+
+        \(exitStatusTable)
         """
 
-    /// Runs one command line (without the program name) and returns the exit status.
+    /// The exit statuses, the same for every command (printed by `--help`, in the README).
+    static let exitStatusTable = """
+        exit status (every command):
+          0  done
+          1  findings: `audit --fail-on` found what it names
+          2  bad input, a bad command line, or output that cannot be written (a missing or
+             unreadable file, a bad scene or script line, a full disk, a closed standard output)
+          3  internal error: hittest disagrees with itself (please report it)
+        """
+
+    /// Runs one command line (without the program name) and returns the exit status (see
+    /// `exitStatusTable`).
     public static func run(_ arguments: [String], output: Output = .standard) -> Int32 {
         guard let command = arguments.first else {
             output.err(usage)
+            output.streams?.flush()
             return 2
         }
         var args = Array(arguments.dropFirst())
+        var status: Int32 = 0
+        var message: String?
         if args.contains("--help") || args.contains("-h") || command == "--help" || command == "-h" || command == "help" {
-            output.out(help[command] ?? usage)
-            return 0
-        }
-        let strict = args.contains("--strict")  // LayoutReport.swift
-        args.removeAll { $0 == "--strict" }
-        do {
-            return try LayoutReport.$current.withValue(LayoutReport(output: output, strict: strict)) {
+            output.out(help[command].map { $0 + "\n\n" + exitStatusTable } ?? usage)
+        } else {
+            let strict = args.contains("--strict")  // LayoutReport.swift
+            args.removeAll { $0 == "--strict" }
+            do {
+                status = try LayoutReport.$current.withValue(LayoutReport(output: output, strict: strict)) { () throws -> Int32 in
                 switch command {
                 case "query": try Query.run(args, output)
                 case "render": try Render.run(args, output)
@@ -105,14 +232,25 @@ public enum HitTestCLI {
                 default: throw Failure(message: "unknown command '\(command)'\n\n\(usage)")
                 }
                 return 0
+                }
+            } catch let failure as Failure {
+                message = failure.message
+                status = failure.status
+            } catch {
+                message = "internal error: \(String(describing: error).escapingControlCharacters)"
+                status = 3
             }
-        } catch let failure as Failure {
-            output.err("hittest \(command): \(failure.message)")
-            return failure.status
-        } catch {
-            output.err("hittest \(command): \(error)")
-            return 1
         }
+        // Standard output: written out, and a failed write is the run's error (exit 2).
+        output.streams?.flush()
+        if let reason = output.streams?.failure {
+            let unwritable = "cannot write standard output: \(reason)"
+            if let message, message != unwritable { output.err("hittest \(command): \(message)") }
+            message = unwritable
+            if status != 3 { status = 2 }
+        }
+        if let message { output.err("hittest \(command): \(message)") }
+        return status
     }
 
     static let help: [String: String] = [
@@ -124,10 +262,11 @@ public enum HitTestCLI {
 
             Hit-tests every point of POINTS against SCENE. Points are screen coordinates (the
             root's superview space, where the root's frame lies), as in every command. POINTS
-            is CSV, one `x,y` a line (a header `x,y` is allowed, LF or CRLF), or little-endian
-            float64 pairs in a `.f64` file. Writes CSV `x,y,id` in input order, an empty id
-            where nothing is hit, to FILE or standard output: a CSV line repeats the input's
-            text, a `.f64` number is written as Swift's `description` writes it. `-` is
+            is CSV, one `x,y` a line (a header `x,y` is allowed; lines end at LF, CRLF or CR), or
+            little-endian float64 pairs in a `.f64` file. Writes CSV `x,y,id` in input order, an
+            empty id where nothing is hit, to FILE or standard output: a CSV line repeats the
+            input's line as it is (spaces kept, without its line end), a `.f64` number is
+            written as Swift's `description` writes it. `-` is
             standard input or output. The file is read, hit-tested and written in pieces on
             all cores; a bad line stops the run with its line number (FILE is then removed).
             Runs longer than a second print their progress on standard error when it is a
@@ -161,7 +300,7 @@ public enum HitTestCLI {
             are not hit); add --presentation to draw what is seen at T instead.
 
             usage: hittest render (SCENE | --sample NAME) -o MAP.html [--html] [--scale S] [--cost]
-                              [--save-scene FILE]
+                              [--size WxH] [--save-scene FILE]
 
             With -o naming an .html file (or --html), writes one self-contained page (no
             network): the hit map, drawn at any zoom; pointing at it shows the view hit there
@@ -172,7 +311,8 @@ public enum HitTestCLI {
             beside the map and outline their view when hovered. --scale is the map's pixels per
             point (default 2, at most 1.5 M pixels). --sample NAME builds one of the benchmark's
             scenes instead of reading SCENE (app, app-insets, app-large, grid, deep,
-            dense-overlap, random-1m); --save-scene also writes the scene file shown.
+            dense-overlap, random-1m); --save-scene also writes the scene file shown. --at and
+            --presentation go with the PNG; --sample and --save-scene with the page.
             --size resizes the window first (its views follow their autoresizing masks and
             constraints, and the window lays out), e.g. --size 844x390 to rotate a phone screen.
             """,
@@ -193,8 +333,10 @@ public enum HitTestCLI {
             not interactive, alpha, zero or negative size, off screen, clipped away, covered
             entirely) are listed apart as unreachable. Dead zones: where a touch reaches no
             control. Sampled on a 1 pt grid of the screen (coarser above 4 M samples, or
-            --step). --fail-on exits with 1 when a named finding occurs: occluded (1% or more
-            of a control covered), small, unreachable, dead (1% or more of the screen).
+            --step); where the screen is shorter than the step, one sample stands for its whole
+            width or height (said on standard error), so no area exceeds the screen's. --fail-on
+            exits with 1 when a named finding occurs: occluded (1% or more of a control
+            covered), small, unreachable, dead (1% or more of the screen).
             """,
         "explain": """
             usage: hittest explain SCENE X Y
@@ -208,8 +350,10 @@ public enum HitTestCLI {
 
             Reads UIKit's recursiveDescription text or XCUITest / Appium page source XML (the
             format is detected) and writes a scene file (`-` for standard input or output).
-            Lines or elements that cannot be read are skipped with a warning on standard error;
-            numbers outside the scene format's range are refused, naming the view.
+            Lines or elements that cannot be read are skipped with a warning on standard error
+            (`warning: FILE: line N: ...`); numbers outside the scene format's range are refused,
+            naming the view. A file that gives no scene (no view found, UTF-16, binary) is an
+            error (exit status 2).
             """,
         "stats": """
             usage: hittest stats SCENE
@@ -270,15 +414,11 @@ public enum HitTestCLI {
         if path == "-" {
             do { return try output.input() } catch { throw Failure(message: "cannot read standard input: \(error.localizedDescription)") }
         }
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        let (fd, size) = try openInput(path)
         defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))") }
-        if (st.st_mode & S_IFMT) == S_IFDIR { throw Failure(message: "cannot read \(path): it is a directory") }
         // Regular files: one buffer of the file's size, read into directly. Pipes: chunks.
-        let regular = (st.st_mode & S_IFMT) == S_IFREG
-        var data = Data(count: regular ? Int(st.st_size) : 0)
+        let regular = size != nil
+        var data = Data(count: size ?? 0)
         var filled = 0
         while true {
             if filled == data.count {
@@ -297,31 +437,86 @@ public enum HitTestCLI {
         return data
     }
 
+    /// Opens an input file (not a directory) for reading: its descriptor and, for a regular
+    /// file, its size.
+    static func openInput(_ path: String) throws -> (fd: Int32, size: Int?) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw Failure(message: "cannot read \(path): \(reason)")
+        }
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw Failure(message: "cannot read \(path): it is a directory")
+        }
+        return (fd, (st.st_mode & S_IFMT) == S_IFREG ? Int(st.st_size) : nil)
+    }
+
+    /// Reads a file (`-`: standard input) a chunk of at most 1 MB at a time, for inputs too
+    /// long to hold (`replay`'s script): `body` gets each chunk, in order. Standard input that
+    /// is not the process's own (the tests') comes as one chunk.
+    static func readChunks(_ path: String, _ output: Output, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let fd: Int32
+        if path == "-" {
+            guard let streams = output.streams else {
+                let data = try read(path, output)
+                try data.withUnsafeBytes { try body($0) }
+                return
+            }
+            fd = streams.inFD
+        } else {
+            fd = try openInput(path).fd
+        }
+        defer { if path != "-" { close(fd) } }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = Foundation.read(fd, buffer.baseAddress!, buffer.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure(message: "cannot read \(display(path)): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        }
+    }
+
     /// Loads and checks a scene file (`-`: standard input) and builds its views. Out-of-range
     /// numbers are refused here, naming the node, before any view is built.
     static func loadScene(_ path: String, _ output: Output) throws -> (SceneFile, Window) {
         let data = try read(path, output)
+        try TextInput.check(data, name: display(path))
         do {
             let scene = try SceneFile(json: data)
             return (scene, try LayoutReport.check(display(path)) { scene.makeWindow() })  // LayoutReport.swift
         } catch let failure as Failure {
             throw failure
         } catch {
-            throw Failure(message: "\(display(path)): \(error)")
+            throw Failure(message: "\(display(path)): \(String(describing: error).escapingControlCharacters)")
         }
     }
 
     /// Writes a file (`-`: standard output). A failure is a message with the system's reason
-    /// and exit status 2, as for reads.
+    /// and exit status 2, as for reads; a regular file is then removed.
     static func write(_ data: Data, to path: String, _ output: Output) throws {
         var w = try FileWriter(path, output)
-        try w.write(data)
-        try w.finish()
+        do {
+            try w.write(data)
+            try w.finish()
+        } catch {
+            w.discard()
+            throw error
+        }
     }
 
-    /// A buffered, streaming file writer; `-` is standard output.
+    /// A buffered, streaming file writer; `-` is standard output (through `StandardStreams`
+    /// when it is the process's own, so a failed write there is reported as for every command).
     struct FileWriter {
         let path: String
+        /// The file's descriptor; -1 for `-`.
         let fd: Int32
         let output: Output
         var buffer: [UInt8] = []
@@ -333,7 +528,7 @@ public enum HitTestCLI {
             self.path = path
             self.output = output
             if path == "-" {
-                fd = 1
+                fd = -1
                 if !output.rawStandardOutput { collected = [] }
             } else {
                 fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -363,18 +558,17 @@ public enum HitTestCLI {
                 buffer.removeAll(keepingCapacity: true)
                 return
             }
-            var offset = 0
-            while offset < buffer.count {
-                let n = buffer.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    let reason = String(cString: strerror(errno))
-                    if fd != 1 { close(fd) }
-                    throw Failure(message: "cannot write \(path == "-" ? "standard output" : path): \(reason)")
-                }
-                offset += n
-            }
+            try buffer.withUnsafeBytes { try put($0) }
             buffer.removeAll(keepingCapacity: true)
+        }
+
+        /// Writes bytes to the file (or standard output) now, past the buffer.
+        func put(_ bytes: UnsafeRawBufferPointer) throws {
+            if path == "-" {
+                try output.streams?.write(bytes)
+                return
+            }
+            if let reason = StandardStreams.writeAll(fd, bytes) { throw Failure(message: "cannot write \(path): \(reason)") }
         }
 
         /// Flushes and closes; checks that the data reached the file.
@@ -391,7 +585,12 @@ public enum HitTestCLI {
                 output.out(text)
                 return
             }
-            if fd != 1, close(fd) != 0 { throw Failure(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
+            if path == "-" {
+                output.streams?.flush()
+                try output.checkWritable()
+                return
+            }
+            if close(fd) != 0 { throw Failure(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
         }
     }
 
@@ -401,7 +600,13 @@ public enum HitTestCLI {
         return Int(x)
     }
 
+    /// A view's name: its id (`accessibilityIdentifier`), else its debug name.
     static func name(_ view: View?) -> String { view?.accessibilityIdentifier ?? view?.debugName ?? "" }
+
+    /// A view's name for a text output (explain, audit, stats, replay): control characters
+    /// escaped, so that an id cannot forge lines or reach the terminal
+    /// (`escapingControlCharacters`, reversible).
+    static func shown(_ view: View?) -> String { name(view).escapingControlCharacters }
 
     /// A number as the tool prints it: whole numbers without a fraction, others with at most
     /// four decimals, trailing zeros dropped (43.5 stays 43.5; the sum 20 + 34.3333 prints as
@@ -413,6 +618,16 @@ public enum HitTestCLI {
         while s.hasSuffix("0") { s.removeLast() }
         if s.hasSuffix(".") { s.removeLast() }
         return s == "-0" ? "0" : s
+    }
+
+    /// A number in the shortest form that reads back as the same number, whole numbers below
+    /// 1e15 without a fraction (`1000`, `2.5`, `1e-09`, `1e+300`): for values a user gave,
+    /// which `fmt` could round away (`--step 1e-9` is not "--step 0"). The text of `query`'s
+    /// `.f64` numbers (`FastNumber`).
+    static func exact(_ x: Double) -> String {
+        var bytes: [UInt8] = []
+        FastNumber.append(x, &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// "1 view", "2 views".

@@ -31,6 +31,7 @@ extension HitTestCLI {
                 if binary, input.count % 16 != 0 {
                     throw Failure(message: "\(display(a.positional[1])): \(input.count) bytes is not a whole number of x,y float64 pairs")
                 }
+                if !binary { try TextInput.check(input.buffer, name: display(a.positional[1]), whole: false) }
                 let t0 = ContinuousClock.now
                 var w = try target.open(table: tableText)
                 let count: Int
@@ -48,14 +49,16 @@ extension HitTestCLI {
                 progress.done("\(count) points: read, hit-tested and wrote in \(ms(t0, .now))")
                 return
             }
-            let data = try read(a.positional[1], output)
+            var data = try read(a.positional[1], output)
+            if !binary { try TextInput.check(data.prefix(TextInput.prefixBytes), name: display(a.positional[1])) }
             let t0 = ContinuousClock.now
             var counts: [Int] = []
             var points: [Point]
             if binary {
                 points = try parsePoints(data, binary: true, name: display(a.positional[1]), progress: progress)
             } else {
-                (points, counts) = try PointsCSV.parse(data, name: display(a.positional[1]))
+                // The text as parsed: lone CRs made LFs (`PointsCSV.loneCR`), for the writer.
+                (points, counts, data) = try PointsCSV.parse(data, name: display(a.positional[1]))
             }
             let parsed = ContinuousClock.now
             for k in points.indices { points[k] = Screen.toRoot(points[k], window) }
@@ -113,7 +116,7 @@ extension HitTestCLI {
                     }
                     guard ids != "-" else { throw Failure(message: "-o - and --ids -: the .i32 output and its view table cannot both go to standard output") }
                     if output.rawStandardOutput {
-                        guard isatty(1) == 0 else {
+                        guard isatty(output.streams!.outFD) == 0 else {
                             throw Failure(message: "standard output is a terminal: not writing binary .i32 output there; redirect it (> FILE.i32) or use -o FILE.i32")
                         }
                     } else if output.outBytes == nil {
@@ -226,7 +229,7 @@ extension HitTestCLI {
         init(_ output: Output, asked: Bool = false) {
             self.output = output
             self.asked = asked
-            enabled = asked || (output.rawStandardOutput && isatty(2) != 0)
+            enabled = asked || (output.streams.map { isatty($0.errFD) != 0 } ?? false)
         }
 
         func report(_ text: @autoclosure () -> String) {
@@ -260,6 +263,14 @@ extension HitTestCLI {
             while s < e && space(p[s]) { s += 1 }
             while e > s && space(p[e - 1]) { e -= 1 }
             return (s, e, next)
+        }
+
+        /// Where the text of the line that starts at `i` ends: before its LF (`next` - 1, as
+        /// `line` gives it) and a CR just before the LF; at `n` for a last line without one.
+        @inline(__always) static func textEnd(_ p: UnsafePointer<UInt8>, from i: Int, next: Int, count n: Int) -> Int {
+            var end = min(next - 1, n)
+            if end > i && p[end - 1] == 0x0D { end -= 1 }
+            return end
         }
 
         static let pow10: [Double] = (0...22).map { pow(10, Double($0)) }
@@ -323,6 +334,9 @@ extension HitTestCLI {
             public var mapHeight: Int
             /// The colour of each view's pixels.
             public var colors: [ObjectIdentifier: (UInt8, UInt8, UInt8)]
+            /// The legend's views and their pixels, in its order: largest first, equal areas in
+            /// order of first appearance.
+            public var legend: [(View, Int)]
         }
 
         static let nothing: (UInt8, UInt8, UInt8) = (40, 40, 40)
@@ -330,6 +344,7 @@ extension HitTestCLI {
 
         static func run(_ args: [String], _ output: Output) throws {
             if HTMLPage.wanted(args) { return try HTMLPage.run(args, output) }  // -o MAP.html / --html: the page
+            try refuse(HTMLPage.pageOnly, in: args, because: "goes with the page output (-o MAP.html or --html), not the PNG")
             let a = try Arguments(args, valued: ["-o", "--scale", "--at", "--size"], flags: ["--cost", "--presentation"])
             try a.expect(1, "SCENE")
             guard let out = a.options["-o"] else { throw Failure(message: "-o MAP.png is required") }
@@ -361,6 +376,14 @@ extension HitTestCLI {
                 : hitMap(window, grid, hits: hits).image
             try write(image.pngData(), to: out, output)
             output.err("wrote \(out == "-" ? "standard output" : out) (\(image.width)x\(image.height))")
+        }
+
+        /// Options of the PNG output that the page does not take.
+        static let pngOnly: Set<String> = ["--at", "--presentation"]
+
+        /// Refuses an option of the other output of `render`, saying which output takes it.
+        static func refuse(_ options: Set<String>, in args: [String], because reason: String) throws {
+            if let a = args.first(where: options.contains) { throw Failure(message: "\(a) \(reason)") }
         }
 
         /// The pixels of a map: the root's rectangle on the screen at `scale` pixels per point.
@@ -421,14 +444,23 @@ extension HitTestCLI {
             let (w, h) = (grid.width, grid.height)
             let hits = given ?? window.hitTest(grid.rootPoints(window))
             var colors: [ObjectIdentifier: (UInt8, UInt8, UInt8)] = [:]
-            var counts: [ObjectIdentifier: (View, Int)] = [:]
+            // Per view, in order of first appearance (row by row): the view and its pixels.
+            var order: [ObjectIdentifier: Int] = [:]
+            var counts: [(View, Int)] = []
             for hit in hits {
                 guard let hit else { continue }
                 let key = ObjectIdentifier(hit)
-                if colors[key] == nil { colors[key] = color(colors.count) }
-                counts[key, default: (hit, 0)].1 += 1
+                if let k = order[key] {
+                    counts[k].1 += 1
+                } else {
+                    order[key] = counts.count
+                    colors[key] = color(counts.count)
+                    counts.append((hit, 1))
+                }
             }
-            let legend = counts.values.sorted { $0.1 > $1.1 }
+            // Largest first; equal areas in order of first appearance (the colours' order), so
+            // the same scene gives the same image, byte for byte.
+            let legend = counts.enumerated().sorted { $0.element.1 != $1.element.1 ? $0.element.1 > $1.element.1 : $0.offset < $1.offset }.map(\.element)
             let shown = min(legend.count, 40)
             let rowHeight = 14
             let lines = legend.prefix(shown).map { "\(name($0.0)) (\($0.1))" }
@@ -459,7 +491,7 @@ extension HitTestCLI {
             }
             for dy in 0..<10 { for dx in 0..<10 { image[4 + dx, y + dy] = nothing } }
             TinyFont.draw(legend.count > shown ? "NOTHING; +\(legend.count - shown) MORE VIEWS" : "NOTHING", at: 20, y, scale: 2, color: (0, 0, 0), into: &image)
-            return Map(image: image, mapHeight: h, colors: colors)
+            return Map(image: image, mapHeight: h, colors: colors, legend: legend.map { ($0.0, $0.1) })
         }
 
         /// Heat colour for t in [0, 1]: dark blue, red, yellow, white.
@@ -474,7 +506,7 @@ extension HitTestCLI {
         /// The cost map: per pixel, how many views UIKit's walk calls hitTest on (the flattened
         /// walk: no recursion, no allocation per pixel).
         static func costMap(_ window: View, _ grid: Grid, progress: Progress) throws -> RGBImage {
-            guard let flat = FlatTree(window) else { throw Failure(message: "--cost needs a tree without handlers", status: 1) }
+            guard let flat = FlatTree(window) else { throw Failure.internal("--cost needs a tree without handlers") }
             let (w, h) = (grid.width, grid.height)
             var costs = [Int32](repeating: 0, count: w * h)
             var stack: [FlatTree.Frame] = []
@@ -501,9 +533,11 @@ extension HitTestCLI {
     // MARK: - explain
 
     enum Explain {
-        /// At most three decimals, trailing zeros dropped: enough to see an edge.
+        /// At most three decimals, trailing zeros dropped: enough to see an edge. Magnitudes
+        /// of 1e15 and more (where three decimals say nothing) in the shortest form that reads
+        /// back as the same number (`1e+308`, not 309 digits).
         static func short(_ x: Double) -> String {
-            guard x.isFinite else { return "\(x)" }
+            guard x.isFinite, abs(x) < 1e15 else { return "\(x)" }
             var s = String(format: "%.3f", x)
             while s.hasSuffix("0") { s.removeLast() }
             if s.hasSuffix(".") { s.removeLast() }
@@ -518,15 +552,15 @@ extension HitTestCLI {
             }
             let (_, window) = try loadScene(a.positional[0], output)
             try LayoutOption.apply(a.options["--size"], to: window)  // Layout: --size
-            guard let flat = FlatTree(window) else { throw Failure(message: "explain needs a tree without handlers", status: 1) }
+            guard let flat = FlatTree(window) else { throw Failure.internal("explain needs a tree without handlers") }
             let p = Screen.toRoot(Point(x: x, y: y), window)
             var steps: [FlatTree.Step] = []
             var stack: [FlatTree.Frame] = []
             let (hit, visits) = flat.walk(p.x, p.y, stack: &stack) { steps.append($0) }
             for line in summarise(steps, flat) { output.out(line) }
-            output.out("=> \(hit.map { name(flat.views[$0]) } ?? "nothing") (\(count(visits, "view")) tested)")
+            output.out("=> \(hit.map { shown(flat.views[$0]) } ?? "nothing") (\(count(visits, "view")) tested)")
             if window.hitTest(p) !== hit.map({ flat.views[$0] }) {
-                throw Failure(message: "internal error: the index and the walk disagree at (\(x), \(y))", status: 1)
+                throw Failure.internal("the index and the walk disagree at (\(x), \(y))")
             }
         }
 
@@ -538,7 +572,7 @@ extension HitTestCLI {
                 String(repeating: "  ", count: min(depth, 32)) + (depth > 32 ? "[depth \(depth)] " : "")
             }
             func line(_ s: FlatTree.Step) -> String {
-                indent(s.depth) + "\(name(flat.views[s.view])) at (\(short(s.x)), \(short(s.y))): \(s.verdict)"
+                indent(s.depth) + "\(shown(flat.views[s.view])) at (\(short(s.x)), \(short(s.y))): \(s.verdict)"
             }
             var lines: [String] = []
             var k = 0
@@ -550,7 +584,7 @@ extension HitTestCLI {
                 if e - k > 5 {
                     let s = steps[k]
                     lines.append(indent(s.depth)
-                        + "\(count(e - k, "view")) (\(name(flat.views[s.view])) ... \(name(flat.views[steps[e - 1].view]))): \(s.verdict)")
+                        + "\(count(e - k, "view")) (\(shown(flat.views[s.view])) ... \(shown(flat.views[steps[e - 1].view]))): \(s.verdict)")
                 } else {
                     for j in k..<e { lines.append(line(steps[j])) }
                 }
@@ -568,16 +602,20 @@ extension HitTestCLI {
             try a.expect(1, "FILE")
             guard let out = a.options["-o"] else { throw Failure(message: "-o SCENE is required") }
             let data = try read(a.positional[0], output)
+            let source = display(a.positional[0])
+            try TextInput.check(data, name: source)
             let text = String(decoding: data, as: UTF8.self)
+            // Warnings name the file, and what they quote from it is escaped.
+            func warn(_ warning: String) { output.err("warning: \(source.escapingControlCharacters): \(warning.escapingControlCharacters)") }
             let result: SceneImporter.Result
             do { result = try SceneImporter.importScene(text) } catch {
                 // The per-line warnings are what explains a failed import: print them first.
-                for warning in error.warnings { output.err("warning: \(warning)") }
-                throw Failure(message: "\(display(a.positional[0])): \(error)", status: 1)
+                for warning in error.warnings { warn(warning) }
+                throw Failure(message: "\(source): \(String(describing: error).escapingControlCharacters)")
             }
-            for warning in result.warnings { output.err("warning: \(warning)") }
+            for warning in result.warnings { warn(warning) }
             do { try result.scene.validate() } catch {
-                throw Failure(message: "\(display(a.positional[0])): \(error)", status: 1)
+                throw Failure(message: "\(source): \(String(describing: error).escapingControlCharacters)")
             }
             try write(result.scene.jsonData(), to: out, output)
             var count = 0
@@ -607,7 +645,7 @@ extension HitTestCLI {
                 if !v.transform.isIdentity { transformed += 1 }
                 if v.isHidden { hidden += 1 }
                 if !v.isUserInteractionEnabled || v.alpha < 0.01 { inert += 1 }
-                if !v.isHidden && v.isUserInteractionEnabled, let reason = Audit.neverHit(v) { never.append((name(v), reason)) }
+                if !v.isHidden && v.isUserInteractionEnabled, let reason = Audit.neverHit(v) { never.append((shown(v), reason)) }
                 stack.append(contentsOf: v.subviews.map { ($0, d + 1) })
             }
             let snapshot = window.makeHitTestSnapshot()

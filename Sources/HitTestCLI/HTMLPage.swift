@@ -28,8 +28,12 @@ extension HitTestCLI {
             return out.hasSuffix(".html") || out.hasSuffix(".htm")
         }
 
+        /// Options of the page that the PNG output does not take.
+        static let pageOnly: Set<String> = ["--sample", "--save-scene", "--html"]
+
         static func run(_ args: [String], _ output: Output) throws {
-            let a = try Arguments(args, valued: ["-o", "--scale", "--sample", "--save-scene"], flags: ["--html", "--cost"])
+            try Render.refuse(Render.pngOnly, in: args, because: "goes with the PNG output (-o MAP.png), not the page: the page draws the scene as loaded")
+            let a = try Arguments(args, valued: ["-o", "--scale", "--sample", "--save-scene", "--size"], flags: ["--html", "--cost"])
             guard let out = a.options["-o"] else { throw Failure(message: "-o MAP.html is required") }
             let explicit = try a.options["--scale"].map { s -> Double in
                 guard let v = Double(s), v > 0, v <= 16 else { throw Failure(message: "--scale takes a number in (0, 16]") }
@@ -51,6 +55,7 @@ extension HitTestCLI {
                 (scene, window) = try loadScene(a.positional[0], output)
                 title = display(a.positional[0])
             }
+            try LayoutOption.apply(a.options["--size"], to: window)  // Layout: --size
             if let path = a.options["--save-scene"] { try write(scene.jsonData(), to: path, output) }
             let html = try page(window, scene: scene, title: title, scale: explicit, showCost: a.flags.contains("--cost"), output)
             try write(Data(html.utf8), to: out, output)
@@ -102,7 +107,7 @@ extension HitTestCLI {
         /// The page's data: the flattened tree (the walk's numbers), names, screen frames, the
         /// engine's hit map as runs, and the audit's findings. Columnar JSON.
         static func dataJSON(_ window: Window, scene: SceneFile?, title: String, scale: Double?, _ output: Output) throws -> String {
-            guard let flat = FlatTree(window) else { throw Failure(message: "the page needs a tree without handlers", status: 1) }
+            guard let flat = FlatTree(window) else { throw Failure(message: "the page needs a tree without handlers (hitTest or pointInside handlers cannot be drawn as a page)") }
             let n = flat.views.count
             let grid = try grid(window, scale: scale, output)
             var index: [ObjectIdentifier: Int] = [:]

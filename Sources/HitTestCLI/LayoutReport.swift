@@ -22,11 +22,12 @@ extension HitTestCLI {
             guard !issues.isEmpty else { return result }
             let report = current ?? LayoutReport(output: .standard, strict: false)
             let errors = issues.filter { $0.isOutOfRange || report.strict }
+            // Ids and scene text come from the file: control characters are escaped.
             for issue in issues where !(issue.isOutOfRange || report.strict) {
-                report.output.err("warning: \(file): \(issue.sceneDescription) (--strict makes this an error)")
+                report.output.err("warning: \(file): \(issue.sceneDescription) (--strict makes this an error)".escapingControlCharacters)
             }
             if !errors.isEmpty {
-                throw Failure(message: errors.map { "\(file): \($0.sceneDescription)" }.joined(separator: "\n"))
+                throw Failure(message: errors.map { "\(file): \($0.sceneDescription)".escapingControlCharacters }.joined(separator: "\n"))
             }
             return result
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HitTestKit
 
+
 extension HitTestCLI {
     /// The CSV path of `query` at near disk speed: the input is cut into chunks of about 4 MB
     /// (after a newline) that are parsed, and later written, on all cores.
@@ -12,11 +13,58 @@ extension HitTestCLI {
     /// long mantissas, header, empty, bad) goes through `CSVLines`, the byte parser with its
     /// strtod fallback, so the accepted syntax and the error messages are unchanged.
     ///
-    /// Writing: a line without spaces is copied as is (CR dropped), then `,` and the hit view's
-    /// id, from a table made once per distinct handle.
+    /// Writing: each point line is copied as it is (spaces kept; its CR and LF dropped), then
+    /// `,` and the hit view's id, from a table made once per distinct handle.
+    ///
+    /// Lines end at LF, CRLF or a lone CR, as `TextLineReader` reads every other text input:
+    /// the scanning here works on LF (and a CR just before it); a piece in which the parser
+    /// meets a lone CR (`loneCR`) is parsed again from a copy with each lone CR made an LF
+    /// (`normalizingLoneCRs`: the same lines, the same line numbers, the same bytes but for the
+    /// terminators). Text without a lone CR costs nothing more.
     enum PointsCSV {
         /// Target chunk size.
         static let chunkBytes = 4 << 20
+
+        /// The line `chunk` reports when a line holds a lone CR (a CR not followed by an LF): the
+        /// caller parses the text again with its lone CRs made LFs (`normalizingLoneCRs`). Only
+        /// the general path can meet one: the fast paths take a CR only just before an LF (or at
+        /// the end of the text, where it ends the last line as `TextLineReader` ends it).
+        static let loneCR = -1
+
+        /// The offset of the first lone CR in p[0..<n], or nil.
+        static func firstLoneCR(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
+            var from = 0
+            while from < n, let q = memchr(p + from, 0x0D, n - from) {
+                let k = UnsafeRawPointer(p).distance(to: UnsafeRawPointer(q))
+                if k + 1 == n || p[k + 1] != 0x0A { return k }
+                from = k + 2
+            }
+            return nil
+        }
+
+        /// p[0..<n] with every lone CR made an LF, in a new buffer (the caller deallocates it),
+        /// or nil when there is none: then the text's lines are already what `TextLineReader`
+        /// reads, for the parser and writer that end lines at LF.
+        static func normalizingLoneCRs(_ p: UnsafePointer<UInt8>, _ n: Int) -> UnsafeMutablePointer<UInt8>? {
+            guard var k = firstLoneCR(p, n) else { return nil }
+            let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
+            copy.initialize(from: p, count: n)
+            while k < n {
+                if copy[k] == 0x0D && (k + 1 == n || copy[k + 1] != 0x0A) { copy[k] = 0x0A }
+                k += 1
+            }
+            return copy
+        }
+
+        /// `data` with every lone CR made an LF (the same `Data` when there is none).
+        static func normalizingLoneCRs(_ data: Data) -> Data {
+            data.withUnsafeBytes { raw -> Data in
+                guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                    let copy = normalizingLoneCRs(base, raw.count)
+                else { return data }
+                return Data(bytesNoCopy: copy, count: raw.count, deallocator: .custom { p, _ in p.deallocate() })
+            }
+        }
 
         /// Chunk starts and the end: each chunk but the last ends just after a newline.
         static func cuts(_ base: UnsafePointer<UInt8>, _ n: Int, piece: Int = chunkBytes) -> [Int] {
@@ -89,8 +137,8 @@ extension HitTestCLI {
         }
 
         /// The points of a CSV file (see `Query.parsePoints`) and the points of each chunk.
-        static func parse(_ data: Data, name: String) throws -> (points: [Point], counts: [Int]) {
-            try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> ([Point], [Int]) in
+        static func parse(_ data: Data, name: String) throws -> (points: [Point], counts: [Int], text: Data) {
+            let parsed = try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> ([Point], [Int])? in
                 guard raw.count > 0 else { return ([], []) }
                 let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 let n = raw.count
@@ -130,8 +178,12 @@ extension HitTestCLI {
                     if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
                     var at = 0
                     for k in 0..<parts {
+                        // The first chunk with a problem: every chunk before it is plain, so
+                        // its line numbers count LFs right; a lone CR: parsed again, normalized.
                         if let (line, text) = all.failures[k] {
-                            failure = Failure(message: "\(name): line \(all.lines[k] + line): expected x,y, found '\(text)'")
+                            failure = line == loneCR
+                                ? Failure(message: "")
+                                : Failure(message: "\(name): line \(all.lines[k] + line): expected x,y, found '\(text.escapingControlCharacters)'")
                             initialized = 0
                             return
                         }
@@ -141,9 +193,14 @@ extension HitTestCLI {
                     }
                     initialized = at
                 }
-                if let failure { throw failure }
+                if let failure {
+                    if failure.message.isEmpty { return nil }  // a lone CR: again, normalized
+                    throw failure
+                }
                 return (points, Array(all.counts))
             }
+            guard let (points, counts) = parsed else { return try parse(normalizingLoneCRs(data), name: name) }
+            return (points, counts, data)
         }
 
         /// Powers of ten exact in a Double.
@@ -237,7 +294,7 @@ extension HitTestCLI {
         }
 
         /// Parses one chunk; returns the points written and the first bad line (1-based in the
-        /// chunk) with its text. `lines`: try `PointsLine.parse` (a whole short line at once) on
+        /// chunk) with its text, or `loneCR` (parse the chunk again with `normalizingLoneCRs`). `lines`: try `PointsLine.parse` (a whole short line at once) on
         /// each line first; false: the number-by-number parser alone (the tests compare both).
         static func chunk(
             _ p: UnsafePointer<UInt8>, _ n: Int, header: Bool, into out: UnsafeMutablePointer<Point>, capacity: Int,
@@ -278,14 +335,18 @@ extension HitTestCLI {
                             }
                         }
                     }
-                    // Any other line: the general byte parser.
+                    // Any other line: the general byte parser. A CR in its text is a lone CR.
                     let (s, e, next) = CSVLines.line(p, from: i, count: n)
+                    let end = CSVLines.textEnd(p, from: i, next: next, count: n)
+                    if end > i, memchr(p + i, 0x0D, end - i) != nil { return (count, (loneCR, "")) }
                     if s < e && !(header && line == 1 && (p[s] | 0x20) == UInt8(ascii: "x")) {
                         guard let (x, y) = CSVLines.pair(b, s, e), count < capacity else {
                             return (count, (line, String(decoding: UnsafeBufferPointer(rebasing: b[s..<min(e, s + 40)]), as: UTF8.self)))
                         }
                         (out + count).initialize(to: Point(x: x, y: y))
-                        extents?[count] = LineExtent(start: UInt32(truncatingIfNeeded: i), length: 0)
+                        // The output repeats the line as it is (spaces kept), without its CR and LF.
+                        let text = end - i
+                        extents?[count] = LineExtent(start: UInt32(truncatingIfNeeded: i), length: text <= UInt32.max ? UInt32(text) : 0)
                         count += 1
                     }
                     i = next
@@ -534,18 +595,12 @@ extension HitTestCLI {
                             continue
                         }
                     }
-                    // Otherwise as `CSVLines` reads it: trimmed, spaces around the comma dropped.
+                    // Otherwise a point line as `CSVLines` reads it, repeated as it is (spaces
+                    // kept), without its CR and LF.
                     let (s, e, next) = CSVLines.line(p, from: i, count: n)
                     if s < e && !(first && line == 1 && (p[s] | 0x20) == UInt8(ascii: "x")) {
-                        var comma = s
-                        while comma < e && p[comma] != UInt8(ascii: ",") { comma += 1 }
-                        var xe = comma
-                        while xe > s && CSVLines.space(p[xe - 1]) { xe -= 1 }
-                        var ys = min(comma + 1, e)
-                        while ys < e && CSVLines.space(p[ys]) { ys += 1 }
-                        memcpy(out + o, p + s, xe - s); o += xe - s
-                        out[o] = UInt8(ascii: ","); o += 1
-                        memcpy(out + o, p + ys, e - ys); o += e - ys
+                        let end = CSVLines.textEnd(p, from: i, next: next, count: n)
+                        memcpy(out + o, p + i, end - i); o += end - i
                         finish()
                     }
                     i = next
@@ -564,17 +619,7 @@ extension HitTestCLI.FileWriter {
             return
         }
         try flush()
-        var offset = 0
-        while offset < bytes.count {
-            let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                if fd != 1 { close(fd) }
-                throw HitTestCLI.Failure(message: "cannot write \(path == "-" ? "standard output" : path): \(reason)")
-            }
-            offset += n
-        }
+        try put(bytes)
     }
 }
 

@@ -99,6 +99,12 @@ extension HitTestCLI {
             /// A parse failure: the line (1-based in the piece) and its text.
             var failure: (Int, String)?
             var ready = false
+            /// The piece with its lone CRs made LFs, when it has any (`PointsCSV.loneCR`): the
+            /// text its extents point into.
+            var normalized: UnsafeMutablePointer<UInt8>?
+
+            /// The piece's text: `original`, or its normalized copy.
+            func text(_ original: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> { normalized.map { UnsafePointer($0) } ?? original }
 
             func reservePoints(_ n: Int) {
                 guard n > pointCapacity else { return }
@@ -123,6 +129,7 @@ extension HitTestCLI {
                 handles.deallocate()
                 extents.deallocate()
                 bytes.deallocate()
+                normalized?.deallocate()
             }
         }
 
@@ -253,13 +260,23 @@ extension HitTestCLI {
             if case .text = answers { text = true } else { text = false }
             let work: @Sendable (Int, Slot) -> Void = { k, slot in
                 let s = cuts[k], len = cuts[k + 1] - s
-                let p = input.raw.assumingMemoryBound(to: UInt8.self) + s
+                var p = input.raw.assumingMemoryBound(to: UInt8.self) + s
                 // A point needs at least "d,d" and, but for the last line, a newline.
                 slot.reservePoints(len / 4 + 2)
+                slot.normalized?.deallocate()
+                slot.normalized = nil
                 // Line extents for the text output (pieces under 4 GB: always, but for a line that long).
-                let (count, failure) = PointsCSV.chunk(
+                var (count, failure) = PointsCSV.chunk(
                     p, len, header: k == 0, into: slot.points, capacity: slot.pointCapacity,
                     extents: text && len <= UInt32.max ? slot.extents : nil)
+                if failure?.0 == PointsCSV.loneCR, let copy = PointsCSV.normalizingLoneCRs(p, len) {
+                    // Lone CRs: the piece again, its lone CRs made LFs (a lone CR never ends a piece).
+                    slot.normalized = copy
+                    p = UnsafePointer(copy)
+                    (count, failure) = PointsCSV.chunk(
+                        p, len, header: k == 0, into: slot.points, capacity: slot.pointCapacity,
+                        extents: text && len <= UInt32.max ? slot.extents : nil)
+                }
                 slot.count = count
                 slot.failure = failure
                 slot.formatted = false
@@ -279,12 +296,13 @@ extension HitTestCLI {
             try run(pieces: cuts.count - 1, work: work) { k, slot in
                 let s = cuts[k], len = cuts[k + 1] - s
                 if let (line, text) = slot.failure {
-                    let before = PointsCSV.newlines(base, s)
-                    throw Failure(message: "\(name): line \(before + line): expected x,y, found '\(text)'")
+                    // The lines before the piece as `TextLineReader` counts them (lone CRs too).
+                    let before = TextInput.lineNumber(of: s, in: UnsafeRawBufferPointer(start: base, count: n)) - 1
+                    throw Failure(message: "\(name): line \(before + line): expected x,y, found '\(text.escapingControlCharacters)'")
                 }
                 if !slot.formatted {
                     resolveHandlers(slot, window)
-                    emit(base + s, len, first: k == 0, slot, answers)
+                    emit(slot.text(base + s), len, first: k == 0, slot, answers)
                 }
                 try w.writeLarge(UnsafeRawBufferPointer(start: slot.bytes, count: slot.used))
                 total += slot.count
@@ -427,7 +445,7 @@ extension HitTestCLI.FileWriter {
             collected = []
             return
         }
-        guard fd != 1 else { return }
+        guard path != "-" else { return }
         var st = stat()
         let regular = fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
         close(fd)

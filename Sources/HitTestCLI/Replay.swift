@@ -11,6 +11,9 @@ extension HitTestCLI {
     /// animations). Before each beginning touch that lands where the model and the
     /// presentation disagree, a `#` line names both.
     enum Replay {
+        /// The log's kinds, as `--only` takes them.
+        static let kindNames = "delivered, forwarded, dropped, ignored, held, recognizer, action, controlEvent, scrolled, animation"
+
         static let help = """
             usage: hittest replay SCENE SCRIPT [--until T] [--only KINDS]
 
@@ -20,13 +23,16 @@ extension HitTestCLI {
             deliveries, `time [touch N] kind view: detail` for what touches made happen
             (recognizer states, control events, actions run, scroll offsets). SCRIPT is CSV, one
             touch change a line: `time,id,phase,x,y[,window]` (seconds; began, moved,
-            stationary, ended, cancelled; screen coordinates, as in every command); lines with
-            the same time are one input step. Time is simulated: a deceleration or a held
+            stationary, ended, cancelled; screen coordinates, as in every command; the window
+            index, when given, must exist: a scene is window 0); lines with the same time are one
+            input step; `time,advance` moves the clock; lines end at LF, CRLF or CR. The script
+            is read and replayed a line at a time and the log printed as it goes (memory does
+            not grow with the script's length); a bad line stops the replay with its line
+            number, after the log of the lines before it. Time is simulated: a deceleration or a held
             touch runs when the script's time passes it; --until T then advances the clock to
             T seconds (default: the script's last time plus 5 s, so motion after the last lift
-            finishes). --only prints the entries of the named kinds (comma-separated:
-            delivered, forwarded, dropped, ignored, held, recognizer, action, controlEvent,
-            scrolled, animation).
+            finishes). --only prints the entries of the named kinds (comma-separated, at least
+            one: \(kindNames)).
 
             The scene's "animations" run on the same simulated clock, so a tap during a slide
             reaches what the model says (where the view will be), not what is seen; a line
@@ -37,48 +43,41 @@ extension HitTestCLI {
         static func run(_ args: [String], _ output: Output) throws {
             let a = try Arguments(args, valued: ["--until", "--only"], flags: [])
             try a.expect(2, "SCENE and SCRIPT")
-            let (scene, window) = try loadScene(a.positional[0], output)
-            let text = String(decoding: try read(a.positional[1], output), as: UTF8.self)
-            let script: TouchScript
-            do { script = try TouchScript(csv: text) } catch {
-                throw Failure(message: "\(display(a.positional[1])): \(error)")
-            }
-            var kinds: Set<TouchDelivery.Kind>?
-            if let only = a.options["--only"] {
-                var set = Set<TouchDelivery.Kind>()
-                for name in only.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-                    guard let kind = TouchDelivery.Kind(rawValue: name) else {
-                        throw Failure(message: "--only: unknown kind '\(name)'")
-                    }
-                    set.insert(kind)
-                }
-                kinds = set
-            }
-            let last = script.entries.compactMap(\.time).max() ?? 0
-            var until = last + 5
-            if let u = a.options["--until"] {
+            let kinds = try a.options["--only"].map(Self.kinds)
+            let until = try a.options["--until"].map { u -> Double in
                 guard let t = Double(u), t.isFinite else { throw Failure(message: "--until: '\(u)' is not a finite number") }
-                until = t
+                return t
             }
+            let (scene, window) = try loadScene(a.positional[0], output)
+            let name = display(a.positional[1])
             let app = Application()
             app.addWindow(window)
             scene.installAnimations(in: window, on: app)
-            var printed = 0
-            func flush() {
-                let log = app.deliveryLog
-                for entry in log[printed...] where kinds?.contains(entry.kind) ?? true { output.out(entry.description) }
-                printed = log.count
+            let windowCount = app.windows.count
+            // What the last entry added to the log, printed (filtered by --only) and let go, so
+            // memory stays bounded whatever the script's length.
+            func flush() throws {
+                for entry in app.deliveryLog where kinds?.contains(entry.kind) ?? true { output.out(entry.description) }
+                app.clearDeliveryLog()
+                try output.checkWritable()
             }
             let marksDifferences = kinds?.contains(.animation) ?? true
-            for entry in script.entries {
+            var last: Double?
+            func play(_ entry: TouchScript.Entry) throws {
+                if let t = entry.time { last = max(last ?? t, t) }
                 switch entry {
                 case .advanceTime(let time):
                     app.advanceTime(to: time)
                 case .touches(let step):
-                    guard let time = step.map(\.timestamp).max() else { continue }
+                    guard let time = step.map(\.timestamp).max() else { break }
+                    for change in step {
+                        if let w = change.windowIndex, w >= windowCount {
+                            throw Failure(message: "\(name): touch \(change.id) \(change.phase.rawValue) at time \(change.timestamp): window \(w) does not exist (the scene is one window, index 0)")
+                        }
+                    }
                     // The step's deadlines first (G1), so the comparison sees the clock at the step.
                     app.advanceTime(to: time)
-                    flush()
+                    try flush()
                     if marksDifferences {
                         for change in step where change.phase == .began {
                             let p = Screen.toRoot(change.location, window)
@@ -87,16 +86,58 @@ extension HitTestCLI {
                             if model !== seen {
                                 output.out(
                                     "# \(app.currentTime) touch \(change.id) at (\(fmt(change.location.x)), \(fmt(change.location.y))): "
-                                        + "hit \(model.map { name($0) } ?? "nothing") (model), seen \(seen.map { name($0) } ?? "nothing") (presentation)")
+                                        + "hit \(model.map { shown($0) } ?? "nothing") (model), seen \(seen.map { shown($0) } ?? "nothing") (presentation)")
                             }
                         }
                     }
                     app.injectTouches(step)
                 }
-                flush()
+                try flush()
             }
-            app.advanceTime(to: until)
-            flush()
+            // The script, a chunk and a line at a time: each entry is played as soon as the
+            // parser hands it out.
+            var parser = TouchScript.Parser()
+            var reader = TextLineReader()
+            var entries: [TouchScript.Entry] = []
+            func read(_ line: UnsafeRawBufferPointer, _ number: Int) throws {
+                if let base = line.baseAddress, memchr(base, 0, line.count) != nil {
+                    throw Failure(message: "\(name): line \(number) has a NUL byte: it is not a text file")
+                }
+                do {
+                    try parser.read(String(decoding: line, as: UTF8.self), number: number, into: &entries)
+                } catch {
+                    throw Failure(message: "\(name): \(error.description.escapingControlCharacters)")
+                }
+                for entry in entries { try play(entry) }
+                entries.removeAll(keepingCapacity: true)
+            }
+            var first = true
+            try readChunks(a.positional[1], output) { chunk in
+                if first {
+                    try TextInput.check(chunk, name: name, whole: false)
+                    first = false
+                }
+                try reader.feed(chunk, read)
+            }
+            try reader.finish(read)
+            parser.finish(into: &entries)
+            for entry in entries { try play(entry) }
+            app.advanceTime(to: until ?? (last ?? 0) + 5)
+            try flush()
+        }
+
+        /// `--only`'s kinds: comma-separated names of `TouchDelivery.Kind`, at least one.
+        static func kinds(_ text: String) throws -> Set<TouchDelivery.Kind> {
+            let all = kindNames
+            var set = Set<TouchDelivery.Kind>()
+            for name in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                guard !name.isEmpty else { throw Failure(message: "--only '\(text.escapingControlCharacters)': an empty kind; the kinds are \(all)") }
+                guard let kind = TouchDelivery.Kind(rawValue: name) else {
+                    throw Failure(message: "--only: unknown kind '\(name.escapingControlCharacters)'; the kinds are \(all)")
+                }
+                set.insert(kind)
+            }
+            return set
         }
     }
 }

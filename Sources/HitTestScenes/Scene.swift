@@ -151,6 +151,18 @@ public enum SceneLimits {
     public static let anchor = 1e6
     /// |a|, |b|, |c|, |d| of a transform.
     public static let scale = 1e6
+
+    /// A limit as messages print it: a power of ten from 1e6 up as `1e6`, other whole numbers
+    /// in digits, anything else in Swift's shortest form (the Python loader prints the same).
+    static func text(_ d: Double) -> String {
+        let sign = d < 0 ? "-" : ""
+        let m = abs(d)
+        if m >= 1e6, m.isFinite {
+            let e = Int(log10(m).rounded())
+            if pow(10, Double(e)) == m { return "\(sign)1e\(e)" }
+        }
+        return SceneJSON.format(d)
+    }
 }
 
 /// One attribute of a scene node: its key, how it reads and writes as JSON, how it sets and
@@ -170,6 +182,27 @@ public struct SceneAttribute {
     let same: (SceneNode, SceneNode) -> Bool
     /// A message when the node's value is out of range.
     let check: (SceneNode) -> String?
+    /// What the key holds, for the scene loader in another language: a JSON object with
+    /// `"form"` (`bool`, `integer`, `numbers`, …) and that form's parameters. The Python
+    /// package's key table (python/src/hittest/scene_keys.json) is `SceneKeyTable.json`, and a
+    /// test keeps the two equal; the shared corpus (Tests/Fixtures/scene-contract) checks that
+    /// both loaders read every form alike.
+    var form: SceneJSON = .null
+
+    /// Whether a node must have the key (`"required": true` in its form: the frame).
+    var isRequired: Bool {
+        if case .object(let o) = form, case .bool(true)? = o["required"] { return true }
+        return false
+    }
+
+    /// The same attribute described as `form` (with its parameters).
+    func described(_ form: String, _ parameters: [String: SceneJSON] = [:]) -> SceneAttribute {
+        var a = self
+        var o = parameters
+        o["form"] = .string(form)
+        a.form = .object(o)
+        return a
+    }
 }
 
 /// The key table: one entry per attribute, in the order views are built (anchorPoint before
@@ -187,7 +220,7 @@ public enum SceneAttributes {
             .view("autoresizingMask", \View.autoresizingMask, default: []),
             .view("autoresizesSubviews", \View.autoresizesSubviews, default: true),
             // MARK: Layout keys (SceneLayout.swift)
-            .layoutMargins, .safeAreaInsets, .constraints,
+            .layoutMargins.described("insets"), .safeAreaInsets.described("insets"), .constraints.described("constraints"),
             .numbers("transform", \.transform, \View.transform, default: .identity, limits: [SceneLimits.scale, SceneLimits.scale, SceneLimits.scale, SceneLimits.scale, SceneLimits.coordinate, SceneLimits.coordinate]),
             .flag("hidden", \.hidden, \View.isHidden, default: false),
             .number("alpha", \.alpha, \View.alpha, default: 1),
@@ -213,7 +246,8 @@ public enum SceneAttributes {
         var seen = Set<String>()
         for (key, value) in fields {
             if key == "children" {
-                // The reader takes an array of objects itself; anything else lands here.
+                // The reader takes the first array itself; a second one, or anything else, lands here.
+                if case .array = value { throw SceneError(path: [id], message: "key \"children\" appears twice") }
                 throw SceneError(path: [id], message: "\"children\" must be an array of nodes, found \(value.brief)")
             }
             guard table.contains(where: { $0.key == key }) else { throw SceneError(path: [id], message: "unknown key \"\(key)\"") }
@@ -221,7 +255,7 @@ public enum SceneAttributes {
         }
         for attribute in table {
             guard let (_, v) = fields.first(where: { $0.0 == attribute.key }) else {
-                if attribute.key == "frame" { throw SceneError(path: [id], message: "missing \"frame\"") }
+                if attribute.isRequired { throw SceneError(path: [id], message: "missing \"\(attribute.key)\"") }
                 continue
             }
             do { try attribute.read(&node, v) } catch { throw SceneError(path: [id], message: error.message) }
@@ -244,14 +278,21 @@ public enum SceneAttributes {
 /// Reading JSON values for the table's entries.
 private func fail(_ message: String) -> SceneError { SceneError(path: [], message: message) }
 
+/// The `numbers` form's parameters: each number's limit, what the range message calls them.
+private func numbersForm(_ limits: [Double], _ what: String, required: Bool = false) -> [String: SceneJSON] {
+    var o: [String: SceneJSON] = ["limits": .array(limits.map { .number($0, text: "") }), "what": .string(what)]
+    if required { o["required"] = .bool(true) }
+    return o
+}
+
 private func readNumbers(_ v: SceneJSON, _ key: String, _ count: Int) throws(SceneError) -> [Double] {
     guard case .array(let items) = v else { throw fail("\"\(key)\" must be an array of \(count) numbers, found \(v.brief)") }
     var out: [Double] = []
     for item in items {
-        guard case .number(let d, let text) = item else {
+        guard case .number(let d, _) = item else {
             throw fail("\"\(key)\" must be an array of \(count) numbers, found \(item.brief) in it")
         }
-        guard d.isFinite else { throw fail("\"\(key)\": \(text) is out of range (the largest number a scene file can hold is about 1.8e308; coordinates must be within ±1e15)") }
+        guard d.isFinite else { throw fail("\"\(key)\": \(item.brief) is out of range (the largest number a scene file can hold is about 1.8e308; coordinates must be within ±1e15)") }
         out.append(d)
     }
     guard out.count == count else { throw fail("\"\(key)\" must have \(count) numbers, found \(out.count)") }
@@ -260,9 +301,7 @@ private func readNumbers(_ v: SceneJSON, _ key: String, _ count: Int) throws(Sce
 
 private func outOfRange(_ key: String, _ values: [Double], _ limits: [Double], _ what: String) -> String? {
     for (v, limit) in zip(values, limits) where !(abs(v) <= limit) {
-        let exponent = Int(log10(limit).rounded())
-        let shown = pow(10, Double(exponent)) == limit ? "1e\(exponent)" : "\(limit)"
-        return "\"\(key)\": \(v) is out of range: \(what) must be within ±\(shown) (see the scene format's limits)"
+        return "\"\(key)\": \(v) is out of range: \(what) must be within ±\(SceneLimits.text(limit)) (see the scene format's limits)"
     }
     return nil
 }
@@ -355,21 +394,25 @@ extension SceneAttribute {
         SceneAttribute(
             key: key,
             read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in
-                guard case .bool(let b) = v else { throw fail("\"\(key)\" must be true or false") }
+                guard case .bool(let b) = v else { throw fail("\"\(key)\" must be true or false, found \(v.brief)") }
                 n[keyPath: node] = b
             },
             write: { $0[keyPath: node] == d ? nil : .bool($0[keyPath: node]) },
             apply: { $1[keyPath: view] = $0[keyPath: node] },
             capture: { $1[keyPath: node] = $0[keyPath: view] },
             same: { $0[keyPath: node] == $1[keyPath: node] },
-            check: { _ in nil })
+            check: { _ in nil }
+        ).described("bool")
     }
 
     /// A view property stored in `SceneNode.attributes` under its key: a new view property is
     /// this one line in `SceneAttributes.all`, e.g.
     /// `.view("autoresizingMask", \View.autoresizingMask, default: [])`.
     static func view<T: SceneValue>(_ key: String, _ view: ReferenceWritableKeyPath<View, T>, default d: T) -> SceneAttribute {
+        // Bool's message is the flags' ("must be true or false, found …"); a value type of
+        // another kind needs its form in the Python loader first (its import fails until then).
         stored(key, view, default: d, T.sceneDescription, decode: T.init(sceneJSON:), encode: \.sceneJSON)
+            .described(T.self == Bool.self ? "bool" : "value:\(T.self)")
     }
 
     /// `view` for an option set (`UIViewAutoresizing`-like), written as its raw integer.
@@ -381,7 +424,8 @@ extension SceneAttribute {
                 guard case .number(_, let text) = v, let raw = T.RawValue(text) else { return nil }
                 return T(rawValue: raw)
             },
-            encode: { .number(Double($0.rawValue), text: String($0.rawValue)) })
+            encode: { .number(Double($0.rawValue), text: String($0.rawValue)) }
+        ).described("rawOptions", ["bits": .number(Double(T.RawValue.bitWidth), text: ""), "signed": .bool(T.RawValue.isSigned)])
     }
 
     private static func stored<T: Equatable>(
@@ -409,44 +453,33 @@ extension SceneAttribute {
         SceneAttribute(
             key: key,
             read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in
-                guard case .bool(let b) = v else { throw fail("\"\(key)\" must be true or false") }
+                guard case .bool(let b) = v else { throw fail("\"\(key)\" must be true or false, found \(v.brief)") }
                 n[keyPath: node] = b
             },
             write: { $0[keyPath: node] ? .bool(true) : nil },
             apply: nil, capture: nil,
             same: { $0[keyPath: node] == $1[keyPath: node] },
-            check: { _ in nil })
+            check: { _ in nil }
+        ).described("bool")
     }
 
-    /// An integer view property (default 0).
+    /// An integer view property (default 0): written without a fraction or an exponent, within
+    /// `Int`'s 64 bits (`1e30` and `1.0` are refused, as is an integer of 400 digits).
     static func integer(_ key: String, _ node: WritableKeyPath<SceneNode, Int>, _ view: ReferenceWritableKeyPath<View, Int>) -> SceneAttribute {
         SceneAttribute(
             key: key,
             read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in
-                guard case .number(_, let text) = v, let i = Int(text) else { throw fail("\"\(key)\" must be an integer, found \(v.brief)") }
+                guard case .number(_, let text) = v, let i = Int(text) else {
+                    throw fail("\"\(key)\" must be an integer from \(Int.min) to \(Int.max), found \(v.brief)")
+                }
                 n[keyPath: node] = i
             },
             write: { $0[keyPath: node] == 0 ? nil : .number(Double($0[keyPath: node]), text: String($0[keyPath: node])) },
             apply: { $1[keyPath: view] = $0[keyPath: node] },
             capture: { $1[keyPath: node] = $0[keyPath: view] },
             same: { $0[keyPath: node] == $1[keyPath: node] },
-            check: { _ in nil })
-    }
-
-    /// An option set view property, written as its raw integer (default: empty).
-    static func options<T: OptionSet>(_ key: String, _ node: WritableKeyPath<SceneNode, T>, _ view: ReferenceWritableKeyPath<View, T>) -> SceneAttribute
-    where T.RawValue: FixedWidthInteger {
-        SceneAttribute(
-            key: key,
-            read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in
-                guard case .number(_, let text) = v, let i = T.RawValue(text) else { throw fail("\"\(key)\" must be a non-negative integer (the raw value), found \(v.brief)") }
-                n[keyPath: node] = T(rawValue: i)
-            },
-            write: { $0[keyPath: node].isEmpty ? nil : .number(Double($0[keyPath: node].rawValue), text: String($0[keyPath: node].rawValue)) },
-            apply: { $1[keyPath: view] = $0[keyPath: node] },
-            capture: { $1[keyPath: node] = $0[keyPath: view] },
-            same: { $0[keyPath: node] == $1[keyPath: node] },
-            check: { _ in nil })
+            check: { _ in nil }
+        ).described("integer", ["bits": .number(Double(Int.bitWidth), text: "")])
     }
 
     /// A finite number view property (any finite value: UIKit accepts any alpha).
@@ -454,15 +487,16 @@ extension SceneAttribute {
         SceneAttribute(
             key: key,
             read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in
-                guard case .number(let x, let text) = v else { throw fail("\"\(key)\" must be a number") }
-                guard x.isFinite else { throw fail("\"\(key)\": \(text) is out of range") }
+                guard case .number(let x, _) = v else { throw fail("\"\(key)\" must be a number, found \(v.brief)") }
+                guard x.isFinite else { throw fail("\"\(key)\": \(v.brief) is out of range (the largest number a scene file can hold is about 1.8e308)") }
                 n[keyPath: node] = x
             },
             write: { $0[keyPath: node] == d ? nil : .number($0[keyPath: node], text: "") },
             apply: { $1[keyPath: view] = $0[keyPath: node] },
             capture: { $1[keyPath: node] = $0[keyPath: view] },
             same: { $0[keyPath: node] == $1[keyPath: node] },
-            check: { $0[keyPath: node].isFinite ? nil : "\"\(key)\" is not finite" })
+            check: { $0[keyPath: node].isFinite ? nil : "\"\(key)\" is not finite" }
+        ).described("number")
     }
 
     /// A view property written as a fixed array of numbers, each within its limit.
@@ -477,7 +511,8 @@ extension SceneAttribute {
             apply: { $1[keyPath: view] = $0[keyPath: node] },
             capture: { $1[keyPath: node] = $0[keyPath: view] },
             same: { $0[keyPath: node] == $1[keyPath: node] },
-            check: { outOfRange(key, $0[keyPath: node].sceneNumbers, limits, "each number") })
+            check: { outOfRange(key, $0[keyPath: node].sceneNumbers, limits, "each number") }
+        ).described("numbers", numbersForm(limits, "each number"))
     }
 
     /// `numbers` with one limit for every component.
@@ -492,13 +527,14 @@ extension SceneAttribute {
         SceneAttribute(
             key: key,
             read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in
-                guard case .string(let s) = v else { throw fail("\"\(key)\" must be a string") }
+                guard case .string(let s) = v else { throw fail("\"\(key)\" must be a string, found \(v.brief)") }
                 n[keyPath: node] = s
             },
             write: { $0[keyPath: node].map { .string($0) } },
             apply: nil, capture: nil,
             same: { $0[keyPath: node] == $1[keyPath: node] },
-            check: { _ in nil })
+            check: { _ in nil }
+        ).described("string")
     }
 
     /// The id (read by `SceneAttributes.node` itself; ids of captured views are made unique there).
@@ -513,7 +549,8 @@ extension SceneAttribute {
         apply: { $1.accessibilityIdentifier = $0.id },
         capture: nil,
         same: { $0.id == $1.id },
-        check: { $0.id.isEmpty ? "\"id\" must be a non-empty string" : nil })
+        check: { $0.id.isEmpty ? "\"id\" must be a non-empty string" : nil }
+        ).described("id")
     }
 
     /// The frame as set before the transform (required).
@@ -530,7 +567,8 @@ extension SceneAttribute {
                 width: size.width, height: size.height)
         },
         same: { $0.frame == $1.frame },
-        check: { outOfRange("frame", $0.frame.sceneNumbers, Array(repeating: SceneLimits.coordinate, count: 4), "coordinates") })
+        check: { outOfRange("frame", $0.frame.sceneNumbers, Array(repeating: SceneLimits.coordinate, count: 4), "coordinates") }
+        ).described("numbers", numbersForm(Array(repeating: SceneLimits.coordinate, count: 4), "coordinates", required: true))
     }
 
     /// The bounds, when not `[0, 0, frame size]`.
@@ -542,7 +580,8 @@ extension SceneAttribute {
         apply: { n, v in if let b = n.bounds { v.bounds = b } },
         capture: { v, n in n.bounds = v.bounds.origin != .zero ? v.bounds : nil },
         same: { $0.bounds == $1.bounds },
-        check: { n in n.bounds.flatMap { outOfRange("bounds", $0.sceneNumbers, Array(repeating: SceneLimits.coordinate, count: 4), "coordinates") } })
+        check: { n in n.bounds.flatMap { outOfRange("bounds", $0.sceneNumbers, Array(repeating: SceneLimits.coordinate, count: 4), "coordinates") } }
+        ).described("numbers", numbersForm(Array(repeating: SceneLimits.coordinate, count: 4), "coordinates"))
     }
 }
 
@@ -568,14 +607,17 @@ public struct SceneFile: Sendable, Hashable, Codable {
     ///   a JSON syntax error); nothing is loaded.
     public init(json data: Data) throws(SceneError) {
         var r = SceneJSONReader(data)
+        try r.checkEncoding()
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { r.i = 3 }
         try r.expect("{", "a JSON object (a scene file starts with '{')")
         var format: SceneJSON?, version: SceneJSON?, root: SceneNode?
         var animations: [SceneAnimation] = []
         let table = SceneAttributes.all
+        var seen = Set<String>()
         if !r.take("}") {
             repeat {
                 let key = try r.string()
+                guard seen.insert(key).inserted else { throw SceneError(path: [], message: "key \"\(key)\" appears twice") }
                 try r.expect(":", "':'")
                 switch key {
                 case "format": format = try r.value()
@@ -643,7 +685,15 @@ public struct SceneFile: Sendable, Hashable, Codable {
                     path: [], message: "animations[\(i)]: \"on\": \"\(on)\" is not the id of a node of kind button or control")
             }
         }
-        try SceneLayout.validateReferences(root)  // Layout: constraints name nodes of the scene
+        do {
+            try SceneLayout.validateReferences(root)  // Layout: constraints name nodes of the scene
+        } catch {
+            // The ids are unique by now: name the node by its whole path, as every other error does.
+            if let last = error.path.last, let index = seen[last] {
+                throw SceneError(path: path(index), message: error.message)
+            }
+            throw error
+        }
     }
 
     /// Decodes the wrapper: format, version, root (generic decoders; see `SceneNode.init(from:)`).

@@ -44,6 +44,14 @@ public struct SceneAnimation: Sendable, Hashable {
         self.duration = duration
     }
 
+    /// The keys an animation object may have.
+    static let keys = ["view", "at", "on", "duration", "delay", "curve", "allowUserInteraction", "frame", "center", "transform", "alpha"]
+
+    /// The rules as data, for `SceneKeyTable` (the Python loader checks animations with them).
+    static var table: SceneJSON {
+        .object(["keys": .array(keys.map { .string($0) }), "curves": .array(curveNames.map { .string($0.0) })])
+    }
+
     static let curveNames: [(String, View.AnimationCurve)] = [
         ("easeInOut", .easeInOut), ("easeIn", .easeIn), ("easeOut", .easeOut), ("linear", .linear),
     ]
@@ -68,40 +76,38 @@ public struct SceneAnimation: Sendable, Hashable {
     /// The list from the value of the top-level "animations" key.
     static func list(from json: SceneJSON) throws(SceneError) -> [SceneAnimation] {
         guard case .array(let items) = json else {
-            throw SceneError(path: [], message: "\"animations\" must be an array of objects")
+            throw SceneError(path: [], message: "\"animations\" must be an array of objects, found \(json.brief)")
         }
         var out: [SceneAnimation] = []
         for (i, item) in items.enumerated() {
             let here = "animations[\(i)]"
             func fail(_ m: String) -> SceneError { SceneError(path: [], message: "\(here): \(m)") }
-            guard case .object(let o) = item else { throw fail("must be an object") }
+            guard case .object(let o) = item else { throw fail("must be an object, found \(item.brief)") }
+            let limit = SceneLimits.text(SceneLimits.coordinate)
             func number(_ key: String, min: Double = -SceneLimits.coordinate) throws(SceneError) -> Double? {
                 guard let v = o[key] else { return nil }
-                guard case .number(let d, _) = v, d.isFinite, d >= min, d <= SceneLimits.coordinate else {
-                    throw fail("\"\(key)\" must be a number in [\(min), \(SceneLimits.coordinate)]")
+                guard case .number(let d, _) = v, d >= min, d <= SceneLimits.coordinate else {
+                    throw fail("\"\(key)\" must be a number from \(SceneLimits.text(min)) to \(limit), found \(v.brief)")
                 }
                 return d
             }
             func numbers(_ key: String, _ count: Int) throws(SceneError) -> [Double]? {
                 guard let v = o[key] else { return nil }
-                guard case .array(let a) = v, a.count == count else { throw fail("\"\(key)\" must be an array of \(count) numbers") }
                 var ds: [Double] = []
-                for e in a {
-                    guard case .number(let d, _) = e, d.isFinite, abs(d) <= SceneLimits.coordinate else {
-                        throw fail("\"\(key)\" must be an array of \(count) numbers within ±\(SceneLimits.coordinate)")
-                    }
-                    ds.append(d)
+                if case .array(let a) = v, a.count == count {
+                    for case .number(let d, _) in a where abs(d) <= SceneLimits.coordinate { ds.append(d) }
                 }
+                guard ds.count == count else { throw fail("\"\(key)\" must be an array of \(count) numbers within ±\(limit), found \(v.brief)") }
                 return ds
             }
-            let known: Set<String> = ["view", "at", "on", "duration", "delay", "curve", "allowUserInteraction", "frame", "center", "transform", "alpha"]
+            let known = Set(keys)
             if let bad = o.keys.sorted().first(where: { !known.contains($0) }) {
                 throw fail("unknown key \"\(bad)\" (\(known.sorted().joined(separator: ", ")))")
             }
-            guard case .string(let view)? = o["view"], !view.isEmpty else { throw fail("\"view\" must be the id of a node") }
+            guard case .string(let view)? = o["view"], !view.isEmpty else { throw fail("\"view\" must be the id of a node (a non-empty string)") }
             var on: String?
             if let v = o["on"] {
-                guard case .string(let id) = v, !id.isEmpty else { throw fail("\"on\" must be the id of a button or control") }
+                guard case .string(let id) = v, !id.isEmpty else { throw fail("\"on\" must be the id of a button or control (a non-empty string)") }
                 on = id
             }
             let at = try number("at")
@@ -114,12 +120,12 @@ public struct SceneAnimation: Sendable, Hashable {
             a.delay = try number("delay", min: 0) ?? 0
             if let c = o["curve"] {
                 guard case .string(let name) = c, let curve = curveNames.first(where: { $0.0 == name })?.1 else {
-                    throw fail("\"curve\" must be one of \(curveNames.map(\.0).joined(separator: ", "))")
+                    throw fail("\"curve\" must be one of \(curveNames.map(\.0).joined(separator: ", ")), found \(c.brief)")
                 }
                 a.curve = curve
             }
             if let b = o["allowUserInteraction"] {
-                guard case .bool(let flag) = b else { throw fail("\"allowUserInteraction\" must be true or false") }
+                guard case .bool(let flag) = b else { throw fail("\"allowUserInteraction\" must be true or false, found \(b.brief)") }
                 a.allowUserInteraction = flag
             }
             if let f = try numbers("frame", 4) {
@@ -129,7 +135,7 @@ public struct SceneAnimation: Sendable, Hashable {
             a.center = try numbers("center", 2).map { Point(sceneNumbers: $0) }
             if let t = try numbers("transform", 6) {
                 guard t.prefix(4).allSatisfy({ abs($0) <= SceneLimits.scale }) else {
-                    throw fail("\"transform\": a, b, c, d must be within ±\(SceneLimits.scale)")
+                    throw fail("\"transform\": a, b, c, d must be within ±\(SceneLimits.text(SceneLimits.scale))")
                 }
                 a.transform = HitTestKit.AffineTransform(sceneNumbers: t)
             }

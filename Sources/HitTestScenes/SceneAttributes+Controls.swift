@@ -66,13 +66,17 @@ extension SceneAttribute {
             apply: nil,  // the kind chooses the class: `SceneFile.makeView(for:)`
             capture: { v, n in n.kind = SceneViewKind.of(v) },
             same: { $0.attributes["kind"] == $1.attributes["kind"] },
-            check: { _ in nil })
+            check: { _ in nil }
+        ).described("kind", ["values": .array(SceneViewKind.allCases.map { .string($0.rawValue) })])
     }
 
     /// A property of views of some kinds, stored in `SceneNode.attributes`; on a node of
-    /// another kind it is an error.
+    /// another kind it is an error (a default value is not stored, so it is no error anywhere).
+    /// `form` and `parameters` describe the value for `SceneAttribute.form` (the kinds, the
+    /// default and `what` are added).
     static func kindSpecific<T: Equatable, V: View>(
         _ key: String, _ type: V.Type, kinds: Set<SceneViewKind>, default d: T, _ what: String,
+        form: String, _ parameters: [String: SceneJSON] = [:],
         decode: @escaping (SceneJSON) -> T?, encode: @escaping (T) -> SceneJSON,
         get: @escaping (V) -> T, set: @escaping (V, T) -> Void
     ) -> SceneAttribute {
@@ -98,7 +102,12 @@ extension SceneAttribute {
                 if let k = n.kind, kinds.contains(k) { return nil }
                 let names = kinds.map(\.rawValue).sorted().map { "\"\($0)\"" }.joined(separator: " or ")
                 return "\"\(key)\" needs \"kind\": \(names)"
-            })
+            }
+        ).described(
+            form,
+            parameters.merging(
+                ["kinds": .array(kinds.map(\.rawValue).sorted().map { .string($0) }), "what": .string(what), "default": encode(d)],
+                uniquingKeysWith: { $1 }))
     }
 
     /// A boolean of controls or scroll views.
@@ -106,7 +115,7 @@ extension SceneAttribute {
         _ key: String, _ type: V.Type, kinds: Set<SceneViewKind>, default d: Bool, _ property: ReferenceWritableKeyPath<V, Bool>
     ) -> SceneAttribute {
         kindSpecific(
-            key, type, kinds: kinds, default: d, "true or false",
+            key, type, kinds: kinds, default: d, "true or false", form: "bool",
             decode: { v in if case .bool(let b) = v { return b } else { return nil } },
             encode: { .bool($0) }, get: { $0[keyPath: property] }, set: { $0[keyPath: property] = $1 })
     }
@@ -115,7 +124,9 @@ extension SceneAttribute {
     static func scrollNumbers<T: SceneNumbers>(_ key: String, default d: T, _ property: ReferenceWritableKeyPath<ScrollView, T>) -> SceneAttribute {
         let count = d.sceneNumbers.count
         return kindSpecific(
-            key, ScrollView.self, kinds: [.scrollView], default: d, "an array of \(count) numbers within ±1e15",
+            key, ScrollView.self, kinds: [.scrollView], default: d,
+            "an array of \(count) numbers within ±\(SceneLimits.text(SceneLimits.coordinate))",
+            form: "kindNumbers", ["count": .number(Double(count), text: ""), "limit": .number(SceneLimits.coordinate, text: "")],
             decode: { v in
                 guard case .array(let items) = v, items.count == count else { return nil }
                 var out: [Double] = []
@@ -136,26 +147,35 @@ extension SceneAttribute {
             key: "contentOffset",
             read: { (n: inout SceneNode, v: SceneJSON) throws(SceneError) in
                 guard case .array(let items) = v, items.count == 2,
-                    case .number(let x, _) = items[0], case .number(let y, _) = items[1], x.isFinite, y.isFinite
-                else { throw SceneError(path: [], message: "\"contentOffset\" must be an array of 2 numbers, found \(v.brief)") }
+                    case .number(let x, _) = items[0], case .number(let y, _) = items[1],
+                    abs(x) <= SceneLimits.coordinate, abs(y) <= SceneLimits.coordinate
+                else {
+                    throw SceneError(
+                        path: [], message: "\"contentOffset\" must be an array of 2 numbers within ±\(SceneLimits.text(SceneLimits.coordinate)), found \(v.brief)")
+                }
                 let offset = Point(x: x, y: y)
                 if let b = n.bounds, b.origin != offset {
-                    throw SceneError(path: [], message: "\"contentOffset\" \(offset) differs from the bounds origin \(b.origin) (they are the same thing)")
+                    let shown = { (p: Point) in "[\(SceneJSON.format(p.x)), \(SceneJSON.format(p.y))]" }
+                    throw SceneError(
+                        path: [], message: "\"contentOffset\" \(shown(offset)) differs from the bounds origin \(shown(b.origin)) (they are the same thing)")
                 }
                 n.bounds = Rect(origin: offset, size: n.bounds?.size ?? n.frame.size)
             },
             write: { _ in nil }, apply: nil, capture: nil,
             same: { _, _ in true },
-            check: { _ in nil })
+            check: { _ in nil }
+        ).described("contentOffset")
     }
 
-    /// A scroll view's deceleration rate per millisecond, in (0, 1).
+    /// A scroll view's deceleration rate per millisecond, in (0, `DecelerationRate.slowest`]
+    /// (`DecelerationRate.isValid`: the rule of the setter).
     static var decelerationRate: SceneAttribute {
-        kindSpecific(
+        let slowest = ScrollView.DecelerationRate.slowest.rawValue
+        return kindSpecific(
             "decelerationRate", ScrollView.self, kinds: [.scrollView], default: ScrollView.DecelerationRate.normal.rawValue,
-            "a number between 0 and 1 (exclusive)",
+            "a number in (0, \(slowest)]", form: "rate", ["max": .number(slowest, text: "")],
             decode: { v in
-                guard case .number(let x, _) = v, x > 0, x < 1 else { return nil }
+                guard case .number(let x, _) = v, ScrollView.DecelerationRate(rawValue: x).isValid else { return nil }
                 return x
             },
             encode: { .number($0, text: "") },
@@ -206,6 +226,10 @@ extension Size: SceneNumbers {
 /// `maximumNumberOfTouches`, `hysteresis` (pan); `direction` (an array of `right`, `left`,
 /// `up`, `down`), `numberOfTouchesRequired`, `minimumDistance`, `maximumDuration` (swipe);
 /// `scaleThreshold` (pinch); `rotationThreshold` (rotation). Absent values are the defaults.
+/// Values UIKit cannot have are refused, naming the property and the range: counts of taps and
+/// touches are integers from 1 (a long press's `numberOfTapsRequired` from 0) to 1,000,000
+/// [ours: the cap], distances, durations and thresholds numbers from 0 to 1e15. A tap that
+/// needs 0 taps would hold its touch forever; UIKit has none.
 /// A scroll view's own pan and content-touch delay are not listed (the scroll view makes them).
 enum SceneRecognizers {
     /// The keys every type takes.
@@ -216,46 +240,91 @@ enum SceneRecognizers {
         ]
     }
 
-    /// The type-specific keys: integers and numbers (non-negative, finite).
-    static let specific: [String: [(String, isInteger: Bool)]] = [
-        "tap": [("numberOfTapsRequired", true), ("numberOfTouchesRequired", true), ("allowableMovement", false), ("maximumTapInterval", false)],
-        "longPress": [("minimumPressDuration", false), ("allowableMovement", false), ("numberOfTapsRequired", true), ("numberOfTouchesRequired", true)],
-        "pan": [("minimumNumberOfTouches", true), ("maximumNumberOfTouches", true), ("hysteresis", false)],
-        "swipe": [("direction", false), ("numberOfTouchesRequired", true), ("minimumDistance", false), ("maximumDuration", false)],
-        "pinch": [("scaleThreshold", false)],
-        "rotation": [("rotationThreshold", false)],
+    /// One type-specific key: an integer or a number within `range` (`direction` is the
+    /// swipe's array of names and has no range).
+    struct Key: Sendable {
+        var name: String
+        var isInteger: Bool
+        var range: ClosedRange<Double>
+
+        /// A count (of taps or touches) from `minimum` to the cap.
+        static func count(_ name: String, from minimum: Double = 1) -> Key { Key(name: name, isInteger: true, range: minimum...maximumCount) }
+        /// A distance, duration or threshold: 0 ... 1e15.
+        static func amount(_ name: String) -> Key { Key(name: name, isInteger: false, range: 0...SceneLimits.coordinate) }
+    }
+
+    /// The largest count of taps or touches a scene file can ask for. [ours]
+    static let maximumCount: Double = 1_000_000
+
+    /// The type-specific keys of each type.
+    static let specific: [String: [Key]] = [
+        "tap": [.count("numberOfTapsRequired"), .count("numberOfTouchesRequired"), .amount("allowableMovement"), .amount("maximumTapInterval")],
+        "longPress": [.amount("minimumPressDuration"), .amount("allowableMovement"), .count("numberOfTapsRequired", from: 0), .count("numberOfTouchesRequired")],
+        "pan": [.count("minimumNumberOfTouches"), .count("maximumNumberOfTouches"), .amount("hysteresis")],
+        "swipe": [Key(name: "direction", isInteger: false, range: 0...0), .count("numberOfTouchesRequired"), .amount("minimumDistance"), .amount("maximumDuration")],
+        "pinch": [.amount("scaleThreshold")],
+        "rotation": [.amount("rotationThreshold")],
     ]
 
     static let directions: [(String, SwipeGestureRecognizer.Direction)] = [("right", .right), ("left", .left), ("up", .up), ("down", .down)]
 
-    /// Checks one recognizer object; a message when it is wrong.
+    /// Checks one recognizer object; a message when it is wrong. Members are checked in the
+    /// order of their keys (sorted), so the first problem named is the same every run (and in
+    /// the Python loader).
     static func problem(_ v: SceneJSON) -> String? {
         guard case .object(let members) = v else { return "each recognizer must be an object, found \(v.brief)" }
         guard case .string(let type)? = members["type"], let keys = specific[type] else {
-            return "a recognizer's \"type\" must be one of \(specific.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", "))"
+            let found = members["type"].map { ", found \($0.brief)" } ?? " (it has none)"
+            return "a recognizer's \"type\" must be one of \(specific.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", "))\(found)"
         }
-        for (key, value) in members where key != "type" {
+        for key in members.keys.sorted() where key != "type" {
+            let value = members[key]!
             if key == "name" {
-                guard case .string = value else { return "recognizer \"name\" must be a string" }
+                guard case .string = value else { return "recognizer \"name\" must be a string, found \(value.brief)" }
                 continue
             }
             if common.contains(where: { $0.0 == key }) {
-                guard case .bool = value else { return "recognizer \"\(key)\" must be true or false" }
+                guard case .bool = value else { return "recognizer \"\(key)\" must be true or false, found \(value.brief)" }
                 continue
             }
-            guard let spec = keys.first(where: { $0.0 == key }) else { return "unknown key \"\(key)\" for a \(type) recognizer" }
+            guard let spec = keys.first(where: { $0.name == key }) else { return "unknown key \"\(key)\" for a \(type) recognizer" }
             if key == "direction" {
                 guard case .array(let items) = value, !items.isEmpty,
                     items.allSatisfy({ if case .string(let s) = $0 { directions.contains { $0.0 == s } } else { false } })
-                else { return "swipe \"direction\" must be an array of \"right\", \"left\", \"up\", \"down\"" }
+                else { return "swipe \"direction\" must be a non-empty array of \"right\", \"left\", \"up\", \"down\", found \(value.brief)" }
                 continue
             }
-            guard case .number(let x, let text) = value, x.isFinite, x >= 0, x <= SceneLimits.coordinate else {
-                return "recognizer \"\(key)\" must be a non-negative number"
+            let low = SceneLimits.text(spec.range.lowerBound), high = SceneLimits.text(spec.range.upperBound)
+            if spec.isInteger {
+                guard case .number(let x, let text) = value, Int(text) != nil, spec.range.contains(x) else {
+                    return "recognizer \"\(key)\" must be an integer from \(low) to \(Int(spec.range.upperBound)), found \(value.brief)"
+                }
+            } else {
+                guard case .number(let x, _) = value, spec.range.contains(x) else {
+                    return "recognizer \"\(key)\" must be a number from \(low) to \(high), found \(value.brief)"
+                }
             }
-            if spec.isInteger && (Int(text) == nil || x > 1_000_000) { return "recognizer \"\(key)\" must be an integer" }
         }
         return nil
+    }
+
+    /// The recognizer rules as data, for `SceneKeyTable`: the common keys, the directions, and
+    /// per type its keys with their ranges.
+    static var table: SceneJSON {
+        func n(_ d: Double) -> SceneJSON { .number(d, text: "") }
+        var types: [String: SceneJSON] = [:]
+        for (type, keys) in specific {
+            types[type] = .array(keys.map { k in
+                k.name == "direction"
+                    ? .object(["key": .string(k.name), "form": .string("directions")])
+                    : .object(["key": .string(k.name), "form": .string(k.isInteger ? "count" : "amount"), "min": n(k.range.lowerBound), "max": n(k.range.upperBound)])
+            })
+        }
+        return .object([
+            "common": .array(common.map { .string($0.0) }),
+            "directions": .array(directions.map { .string($0.0) }),
+            "types": .object(types),
+        ])
     }
 
     static func number(_ members: [String: SceneJSON], _ key: String) -> Double? {
@@ -387,6 +456,7 @@ extension SceneAttribute {
                 n.attributes["recognizers"] = items.isEmpty ? nil : .array(items)
             },
             same: { $0.attributes["recognizers"] == $1.attributes["recognizers"] },
-            check: { _ in nil })
+            check: { _ in nil }
+        ).described("recognizers")
     }
 }

@@ -73,7 +73,7 @@ public enum SceneImporter {
         if head.contains("View Hierarchy:") && head.contains("DecorView") { return true }
         // A view line: `Name{hex flags flags l,t-r,b` with Android's visibility flags.
         var count = 0
-        for line in head.split(separator: "\n").prefix(400) {
+        for line in TextLineReader.lines(of: head).prefix(400) {
             guard let brace = line.firstIndex(of: "{") else { continue }
             let rest = line[line.index(after: brace)...]
             let words = rest.split(separator: " ", maxSplits: 4)
@@ -87,6 +87,29 @@ public enum SceneImporter {
         return false
     }
 
+    /// What is wrong with the text as text, if anything: UTF-16 or UTF-32 (its NUL bytes would
+    /// reach every warning), or a NUL byte anywhere (a binary file), named by line and column.
+    /// The text may come from bytes decoded leniently, where a UTF-16 byte order mark became
+    /// two U+FFFD: those are looked through.
+    static func encodingProblem(_ text: String) -> String? {
+        var head = Array(text.utf8.prefix(16))
+        for mark: [UInt8] in [[0xEF, 0xBF, 0xBD, 0xEF, 0xBF, 0xBD], [0xEF, 0xBB, 0xBF]] where head.starts(with: mark) {
+            head.removeFirst(mark.count)
+            break
+        }
+        if let wide = SceneJSONReader.wideEncoding(head, kind: "a view dump") { return wide }
+        let utf8 = text.utf8
+        guard let nul = utf8.firstIndex(of: 0) else { return nil }
+        // Lines end at LF, CRLF or a lone CR, as `TextLineReader` reads them.
+        var line = 1, column = 1, afterCR = false
+        for b in utf8[..<nul] {
+            if b == 0x0D || (b == 0x0A && !afterCR) { line += 1 }
+            column = b == 0x0D || b == 0x0A ? 1 : column + 1
+            afterCR = b == 0x0D
+        }
+        return "the file holds a NUL byte at line \(line), column \(column): a view dump is text (is this a binary file?)"
+    }
+
     /// The message for Android input.
     static let androidMessage =
         "Android UI Automator dumps are not supported: HitTestKit models UIKit's hit testing; export an iOS view tree (recursiveDescription) or an XCUITest / Appium page source instead"
@@ -95,6 +118,7 @@ public enum SceneImporter {
     /// - Throws: `ImportError` when nothing usable is found, when the input is Android's, or
     ///   when a page source is not well-formed (truncated, say); it carries the warnings.
     public static func importScene(_ text: String) throws(ImportError) -> Result {
+        if let problem = encodingProblem(text) { throw ImportError(SceneError(path: [], message: problem)) }
         switch detectFormat(text) {
         case .recursiveDescription: return try RecursiveDescriptionReader.read(text)
         case .pageSource: return try PageSourceReader.read(text)
@@ -121,6 +145,7 @@ public enum SceneImporter {
     /// bounding box; it is turned back into the untransformed frame the scene format stores.
     /// - Throws: `SceneError` when no view is found (`importScene` also gives the warnings).
     public static func recursiveDescription(_ text: String) throws(SceneError) -> Result {
+        if let problem = encodingProblem(text) { throw SceneError(path: [], message: problem) }
         do { return try RecursiveDescriptionReader.read(text) } catch { throw error.error }
     }
 
@@ -139,6 +164,7 @@ public enum SceneImporter {
     /// truncated or mismatched document is an error, never a partial scene.
     /// - Throws: `SceneError` (`importScene` also gives the warnings).
     public static func pageSource(_ text: String) throws(SceneError) -> Result {
+        if let problem = encodingProblem(text) { throw SceneError(path: [], message: problem) }
         do { return try PageSourceReader.read(text) } catch { throw error.error }
     }
 }

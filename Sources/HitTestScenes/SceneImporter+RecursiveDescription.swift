@@ -129,24 +129,10 @@ enum RecursiveDescriptionReader {
 
     // MARK: - Lines
 
-    /// Line ranges, without their terminators: LF, CRLF and lone CR all end a line.
+    /// Line ranges, without their terminators: LF, CRLF and lone CR all end a line (the one
+    /// line reader, `TextLineReader`).
     static func splitLines(_ b: [UInt8]) -> [Range<Int>] {
-        var lines: [Range<Int>] = []
-        var start = 0
-        var i = 0
-        while i < b.count {
-            if b[i] == 0x0A {
-                lines.append(start..<i)
-                start = i + 1
-            } else if b[i] == 0x0D {
-                lines.append(start..<i)
-                if i + 1 < b.count, b[i + 1] == 0x0A { i += 1 }
-                start = i + 1
-            }
-            i += 1
-        }
-        if start < b.count { lines.append(start..<b.count) }
-        return lines
+        b.withUnsafeBufferPointer { TextLineReader.lineRanges(in: $0) }
     }
 
     static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }

@@ -52,11 +52,17 @@ public enum SceneJSON: Sendable, Hashable, Codable {
         return "\(d)"
     }
 
-    /// A short description of the value for error messages.
+    /// A short description of the value for error messages: a number as written (its first 40
+    /// characters and "…" when longer), a string's first 40 Unicode scalars in quotes with control
+    /// characters escaped (`escapingControlCharacters`), `true`, `false`, `null`, "an array",
+    /// "an object". The Python loader (python/src/hittest/_scene_json.py) writes the same.
     var brief: String {
         switch self {
-        case .number(_, let text): return text
-        case .string(let s): return "\"\(s.prefix(40))\""
+        case .number(_, let text): return text.count > 40 ? "\(text.prefix(40))…" : text
+        case .string(let s):
+            var head = String.UnicodeScalarView()
+            head.append(contentsOf: s.unicodeScalars.prefix(40))
+            return "\"\(String(head).escapingControlCharacters)\""
         case .bool(let b): return "\(b)"
         case .null: return "null"
         case .array: return "an array"
@@ -84,17 +90,89 @@ struct SceneJSONReader {
         return "line \(line), column \(column)"
     }
 
+    /// A JSON syntax error at byte offset `at` (default: the current one), with what the file
+    /// holds there: its next 12 bytes up to a line break, control characters escaped (a binary
+    /// file's bytes never reach the terminal raw).
     func syntax(_ message: String, at: Int? = nil) -> SceneError {
         let at = at ?? i
         let found: String
         if at >= bytes.count {
             found = "the end of the file"
         } else {
-            let end = min(bytes.count, at + 12)
-            let text = String(decoding: bytes[at..<end], as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-            found = "'\(text)'"
+            // The first non-empty line of the next 12 bytes (a line ends at LF or CR).
+            let next = bytes[at..<min(bytes.count, at + 12)]
+            let line = next.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }).first ?? []
+            found = "'\(String(decoding: line, as: UTF8.self).escapingControlCharacters)'"
         }
         return SceneError(path: [], message: "not valid JSON: \(position(at)): \(message), found \(found)")
+    }
+
+    /// The message for text in UTF-16 or UTF-32, judged by its first bytes: a byte order mark,
+    /// or a NUL byte beside an ASCII character (`{\0"\0` or `\0{\0"`); nil for other text.
+    /// Scene files and imported dumps (`SceneImporter.importScene`) use it; `kind` names what
+    /// must be UTF-8.
+    static func wideEncoding(_ b: [UInt8], kind: String = "a scene file") -> String? {
+        let n = b.count
+        func wide(_ name: String, _ why: String) -> String {
+            "the file is \(name) (\(why)); \(kind) must be UTF-8: convert it (e.g. iconv -f \(name) -t UTF-8)"
+        }
+        if n >= 4, (b[0] == 0xFF && b[1] == 0xFE && b[2] == 0 && b[3] == 0) || (b[0] == 0 && b[1] == 0 && b[2] == 0xFE && b[3] == 0xFF) {
+            return wide("UTF-32", "it starts with a UTF-32 byte order mark")
+        }
+        if n >= 2, (b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF) {
+            return wide("UTF-16", "it starts with a UTF-16 byte order mark")
+        }
+        if n >= 2, (b[0] == 0) != (b[1] == 0) {
+            let other = b[0] == 0 ? b[1] : b[0]
+            if other == 0x09 || other == 0x0A || other == 0x0D || (0x20...0x7E).contains(other) {
+                return wide("UTF-16", "\(b[0] == 0 ? "big" : "little")-endian: NUL bytes between the characters")
+            }
+        }
+        return nil
+    }
+
+    /// Refuses a file that is not UTF-8 text before any JSON is read, without echoing its bytes:
+    /// UTF-16 or UTF-32 (a byte order mark, or NUL bytes between ASCII characters, as Windows
+    /// editors and PowerShell's `>` write), then the first byte that is not valid UTF-8 (a binary
+    /// file, or Latin-1 text), by line and column. A UTF-8 byte order mark is allowed.
+    func checkEncoding() throws(SceneError) {
+        let b = bytes
+        let n = b.count
+        if let wide = Self.wideEncoding(b) { throw SceneError(path: [], message: wide) }
+        var k = 0
+        while k < n {
+            let c = b[k]
+            if c < 0x80 { k += 1; continue }
+            // Unicode's table of well-formed UTF-8 byte sequences (no overlong forms, no
+            // surrogates, nothing above U+10FFFF).
+            var length = 0
+            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            switch c {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: length = 0
+            }
+            var ok = length > 0 && k + length <= n
+            if ok {
+                ok = (low...high).contains(b[k + 1])
+                var j = 2
+                while ok && j < length {
+                    ok = (0x80...0xBF).contains(b[k + j])
+                    j += 1
+                }
+            }
+            guard ok else {
+                let hex = String(c, radix: 16, uppercase: true)
+                throw SceneError(
+                    path: [], message: "not UTF-8 text: \(position(k)): the byte 0x\(hex.count < 2 ? "0" + hex : hex) is not valid UTF-8 (a scene file is UTF-8 JSON; is this a binary file?)")
+            }
+            k += length
+        }
     }
 
     mutating func skipSpace() {
@@ -171,8 +249,11 @@ struct SceneJSONReader {
         }
     }
 
+    /// The four hex digits of a `\\u` escape (exactly four: no sign).
     mutating func hex4() throws(SceneError) -> UInt32 {
-        guard i + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[i..<(i + 4)], as: UTF8.self), radix: 16) else {
+        guard i + 4 <= bytes.count, bytes[i..<(i + 4)].allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }),
+            let v = UInt32(String(decoding: bytes[i..<(i + 4)], as: UTF8.self), radix: 16)
+        else {
             throw syntax("bad \\u escape")
         }
         i += 4
@@ -230,7 +311,10 @@ struct SceneJSONReader {
             var members: [String: SceneJSON] = [:]
             if take("}") { return .object(members) }
             repeat {
+                _ = peek()
+                let at = i
                 let k = try string()
+                guard members[k] == nil else { throw syntax("key \"\(k)\" appears twice", at: at) }
                 try expect(":", "':'")
                 members[k] = try value(depth: depth + 1)
             } while take(",")

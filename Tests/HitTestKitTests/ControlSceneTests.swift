@@ -77,7 +77,7 @@ import Testing
         #expect(error(#"{"id": "a", "frame": [0, 0, 1, 1], "contentSize": [1, 2]}"#) == #"w/a: "contentSize" needs "kind": "scrollView""#)
         #expect(error(#"{"id": "a", "frame": [0, 0, 1, 1], "enabled": false}"#) == #"w/a: "enabled" needs "kind": "button" or "control""#)
         #expect(error(#"{"id": "a", "kind": "scrollView", "frame": [0, 0, 1, 1], "contentSize": [1]}"#).hasPrefix(#"w/a: "contentSize" must be an array of 2 numbers"#))
-        #expect(error(#"{"id": "a", "kind": "scrollView", "frame": [0, 0, 1, 1], "decelerationRate": 1}"#).hasPrefix(#"w/a: "decelerationRate" must be a number between 0 and 1"#))
+        #expect(error(#"{"id": "a", "kind": "scrollView", "frame": [0, 0, 1, 1], "decelerationRate": 1}"#).hasPrefix(#"w/a: "decelerationRate" must be a number in (0, 0.9999]"#))
         #expect(error(#"{"id": "a", "frame": [0, 0, 1, 1], "bounds": [0, 5, 1, 1], "contentOffset": [0, 6]}"#).contains("differs from the bounds origin"))
         #expect(error(#"{"id": "a", "frame": [0, 0, 1, 1], "recognizers": [{"type": "drag"}]}"#).contains(#"a recognizer's "type" must be one of"#))
         #expect(error(#"{"id": "a", "frame": [0, 0, 1, 1], "recognizers": [{"type": "tap", "direction": ["up"]}]}"#) == #"w/a: "recognizers": unknown key "direction" for a tap recognizer"#)

@@ -330,7 +330,7 @@ import Testing
         #expect(bad.0 == 2 && bad.1.err.contains("unknown sample scene 'nope'"))
         #expect(SceneAndCLITests.run(["render", "x.json", "--sample", "app", "-o", out]).0 == 2)
         let handlers = SceneAndCLITests.run(["render", "--sample", "app-handlers", "-o", out])
-        #expect(handlers.0 == 1 && handlers.1.err.contains("without handlers"))
+        #expect(handlers.0 == 2 && handlers.1.err.contains("without handlers"))
         #expect(SceneAndCLITests.run(["render", "--help"]).1.out.contains("-o MAP.html"))
         // The PNG path is unchanged.
         let png = SceneAndCLITests.temp("map.png")

@@ -107,19 +107,22 @@ import Testing
         #expect(try HitTestCLI.Query.parsePoints(Data("x,y\r\n\r\n".utf8), binary: false, name: "e", progress: nil).isEmpty)
     }
 
-    /// `query` output over several chunks: each line's x and y text as written (trimmed, CR
-    /// dropped), then the id of the view the bulk hit test finds.
+    /// `query` output over several chunks: each line's text as written (spaces kept, its CR and
+    /// LF dropped), then the id of the view the bulk hit test finds.
     @Test func queryOutputRepeatsTheInputTextWithTheHitView() throws {
         let scenePath = T.writeScene()
         let window = try SceneFile(json: Data(T.sceneJSON.utf8)).makeWindow()
         var rng = SystemRandomNumberGenerator()
         var text = "x,y\n"
         var rows: [(String, String)] = []
+        var lines: [String] = []
         while text.utf8.count < 9 << 20 {
             let x = String(format: "%.\(Int.random(in: 0...4, using: &rng))f", Double.random(in: -10...210, using: &rng))
             let y = String(format: "%.\(Int.random(in: 0...4, using: &rng))f", Double.random(in: -10...210, using: &rng))
             rows.append((x, y))
-            text += [x + "," + y + "\n", x + "," + y + "\r\n", " " + x + " , " + y + "\t\n", x + ",  " + y + "\n\n"].randomElement(using: &rng)!
+            let (line, end) = [(x + "," + y, "\n"), (x + "," + y, "\r\n"), (" " + x + " , " + y + "\t", "\n"), (x + ",  " + y, "\n\n")].randomElement(using: &rng)!
+            lines.append(line)
+            text += line + end
         }
         let input = T.temp("points.csv"), output = T.temp("out.csv")
         try Data(text.utf8).write(to: URL(fileURLWithPath: input))
@@ -127,7 +130,7 @@ import Testing
         #expect(HitTestCLI.run(["query", scenePath, input, "-o", output], output: c.output) == 0, "\(c.err)")
         let views = window.hitTest(rows.map { Point(x: Double($0.0)!, y: Double($0.1)!) })
         var expected = "x,y,id\n"
-        for (k, (x, y)) in rows.enumerated() { expected += "\(x),\(y),\(HitTestCLI.name(views[k]))\n" }
+        for k in rows.indices { expected += "\(lines[k]),\(HitTestCLI.name(views[k]))\n" }
         let written = try String(contentsOfFile: output, encoding: .utf8)
         #expect(written.utf8.count == expected.utf8.count)
         #expect(written == expected)

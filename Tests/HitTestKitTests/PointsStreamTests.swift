@@ -29,16 +29,16 @@ import Testing
             }
             try HitTestCLI.PointsCSV.writeBinary(points: points, handles: handles, window: window, to: &w, progress: progress)
         } else {
-            let (points, counts) = try HitTestCLI.PointsCSV.parse(data, name: "p")
+            let (points, counts, text) = try HitTestCLI.PointsCSV.parse(data, name: "p")
             var handles = [HitTestHandle](repeating: .none, count: points.count)
             points.withUnsafeBufferPointer { p in handles.withUnsafeMutableBufferPointer { window.hitTest(p, into: $0) } }
-            try HitTestCLI.PointsCSV.write(data, counts: counts, handles: handles, window: window, to: &w, progress: progress)
+            try HitTestCLI.PointsCSV.write(text, counts: counts, handles: handles, window: window, to: &w, progress: progress)
         }
         try w.finish()
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
-    /// A CSV of many pieces: LF, CRLF, blank lines, spaces and tabs around the comma, exponents,
+    /// A CSV of many pieces: LF, CRLF, lone CR, blank lines, spaces and tabs around the comma, exponents,
     /// long mantissas, a header, and (`finalNewline` false) no newline at the end.
     static func csv(lines: Int, seed: UInt64, finalNewline: Bool) -> String {
         var rng = SplitMix64(seed: seed)
@@ -58,6 +58,7 @@ import Testing
             case 0: line = " \(x) ,\t\(y) "
             case 1: line = "\(x),\(y)\r"
             case 2: line = "\n\(x),\(y)"
+            case 3 where k % 5 == 0: line = "\(x),\(y)\r\(y),\(x)"  // a lone CR: two lines (issue 24 item 1)
             default: line = "\(x),\(y)"
             }
             text += line + (k == lines - 1 && !finalNewline ? "" : "\n")

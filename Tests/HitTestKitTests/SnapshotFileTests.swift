@@ -155,6 +155,9 @@ import Testing
     @Test func missingFilesAreIOErrors() {
         var out: OpaquePointer?
         #expect(ht_tree_load_file("/nonexistent/dir/x.htsnap", &out) == HT_E_IO)
+        // A directory opens but cannot be read (it used to report a size no allocation met:
+        // "no memory").
+        #expect(ht_tree_load_file(FileManager.default.temporaryDirectory.path, &out) == HT_E_IO)
         var t: OpaquePointer?
         _ = ht_tree_create(0, &t)
         defer { ht_tree_destroy(t) }

@@ -1,4 +1,6 @@
 """Bad input gets a clear exception, never a crash or a wrong answer."""
+import os
+
 import numpy as np
 import pytest
 
@@ -112,13 +114,21 @@ def test_missing_scene_file(tmp_path):
         hittest.load_scene(tmp_path / "none.json")
 
 
-def test_deep_scene_is_a_clear_error_and_deep_trees_work():
-    depth = 100_000
-    text = '{"format": "hittest-scene", "version": 1, "root": ' + '{"id": "n", "frame": [0,0,9,9], "children": [' * depth
+def test_deep_scenes_load_as_in_swift_and_deep_trees_work():
+    # The Swift loader reads any depth; so does this one (no recursion per level): a
+    # 20,000-deep chain loads and answers, and a repeated id deep down is named by its path.
+    depth = 20_000
+    text = '{"format": "hittest-scene", "version": 1, "root": '
+    text += "".join('{"id": "n%d", "frame": [0,0,9,9], "children": [' % k for k in range(depth))
     text += '{"id": "leaf", "frame": [0,0,1,1]}' + "]}" * depth + "}"
-    with pytest.raises(hittest.SceneError, match="nests too deeply"):
-        hittest.parse_scene(text)
+    scene = hittest.parse_scene(text)
+    assert len(scene.ids) == depth + 1
+    assert scene.hit_test_ids(np.array([0.5, 5.0, 50.0]), np.array([0.5, 5.0, 5.0])) == ["leaf", f"n{depth - 1}", None]
+    with pytest.raises(hittest.SceneError) as e:
+        hittest.parse_scene(text.replace('"id": "n19998"', '"id": "n5"'))
+    assert e.value.path == [f"n{k}" for k in range(19998)] + ["n5"] and e.value.message == 'id "n5" is used twice (first at n0/n1/n2/n3/n4/n5)'
     # A 100,000-deep chain built through the Tree API (nothing recurses in C).
+    depth = 100_000
     tree = hittest.Tree()
     parent = -1
     for _ in range(depth):
@@ -129,3 +139,63 @@ def test_deep_scene_is_a_clear_error_and_deep_trees_work():
             tree.attach(n, parent)
         parent = n
     assert tree.hit_test(np.array([1.0, 20.0]), np.array([1.0, 1.0])).tolist() == [parent, -1]
+
+
+def test_id_of_takes_only_handles_of_the_scene(scene):
+    n = len(scene.ids)
+    assert scene.id_of(0) == scene.ids[0] and scene.id_of(-1) is None
+    assert scene.id_of(np.int32(n - 1)) == scene.ids[-1]
+    for bad in (-5, -2, n, 10 ** 9):
+        # Not Python's negative indexing: -5 is no view of the scene.
+        with pytest.raises(ValueError, match=f"{bad} is not a handle of this scene"):
+            scene.id_of(bad)
+    with pytest.raises(TypeError):
+        scene.id_of(1.5)
+
+
+def test_set_flags_refuses_values_beyond_32_bits():
+    tree = hittest.Tree()
+    n = tree.create_node()
+    tree.set_flags(n, hittest._core.FLAG_HIDDEN)
+    for bad in (2 ** 32 + 1, 2 ** 64, -1):
+        # 2**32 + 1 used to be stored as 1 (FLAG_HIDDEN): a silent wrong answer.
+        with pytest.raises(ValueError, match="flags"):
+            tree.set_flags(n, bad)
+        assert tree.record(n)["flags"] == hittest._core.FLAG_HIDDEN
+    with pytest.raises(hittest.HitTestError, match="HT_E_INVALID_ARGUMENT"):
+        tree.set_flags(n, 2 ** 31)  # 32 bits, but not HT_FLAG_* bits
+    with pytest.raises(TypeError):
+        tree.set_flags(n, 1.0)
+
+
+def test_loading_a_directory_or_a_pipe_as_a_snapshot(tmp_path):
+    with pytest.raises(hittest.HitTestError) as e:
+        hittest.Tree.load(tmp_path)
+    # Not "no memory": the path is a directory.
+    assert e.value.status_name == "HT_E_IO" and "is a directory" in str(e.value) and str(tmp_path) in str(e.value)
+    with pytest.raises(hittest.HitTestError) as e:
+        hittest.Tree.load(tmp_path / "missing.snapshot")
+    assert e.value.status_name == "HT_E_IO" and "No such file" in str(e.value)
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "fifo"
+        os.mkfifo(fifo)
+        with pytest.raises(hittest.HitTestError, match="not a regular file"):
+            hittest.Tree.load(fifo)  # refused at once, not a wait for a writer
+    with pytest.raises(hittest.SceneError, match="cannot read"):
+        hittest.load_scene(tmp_path)
+
+
+def test_query_command_on_a_binary_points_file_and_large_numbers(tmp_path, capsys):
+    from hittest.__main__ import main
+
+    bad = tmp_path / "points.csv"
+    bad.write_bytes(b"x,y\n1,2\n\x89PNG\r\n")
+    assert main(["query", str(FIXTURES / "scene.json"), str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {bad}:3: the byte 0x89 is not UTF-8 text") and "Traceback" not in err
+    # .f64 inputs are written as the Swift CLI writes them ("\(x)": 9.99e+15, not 9990000000000000.0).
+    f64 = tmp_path / "points.f64"
+    np.array([9.99e15, 1.0, 1e15, 0.5, np.nan, np.inf], dtype="<f8").tofile(f64)
+    assert main(["query", str(FIXTURES / "scene.json"), str(f64)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == ["x,y,id", "9.99e+15,1,", "1000000000000000.0,0.5,", "nan,inf,"]

@@ -32,6 +32,8 @@ def test_f64_points_equal_swift_cli():
     ("scene", "points.csv", "expected-scene.csv"),
     ("rotated", "points.csv", "expected-rotated.csv"),
     ("rotated", "points.f64", "expected-rotated-f64.csv"),
+    # LF, CRLF and lone CR line ends, spaces and tabs kept, blank lines, no final line end.
+    ("scene", "points-line-ends.csv", "expected-scene-line-ends.csv"),
 ])
 def test_query_command_output_is_the_swift_clis_byte_for_byte(scene_name, points, expected):
     out = subprocess.run(

@@ -73,28 +73,33 @@ public struct TextLineReader: Sendable {
     /// The lines of a whole text, each without its terminator (LF, CRLF or a lone CR).
     public static func lines(of text: String) -> [Substring] {
         var text = text
-        var ranges: [Range<Int>] = []
-        text.withUTF8 { utf8 in
-            var start = 0
-            var i = 0
-            let n = utf8.count
-            while i < n {
-                let b = utf8[i]
-                if b == 0x0A || b == 0x0D {
-                    ranges.append(start..<i)
-                    if b == 0x0D, i + 1 < n, utf8[i + 1] == 0x0A { i += 1 }
-                    start = i + 1
-                }
-                i += 1
-            }
-            if start < n { ranges.append(start..<n) }
-        }
+        let ranges = text.withUTF8 { lineRanges(in: $0) }
         let utf8 = text.utf8
         return ranges.map { r in
             let lower = utf8.index(utf8.startIndex, offsetBy: r.lowerBound)
             let upper = utf8.index(lower, offsetBy: r.count)
             return text[lower..<upper]
         }
+    }
+
+    /// The byte ranges of the lines of a whole text, each without its terminator (LF, CRLF
+    /// or a lone CR); a text that ends with a terminator has no empty last line.
+    public static func lineRanges(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = 0
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b == 0x0A || b == 0x0D {
+                ranges.append(start..<i)
+                if b == 0x0D, i + 1 < n, bytes[i + 1] == 0x0A { i += 1 }
+                start = i + 1
+            }
+            i += 1
+        }
+        if start < n { ranges.append(start..<n) }
+        return ranges
     }
 }
 

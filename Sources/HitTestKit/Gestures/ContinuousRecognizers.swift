@@ -19,13 +19,21 @@ open class PanGestureRecognizer: GestureRecognizer {
     public static let defaultRestingInterval = 0.05
 
     /// Fingers needed to begin (default 1).
-    @exclusivity(unchecked) public var minimumNumberOfTouches = 1
+    @exclusivity(unchecked) public var minimumNumberOfTouches = 1 {
+        didSet { requireValue(minimumNumberOfTouches >= 1, "PanGestureRecognizer.minimumNumberOfTouches", "at least 1", minimumNumberOfTouches) }
+    }
     /// Fingers counted at most (default `Int.max`).
-    @exclusivity(unchecked) public var maximumNumberOfTouches = Int.max
+    @exclusivity(unchecked) public var maximumNumberOfTouches = Int.max {
+        didSet { requireValue(maximumNumberOfTouches >= 1, "PanGestureRecognizer.maximumNumberOfTouches", "at least 1", maximumNumberOfTouches) }
+    }
     /// How far (pt, screen) the centroid must move before the pan begins.
-    @exclusivity(unchecked) public var hysteresis = PanGestureRecognizer.defaultHysteresis
+    @exclusivity(unchecked) public var hysteresis = PanGestureRecognizer.defaultHysteresis {
+        didSet { requireValue(hysteresis >= 0 && hysteresis.isFinite, "PanGestureRecognizer.hysteresis", "a finite non-negative distance", hysteresis) }
+    }
     /// How long (s) a finger may rest before lifting and still keep its velocity.
-    @exclusivity(unchecked) public var restingInterval = PanGestureRecognizer.defaultRestingInterval
+    @exclusivity(unchecked) public var restingInterval = PanGestureRecognizer.defaultRestingInterval {
+        didSet { requireValue(restingInterval >= 0 && restingInterval.isFinite, "PanGestureRecognizer.restingInterval", "a finite non-negative time", restingInterval) }
+    }
 
     /// Where translation is measured from (screen).
     @exclusivity(unchecked) private var origin: Point?
@@ -248,7 +256,9 @@ open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
     /// The default `scaleThreshold`: 0.05. [ours]
     public static let defaultScaleThreshold = 0.05
     /// How far from 1 the scale must get to begin.
-    public var scaleThreshold = PinchGestureRecognizer.defaultScaleThreshold
+    public var scaleThreshold = PinchGestureRecognizer.defaultScaleThreshold {
+        didSet { requireValue(scaleThreshold >= 0 && scaleThreshold.isFinite, "PinchGestureRecognizer.scaleThreshold", "a finite non-negative number", scaleThreshold) }
+    }
 
     @exclusivity(unchecked) private var baseDistance = 0.0
     @exclusivity(unchecked) private var currentDistance = 0.0
@@ -303,7 +313,9 @@ open class RotationGestureRecognizer: TwoFingerGestureRecognizer {
     /// The default `rotationThreshold`: 0.1 rad. [ours]
     public static let defaultRotationThreshold = 0.1
     /// How far (radians) the fingers must turn to begin.
-    public var rotationThreshold = RotationGestureRecognizer.defaultRotationThreshold
+    public var rotationThreshold = RotationGestureRecognizer.defaultRotationThreshold {
+        didSet { requireValue(rotationThreshold >= 0 && rotationThreshold.isFinite, "RotationGestureRecognizer.rotationThreshold", "a finite non-negative angle", rotationThreshold) }
+    }
 
     @exclusivity(unchecked) private var lastAngle = 0.0
     @exclusivity(unchecked) private var storedRotation = 0.0

@@ -75,13 +75,21 @@ open class TapGestureRecognizer: GestureRecognizer {
     public static let defaultMaximumTapInterval = 0.35
 
     /// Taps needed (default 1).
-    @exclusivity(unchecked) public var numberOfTapsRequired = 1
+    @exclusivity(unchecked) public var numberOfTapsRequired = 1 {
+        didSet { requireValue(numberOfTapsRequired >= 1, "TapGestureRecognizer.numberOfTapsRequired", "at least 1", numberOfTapsRequired) }
+    }
     /// Fingers per tap (default 1).
-    @exclusivity(unchecked) public var numberOfTouchesRequired = 1
+    @exclusivity(unchecked) public var numberOfTouchesRequired = 1 {
+        didSet { requireValue(numberOfTouchesRequired >= 1, "TapGestureRecognizer.numberOfTouchesRequired", "at least 1", numberOfTouchesRequired) }
+    }
     /// How far (pt, screen) a finger may move from where it went down before the tap fails.
-    @exclusivity(unchecked) public var allowableMovement = TapGestureRecognizer.defaultAllowableMovement
+    @exclusivity(unchecked) public var allowableMovement = TapGestureRecognizer.defaultAllowableMovement {
+        didSet { requireValue(allowableMovement >= 0, "TapGestureRecognizer.allowableMovement", "a non-negative distance", allowableMovement) }
+    }
     /// The longest wait (s) from a lift to the next tap's touch-down.
-    @exclusivity(unchecked) public var maximumTapInterval = TapGestureRecognizer.defaultMaximumTapInterval
+    @exclusivity(unchecked) public var maximumTapInterval = TapGestureRecognizer.defaultMaximumTapInterval {
+        didSet { requireValue(maximumTapInterval >= 0 && maximumTapInterval.isFinite, "TapGestureRecognizer.maximumTapInterval", "a finite non-negative time", maximumTapInterval) }
+    }
 
     @exclusivity(unchecked) private var starts: [(touch: Touch, point: Point)] = []
     @exclusivity(unchecked) private var fingersDown = 0
@@ -167,15 +175,25 @@ open class TapGestureRecognizer: GestureRecognizer {
 /// for the taps' timing]
 open class LongPressGestureRecognizer: GestureRecognizer {
     /// How long (s) the fingers must stay down (default 0.5).
-    @exclusivity(unchecked) public var minimumPressDuration = 0.5
+    @exclusivity(unchecked) public var minimumPressDuration = 0.5 {
+        didSet { requireValue(minimumPressDuration >= 0 && minimumPressDuration.isFinite, "LongPressGestureRecognizer.minimumPressDuration", "a finite non-negative time", minimumPressDuration) }
+    }
     /// How far (pt, screen) a finger may move before the press began (default 10).
-    @exclusivity(unchecked) public var allowableMovement = 10.0
+    @exclusivity(unchecked) public var allowableMovement = 10.0 {
+        didSet { requireValue(allowableMovement >= 0, "LongPressGestureRecognizer.allowableMovement", "a non-negative distance", allowableMovement) }
+    }
     /// Taps before the press (default 0).
-    @exclusivity(unchecked) public var numberOfTapsRequired = 0
+    @exclusivity(unchecked) public var numberOfTapsRequired = 0 {
+        didSet { requireValue(numberOfTapsRequired >= 0, "LongPressGestureRecognizer.numberOfTapsRequired", "at least 0", numberOfTapsRequired) }
+    }
     /// Fingers (default 1).
-    @exclusivity(unchecked) public var numberOfTouchesRequired = 1
+    @exclusivity(unchecked) public var numberOfTouchesRequired = 1 {
+        didSet { requireValue(numberOfTouchesRequired >= 1, "LongPressGestureRecognizer.numberOfTouchesRequired", "at least 1", numberOfTouchesRequired) }
+    }
     /// The longest wait (s) between the taps before the press (default 0.35). [ours]
-    @exclusivity(unchecked) public var maximumTapInterval = TapGestureRecognizer.defaultMaximumTapInterval
+    @exclusivity(unchecked) public var maximumTapInterval = TapGestureRecognizer.defaultMaximumTapInterval {
+        didSet { requireValue(maximumTapInterval >= 0 && maximumTapInterval.isFinite, "LongPressGestureRecognizer.maximumTapInterval", "a finite non-negative time", maximumTapInterval) }
+    }
 
     @exclusivity(unchecked) private var starts: [(touch: Touch, point: Point)] = []
     @exclusivity(unchecked) private var fingersDown = 0
@@ -276,11 +294,17 @@ open class SwipeGestureRecognizer: GestureRecognizer {
     /// The directions recognized (default `.right`).
     @exclusivity(unchecked) public var direction: Direction = .right
     /// Fingers (default 1).
-    @exclusivity(unchecked) public var numberOfTouchesRequired = 1
+    @exclusivity(unchecked) public var numberOfTouchesRequired = 1 {
+        didSet { requireValue(numberOfTouchesRequired >= 1, "SwipeGestureRecognizer.numberOfTouchesRequired", "at least 1", numberOfTouchesRequired) }
+    }
     /// The shortest displacement (pt) along the swipe's axis (default 50). [ours]
-    @exclusivity(unchecked) public var minimumDistance = 50.0
+    @exclusivity(unchecked) public var minimumDistance = 50.0 {
+        didSet { requireValue(minimumDistance >= 0 && minimumDistance.isFinite, "SwipeGestureRecognizer.minimumDistance", "a finite non-negative distance", minimumDistance) }
+    }
     /// The longest time (s) from touch-down to lift (default 0.5). [ours]
-    @exclusivity(unchecked) public var maximumDuration = 0.5
+    @exclusivity(unchecked) public var maximumDuration = 0.5 {
+        didSet { requireValue(maximumDuration >= 0, "SwipeGestureRecognizer.maximumDuration", "a non-negative time", maximumDuration) }
+    }
 
     @exclusivity(unchecked) private var starts: [(touch: Touch, point: Point)] = []
     @exclusivity(unchecked) private var startTime = 0.0

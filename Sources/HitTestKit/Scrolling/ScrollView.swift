@@ -63,6 +63,13 @@ open class ScrollView: View {
         public static let normal = DecelerationRate(rawValue: 0.998)
         /// 0.99 per ms.
         public static let fast = DecelerationRate(rawValue: 0.99)
+        /// 0.9999 per ms, the slowest rate a scroll view takes: a flick of 10⁷ pt/s at it
+        /// slows below `minimumDecelerationSpeed` within three simulated minutes, where a rate
+        /// nearer 1 would keep a replay ticking for simulated hours. [ours]
+        public static let slowest = DecelerationRate(rawValue: 0.9999)
+
+        /// Whether a scroll view takes the rate: in (0, `slowest`].
+        public var isValid: Bool { rawValue > 0 && rawValue <= DecelerationRate.slowest.rawValue }
     }
 
     /// The content offset: the point of the content shown at the view's top-left corner. It is
@@ -76,10 +83,24 @@ open class ScrollView: View {
     override func boundsOriginDidChange() { didScroll() }
 
     /// The size of the content (`contentSize`), default zero.
-    @exclusivity(unchecked) public var contentSize: Size = .zero
+    /// - Precondition: finite.
+    @exclusivity(unchecked) public var contentSize: Size = .zero {
+        didSet {
+            requireValue(
+                contentSize.width.isFinite && contentSize.height.isFinite, "ScrollView.contentSize", "finite", contentSize)
+        }
+    }
 
     /// Extra room around the content (`contentInset`), default zero.
-    @exclusivity(unchecked) public var contentInset: EdgeInsets = .zero
+    /// - Precondition: finite.
+    @exclusivity(unchecked) public var contentInset: EdgeInsets = .zero {
+        didSet {
+            let e = contentInset
+            requireValue(
+                e.top.isFinite && e.left.isFinite && e.bottom.isFinite && e.right.isFinite, "ScrollView.contentInset", "finite",
+                e)
+        }
+    }
 
     /// The insets the offset limits use: `contentInset` (there are no safe areas here). [ours]
     public var adjustedContentInset: EdgeInsets { contentInset }
@@ -110,7 +131,14 @@ open class ScrollView: View {
     @exclusivity(unchecked) public var alwaysBounceHorizontal = false
 
     /// How fast a flick slows down (`decelerationRate`, default `.normal`).
-    @exclusivity(unchecked) public var decelerationRate: DecelerationRate = .normal
+    /// - Precondition: the rate `isValid`: in (0, `DecelerationRate.slowest`] (0.9999). [ours]
+    @exclusivity(unchecked) public var decelerationRate: DecelerationRate = .normal {
+        didSet {
+            requireValue(
+                decelerationRate.isValid, "ScrollView.decelerationRate", "in (0, \(DecelerationRate.slowest.rawValue)]",
+                decelerationRate.rawValue)
+        }
+    }
 
     /// Whether touches on the content are held for 150 ms before the content gets them
     /// (`delaysContentTouches`, default true; S2).
@@ -456,7 +484,10 @@ open class ScrollView: View {
     /// `scrollViewDidEndScrollingAnimation`. [ours for the curve and the duration] Either way a
     /// running deceleration or animation stops. Outside an application's window the animation
     /// jumps.
+    ///
+    /// - Precondition: `p` is finite.
     public func setContentOffset(_ p: Point, animated: Bool) {
+        requireValue(p.x.isFinite && p.y.isFinite, "ScrollView.setContentOffset(_:animated:): the offset", "finite", p)
         stopMotion()
         if animated, window?.application != nil, p != contentOffset {
             startAnimation(to: p, kind: .animate)

@@ -252,7 +252,36 @@ public final class Application: Responder {
         layOutWindows()  // Layout: after advanceTime (SEMANTICS 10.8)
     }
 
+    /// One input step; a step with two changes of one touch (a began and an end, or a began
+    /// and a move, at one time) is split into consecutive steps, each touch once in each, so
+    /// every phase is delivered in order and a began is hit-tested where it happened.
     private func process(_ changes: [TouchChange]) {
+        guard changes.count > 1, var cut = firstRepeatedTouch(in: changes[...]) else {
+            processStep(changes)
+            return
+        }
+        var start = 0
+        while true {
+            processStep(Array(changes[start..<cut]))
+            start = cut
+            guard let next = firstRepeatedTouch(in: changes[start...]) else { break }
+            cut = next
+        }
+        processStep(Array(changes[start...]))
+    }
+
+    /// The index of the first change whose touch already changed earlier in `changes`, or nil.
+    private func firstRepeatedTouch(in changes: ArraySlice<TouchChange>) -> Int? {
+        if changes.count <= 8 {
+            for i in changes.indices.dropFirst() where changes[..<i].contains(where: { $0.id == changes[i].id }) { return i }
+            return nil
+        }
+        var seen = Set<Int>(minimumCapacity: changes.count)
+        for i in changes.indices where !seen.insert(changes[i].id).inserted { return i }
+        return nil
+    }
+
+    private func processStep(_ changes: [TouchChange]) {
         guard var time = changes.first?.timestamp else { return }
         for change in changes where change.timestamp > time { time = change.timestamp }
         if clockStarted, let late = changes.first(where: { $0.timestamp < currentTime }) {
@@ -275,7 +304,12 @@ public final class Application: Responder {
             // The touches down, and any that changed and are not (every changed touch is down
             // until `retire`, but the list must not depend on it).
             var all = tracker.active
-            for touch in step.changed where !all.contains(where: { $0 === touch }) { all.append(touch) }
+            if step.changed.count <= 8 {
+                for touch in step.changed where !all.contains(where: { $0 === touch }) { all.append(touch) }
+            } else {
+                let down = Set(all.map(ObjectIdentifier.init))
+                all.append(contentsOf: step.changed.lazy.filter { !down.contains(ObjectIdentifier($0)) })
+            }
             let event = makeEvent(timestamp: time, list: all)
             router.stepWillDeliver(step.changed, event: event)
             if recorder.isEnabled {

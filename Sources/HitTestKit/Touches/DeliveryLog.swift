@@ -161,12 +161,18 @@ public struct TouchDelivery: Sendable, Hashable, CustomStringConvertible {
     /// logs of two runs over two copies of a tree print the same.
     /// Activity entries print as `time kind responderName: detail` (with `touch N` when a touch
     /// caused them).
+    ///
+    /// Names and reasons come from input (ids, class names, recognizer names): their control
+    /// characters and backslashes are escaped (`escapingControlCharacters`), so an entry is
+    /// always one line and no name can forge another entry or reach a terminal raw.
     public var description: String {
+        let name = responderName.escapingControlCharacters
         if kind.isTouchDelivery, let touch, let phase {
-            return "\(timestamp) touch \(touch) \(phase.rawValue) \(kind.rawValue) \(responderName)" + (reason.map { " (\($0))" } ?? "")
+            return "\(timestamp) touch \(touch) \(phase.rawValue) \(kind.rawValue) \(name)"
+                + (reason.map { " (\($0.escapingControlCharacters))" } ?? "")
         }
         let cause = touch.map { " touch \($0)" } ?? ""
-        return "\(timestamp)\(cause) \(kind.rawValue) \(responderName): \(reason ?? "")"
+        return "\(timestamp)\(cause) \(kind.rawValue) \(name): \((reason ?? "").escapingControlCharacters)"
     }
 }
 

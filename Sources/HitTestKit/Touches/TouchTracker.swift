@@ -73,20 +73,54 @@ final class TouchTracker {
         assignViews(step)
         if step.began.count == 1 {
             // One new touch (most steps): it is weighed against every other touch down.
-            applyBeganRules(step.began[0]) { _ in true }
+            applyBeganRules(step.began[0])
             return step
         }
         // In input order: a touch is weighed against those already down, and those of this
-        // step that came before it.
-        var decided = Set<ObjectIdentifier>()
+        // step that came before it, through a table of what they track (linear in the number
+        // of touches, however many come down together).
+        var tracked = TrackedTouches()
         let newTouches = Set(step.began.map { ObjectIdentifier($0) })
+        for touch in active where !newTouches.contains(ObjectIdentifier(touch)) { tracked.add(touch) }
         for touch in step.began {
-            applyBeganRules(touch) { other in
-                !newTouches.contains(ObjectIdentifier(other)) || decided.contains(ObjectIdentifier(other))
-            }
-            decided.insert(ObjectIdentifier(touch))
+            applyBeganRules(touch, tracked: tracked)
+            tracked.add(touch)
         }
         return step
+    }
+
+    /// What the touches that count for UIKit's began rules track, per window: how many touches
+    /// each view has, and the exclusive views among them in the order of their first touch.
+    /// A touch counts while it is delivered, has a view, and has not ended or been cancelled.
+    private struct TrackedTouches {
+        struct Key: Hashable {
+            let window: ObjectIdentifier
+            let view: ObjectIdentifier
+        }
+        /// Touches per (window, view).
+        var perView: [Key: Int] = [:]
+        /// Touches per window.
+        var perWindow: [ObjectIdentifier: Int] = [:]
+        /// Per window, each exclusive view with a touch, in the order of its first touch.
+        var exclusive: [ObjectIdentifier: [View]] = [:]
+
+        static func counts(_ touch: Touch) -> Bool {
+            touch.isDelivered && touch.view != nil && touch.window != nil && touch.phase != .ended && touch.phase != .cancelled
+        }
+
+        mutating func add(_ touch: Touch) {
+            guard Self.counts(touch), let view = touch.view, let window = touch.window else { return }
+            let w = ObjectIdentifier(window)
+            let key = Key(window: w, view: ObjectIdentifier(view))
+            let before = perView[key, default: 0]
+            perView[key] = before + 1
+            perWindow[w, default: 0] += 1
+            if before == 0, view.isExclusiveTouch { exclusive[w, default: []].append(view) }
+        }
+
+        func count(_ view: View, in window: Window) -> Int {
+            perView[Key(window: ObjectIdentifier(window), view: ObjectIdentifier(view))] ?? 0
+        }
     }
 
     /// The previous step's `changed` list, emptied, for the next step to fill.
@@ -115,10 +149,20 @@ final class TouchTracker {
 
     /// Lets go of the touches that ended or were cancelled in this step.
     func retire(_ changed: [Touch]) {
+        var removed = 0
         for touch in changed where touch.phase == .ended || touch.phase == .cancelled {
-            if self.touch(withID: touch.identifier) === touch { remove(touch) }
+            if self.touch(withID: touch.identifier) === touch {
+                if changed.count <= 8 {
+                    remove(touch)
+                } else {
+                    // Many at once: out of the table now, out of `active` in one pass below.
+                    byIdentifier[touch.identifier] = nil
+                    removed += 1
+                }
+            }
             if touch.phase == .ended { lastTap = (touch.screenLocation, touch.timestamp, touch.tapCount) }
         }
+        if removed > 0 { active.removeAll { byIdentifier[$0.identifier] !== $0 } }
     }
 
     /// The touch down with identifier `id`: `byIdentifier[id]`, found by a scan of `active` when
@@ -188,18 +232,29 @@ final class TouchTracker {
         }
     }
 
-    private func applyBeganRules(_ touch: Touch, counts: (Touch) -> Bool) {
+    /// UIKit's rules at `.began` (SEMANTICS 8.3, 8.4) for a touch weighed against every other
+    /// touch down (one new touch in the step).
+    private func applyBeganRules(_ touch: Touch) {
+        guard touch.view != nil, let window = touch.window, touch.isDelivered else { return }
+        var tracked = TrackedTouches()
+        for other in active where other !== touch && other.window === window { tracked.add(other) }
+        applyBeganRules(touch, tracked: tracked)
+    }
+
+    /// UIKit's rules at `.began` for a touch weighed against the touches in `tracked`: a view
+    /// that is not `isMultipleTouchEnabled` takes no second touch; while an exclusive view
+    /// tracks a touch no other view of the window takes one; an exclusive view takes none while
+    /// another view tracks one.
+    private func applyBeganRules(_ touch: Touch, tracked: TrackedTouches) {
         guard let view = touch.view, let window = touch.window, touch.isDelivered else { return }
-        let others = active.filter {
-            $0 !== touch && counts($0) && $0.window === window && $0.isDelivered && $0.view != nil
-                && $0.phase != .ended && $0.phase != .cancelled
-        }
+        let w = ObjectIdentifier(window)
+        let own = tracked.count(view, in: window)
         var reason: String?
-        if !view.isMultipleTouchEnabled, others.contains(where: { $0.view === view }) {
+        if !view.isMultipleTouchEnabled, own > 0 {
             reason = "isMultipleTouchEnabled is false and the view tracks a touch"
-        } else if let exclusive = others.first(where: { $0.view!.isExclusiveTouch && $0.view !== view }) {
-            reason = "\(exclusive.view!.debugName) is exclusive and tracks a touch"
-        } else if view.isExclusiveTouch, others.contains(where: { $0.view !== view }) {
+        } else if let exclusive = tracked.exclusive[w]?.first(where: { $0 !== view }) {
+            reason = "\(exclusive.debugName) is exclusive and tracks a touch"
+        } else if view.isExclusiveTouch, tracked.perWindow[w, default: 0] > own {
             reason = "the view is exclusive and another view tracks a touch"
         }
         if let reason {
