@@ -15,7 +15,13 @@
  * The objective. Each distinct optional priority in use is a level with its own slot; an
  * objective cell holds a vector of coefficients, one per slot, and comparisons read the slots
  * in descending priority (lexicographic order: one unit of violation at a higher priority
- * outweighs any amount at a lower one). Within a level every error symbol has weight 1.
+ * outweighs any amount at a lower one). Within a level an error symbol weighs its
+ * constraint's scale (its largest |coefficient|: rows are divided by it, see "Numbers").
+ *
+ * Parking and the range. A required inequality that holds when it is added stays out of the
+ * tableau and is checked against the values as they change; so are the implicit bounds
+ * |value| <= HT_SOLVER_MAX_VALUE of every variable. One that stops holding enters the tableau
+ * (a bound as an internal record), see "Parking".
  *
  * Pivot rules: Bland's (the entering symbol is the lowest-numbered improving one, ties in the
  * ratio test go to the lowest-numbered basic symbol), which cannot cycle; the lexicographic
