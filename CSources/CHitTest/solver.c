@@ -696,17 +696,11 @@ static void touch_row(ht_solver *s, int32_t r) {
     s->touched[s->ntouched++] = r;
 }
 
-/* The evaluation program: the live rows in creation order, flat, with only the cells that
- * refer to other definitions (the other cells are parametric, value 0). Rebuilt after a change
- * of structure; an edit that changes constants alone patches them and streams through it. */
-static int build_program(ht_solver *s) {
-    int32_t n = 0, nref = 0;
-    for (int32_t r = s->rhead; r >= 0; r = s->rnext[r]) {
-        n++;
-        for (int32_t i = 0; i < s->rlen[r]; i++) nref += s->srow[s->rsym[r][i]] >= 0;
-    }
-    if (n + 1 > s->pgcap) {
-        int32_t cap = next_cap(s->pgcap, n + 1);
+/* Room in the evaluation program for `rows` entries (rows + 1 offsets) and `refs` references;
+ * 0 when memory runs out (what was grown stays, with the old capacity recorded). */
+static int program_reserve(ht_solver *s, int32_t rows, int32_t refs) {
+    if (rows > s->pgcap) {
+        int32_t cap = next_cap(s->pgcap, rows);
         int32_t *a = xrealloc(s, s->pg_row, sizeof(int32_t) * (size_t)cap);
         if (!a) return 0;
         s->pg_row = a;
@@ -724,8 +718,8 @@ static int build_program(ht_solver *s) {
         s->pg_var = e;
         s->pgcap = cap;
     }
-    if (nref > s->pgrefcap) {
-        int32_t cap = next_cap(s->pgrefcap, nref);
+    if (refs > s->pgrefcap) {
+        int32_t cap = next_cap(s->pgrefcap, refs);
         int32_t *a = xrealloc(s, s->pg_ref, sizeof(int32_t) * (size_t)cap);
         if (!a) return 0;
         s->pg_ref = a;
@@ -734,6 +728,19 @@ static int build_program(ht_solver *s) {
         s->pg_coef = b;
         s->pgrefcap = cap;
     }
+    return 1;
+}
+
+/* The evaluation program: the live rows in creation order, flat, with only the cells that
+ * refer to other definitions (the other cells are parametric, value 0). Rebuilt after a change
+ * of structure; an edit that changes constants alone patches them and streams through it. */
+static int build_program(ht_solver *s) {
+    int32_t n = 0, nref = 0;
+    for (int32_t r = s->rhead; r >= 0; r = s->rnext[r]) {
+        n++;
+        for (int32_t i = 0; i < s->rlen[r]; i++) nref += s->srow[s->rsym[r][i]] >= 0;
+    }
+    if (!program_reserve(s, n + 1, nref)) return 0;
     int32_t p = 0, k = 0;
     for (int32_t r = s->rhead; r >= 0; r = s->rnext[r], p++) {
         s->row_pg[r] = p;
@@ -848,35 +855,7 @@ static void refresh_values(ht_solver *s) {
 static int program_append(ht_solver *s, int32_t r) {
     int32_t p = s->npg, k = s->pg_off[p], nref = 0;
     for (int32_t i = 0; i < s->rlen[r]; i++) nref += s->srow[s->rsym[r][i]] >= 0;
-    if (p + 2 > s->pgcap) {
-        int32_t cap = next_cap(s->pgcap, p + 2);
-        int32_t *a = xrealloc(s, s->pg_row, sizeof(int32_t) * (size_t)cap);
-        if (!a) return 0;
-        s->pg_row = a;
-        int32_t *b = xrealloc(s, s->pg_off, sizeof(int32_t) * (size_t)cap);
-        if (!b) return 0;
-        s->pg_off = b;
-        double *c = xrealloc(s, s->pg_const, sizeof(double) * (size_t)cap);
-        if (!c) return 0;
-        s->pg_const = c;
-        double *d = xrealloc(s, s->pg_val, sizeof(double) * (size_t)cap);
-        if (!d) return 0;
-        s->pg_val = d;
-        int32_t *e = xrealloc(s, s->pg_var, sizeof(int32_t) * (size_t)cap);
-        if (!e) return 0;
-        s->pg_var = e;
-        s->pgcap = cap;
-    }
-    if (k + nref > s->pgrefcap) {
-        int32_t cap = next_cap(s->pgrefcap, k + nref);
-        int32_t *a = xrealloc(s, s->pg_ref, sizeof(int32_t) * (size_t)cap);
-        if (!a) return 0;
-        s->pg_ref = a;
-        double *b = xrealloc(s, s->pg_coef, sizeof(double) * (size_t)cap);
-        if (!b) return 0;
-        s->pg_coef = b;
-        s->pgrefcap = cap;
-    }
+    if (!program_reserve(s, p + 2, k + nref)) return 0;
     double v = s->rconst[r];
     for (int32_t i = 0; i < s->rlen[r]; i++) {
         int32_t q = s->srow[s->rsym[r][i]];
