@@ -23,10 +23,31 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
 
-        // MARK: - Swift library
+        // MARK: - Swift library, in layers (ARCHITECTURE.md draws the graph)
+        // The core: geometry, views, hierarchy, conversion, hit testing, the C mirror, the
+        // layout cycle, touches, gestures, controls and scroll views.
+        .target(
+            name: "HitTestCore",
+            dependencies: ["CHitTest"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Auto Layout, on the core only (it plugs into the core's layout seam).
+        .target(
+            name: "HitTestLayout",
+            dependencies: ["HitTestCore", "CHitTest"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Animations on the simulated clock, on the core only (the core's change-recording and
+        // clock seams).
+        .target(
+            name: "HitTestAnimation",
+            dependencies: ["HitTestCore"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The umbrella users import: re-exports the layers, every public name as before.
         .target(
             name: "HitTestKit",
-            dependencies: ["CHitTest"],
+            dependencies: ["HitTestCore", "HitTestLayout", "HitTestAnimation"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
 

@@ -20,22 +20,36 @@ c_objects() {
             -c "$f" -o ".build/fuzz/swift-objects/$(basename "$f" .c).o"
     done
 }
+# One library module of the package, instrumented for AddressSanitizer, on the modules before it.
+swift_module() {
+    local module=$1
+    shift
+    mkdir -p .build/fuzz/modules
+    swiftc -O -sanitize=address -parse-as-library -module-name "$module" -package-name hittestkit \
+        -emit-module -emit-module-path ".build/fuzz/modules/$module.swiftmodule" -emit-library -static \
+        -I.build/fuzz/modules -ICSources/CHitTest/include "$@" -o ".build/fuzz/lib$module.a"
+}
+layers() {
+    swift_module HitTestCore Sources/HitTestCore/*/*.swift
+    swift_module HitTestLayout $(find Sources/HitTestLayout -name '*.swift')
+    swift_module HitTestAnimation Sources/HitTestAnimation/*.swift
+    swift_module HitTestKit Sources/HitTestKit/*.swift
+}
 if [ "$name" = touchscript ]; then
     c_objects
-    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name HitTestKit \
-        -ICSources/CHitTest/include Sources/HitTestKit/*/*.swift Fuzz/fuzz_touchscript.swift \
+    # The harness reads the core's internals: it is compiled into that module.
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name HitTestCore -package-name hittestkit \
+        -ICSources/CHitTest/include Sources/HitTestCore/*/*.swift Fuzz/fuzz_touchscript.swift \
         .build/fuzz/swift-objects/*.o -lm -o .build/fuzz/touchscript
 elif [ "$name" = scene ] || [ "$name" = constraints ]; then
     c_objects
-    # HitTestKit as a module of its own (HitTestScenes imports it), then the scene sources and
-    # the harness in one instrumented module.
-    mkdir -p .build/fuzz/modules
-    swiftc -O -sanitize=address -parse-as-library -module-name HitTestKit -emit-module \
-        -emit-module-path .build/fuzz/modules/HitTestKit.swiftmodule -emit-library -static \
-        -ICSources/CHitTest/include Sources/HitTestKit/*/*.swift -o .build/fuzz/libHitTestKit.a
-    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "Fuzz$name" \
+    # The layers as modules of their own (HitTestScenes imports the umbrella), then the scene
+    # sources and the harness in one instrumented module.
+    layers
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "Fuzz$name" -package-name hittestkit \
         -I.build/fuzz/modules -ICSources/CHitTest/include Sources/HitTestScenes/*.swift "Fuzz/fuzz_$name.swift" \
-        .build/fuzz/libHitTestKit.a .build/fuzz/swift-objects/*.o -lm -o ".build/fuzz/$name"
+        .build/fuzz/libHitTestKit.a .build/fuzz/libHitTestAnimation.a .build/fuzz/libHitTestLayout.a \
+        .build/fuzz/libHitTestCore.a .build/fuzz/swift-objects/*.o -lm -o ".build/fuzz/$name"
 else
     clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
         -ICSources/CHitTest/include "Fuzz/fuzz_$name.c" CSources/CHitTest/*.c -lm -o ".build/fuzz/$name"

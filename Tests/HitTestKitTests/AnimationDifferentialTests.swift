@@ -3,6 +3,9 @@ import HitTestTestSupport
 import Testing
 
 @testable import HitTestKit
+@testable import HitTestCore
+@testable import HitTestLayout
+@testable import HitTestAnimation
 
 /// Random trees with animating views (SEMANTICS A14, A15): the C index (single, bulk,
 /// threaded, walk) against the reference walk at several times while animations start, run,

@@ -6,6 +6,9 @@ import HitTestTestSupport
 import Testing
 
 @testable import HitTestKit
+@testable import HitTestCore
+@testable import HitTestLayout
+@testable import HitTestAnimation
 
 /// Scene-defined animations (issue 18 item 4): the "animations" key, its errors, replays that
 /// trigger them on the clock, `hittest replay` and `hittest render --at`.

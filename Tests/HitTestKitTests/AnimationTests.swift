@@ -4,6 +4,9 @@ import HitTestTestSupport
 import Testing
 
 @testable import HitTestKit
+@testable import HitTestCore
+@testable import HitTestLayout
+@testable import HitTestAnimation
 
 /// SEMANTICS section 11 (A1–A20), one named test per rule, with exact values.
 @Suite struct AnimationTests {

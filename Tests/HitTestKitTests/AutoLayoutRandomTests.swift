@@ -3,6 +3,9 @@ import HitTestTestSupport
 import Testing
 
 @testable import HitTestKit
+@testable import HitTestCore
+@testable import HitTestLayout
+@testable import HitTestAnimation
 
 /// Random constraint systems with a known unique solution: random frames first, then
 /// constraints those frames satisfy (each view's four values fixed by constraints to views
@@ -204,11 +207,11 @@ extension AutoLayoutTests {
             }
             s.window.layoutIfNeeded()
             let incremental = s.views.filter { $0.window != nil }.map { ($0, $0.frame, $0.hasAmbiguousLayout) }
-            let engine = s.window.layoutState.autoLayout!.ownedEngine!
+            let engine = s.window.autoLayoutState!.ownedEngine!
             engine.rebuild()
             engine.solveIfNeeded()
             for (v, frame, ambiguous) in incremental where !ambiguous {
-                guard let it = v.layoutState.autoLayout?.item else { continue }
+                guard let it = v.autoLayoutState?.item else { continue }
                 #expect(near(frame, it.solved, 1e-6), "seed \(seed) step \(step): \(v.debugName) incremental \(frame), from scratch \(it.solved)")
             }
             s.window.layoutIfNeeded()

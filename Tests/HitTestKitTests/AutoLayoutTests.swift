@@ -5,6 +5,9 @@ import HitTestTestSupport
 import Testing
 
 @testable import HitTestKit
+@testable import HitTestCore
+@testable import HitTestLayout
+@testable import HitTestAnimation
 
 /// A view with a settable intrinsic content size (a label, say).
 final class IntrinsicView: View {
@@ -372,7 +375,7 @@ func constrained(_ frame: Rect = .zero) -> View {
         tops[0].constant = 0
         window.layoutIfNeeded()
         expectChain(0, [15: 10])
-        let engine = try! #require(window.layoutState.autoLayout?.ownedEngine)
+        let engine = try! #require(window.autoLayoutState?.ownedEngine)
         engine.rebuild()
         engine.markDirty()
         window.setNeedsLayout()

@@ -1,4 +1,7 @@
 @testable import HitTestKit
+@testable import HitTestCore
+@testable import HitTestLayout
+@testable import HitTestAnimation
 import Testing
 
 /// C5: a control beats an ancestor's single-finger single tap; a recognizer on the control

@@ -1,6 +1,9 @@
 import Foundation
 @testable import HitTestCLI
 @testable import HitTestKit
+@testable import HitTestCore
+@testable import HitTestLayout
+@testable import HitTestAnimation
 @testable import HitTestScenes
 import HitTestTestSupport
 import Testing

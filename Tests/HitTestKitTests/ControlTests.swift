@@ -1,4 +1,7 @@
 @testable import HitTestKit
+@testable import HitTestCore
+@testable import HitTestLayout
+@testable import HitTestAnimation
 import Testing
 
 /// Controls (SEMANTICS 9 C1–C4, C6; C5 is in ControlGestureTests): tracking, control events

@@ -3,6 +3,9 @@ import HitTestTestSupport
 import Testing
 
 @testable import HitTestKit
+@testable import HitTestCore
+@testable import HitTestLayout
+@testable import HitTestAnimation
 
 @Suite struct ConversionTests {
     @Test func upDownAndNilIsTheWindow() {

@@ -4,6 +4,9 @@ import HitTestReference
 import Testing
 
 @testable import HitTestKit
+@testable import HitTestCore
+@testable import HitTestLayout
+@testable import HitTestAnimation
 
 /// The C index against the recursive reference walk, over many random trees.
 @Suite struct DifferentialTests {

@@ -1,4 +1,7 @@
 @testable import HitTestKit
+@testable import HitTestCore
+@testable import HitTestLayout
+@testable import HitTestAnimation
 import HitTestTestSupport
 import Testing
 

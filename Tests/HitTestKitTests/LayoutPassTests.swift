@@ -4,6 +4,9 @@ import HitTestTestSupport
 import Testing
 
 @testable import HitTestKit
+@testable import HitTestCore
+@testable import HitTestLayout
+@testable import HitTestAnimation
 
 /// A view that logs its layout calls into a shared list.
 final class LayoutLogView: View {

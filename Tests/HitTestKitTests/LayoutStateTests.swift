@@ -4,6 +4,9 @@ import HitTestReference
 import Testing
 
 @testable import HitTestKit
+@testable import HitTestCore
+@testable import HitTestLayout
+@testable import HitTestAnimation
 
 /// The first attribute of the layout-state record: `autoresizingMask` and `autoresizesSubviews`
 /// (UIKit's defaults and raw values; stored only, no effect on hit testing).

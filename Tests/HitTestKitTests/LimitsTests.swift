@@ -6,6 +6,9 @@ import HitTestReference
 import Testing
 
 @testable import HitTestKit
+@testable import HitTestCore
+@testable import HitTestLayout
+@testable import HitTestAnimation
 
 /// Resource limits: memory exhaustion is a status that leaves the index usable, and huge trees
 /// go through every public entry point without recursion.

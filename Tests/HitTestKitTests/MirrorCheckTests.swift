@@ -3,6 +3,9 @@ import HitTestKit
 import Testing
 
 @testable import HitTestKit
+@testable import HitTestCore
+@testable import HitTestLayout
+@testable import HitTestAnimation
 
 /// The mirror check itself: it passes on agreeing trees and names each attribute that a write
 /// behind the views' back (straight into the C rows) made disagree. Debug builds only: the

@@ -4,6 +4,9 @@ import HitTestTestSupport
 import Testing
 
 @testable import HitTestKit
+@testable import HitTestCore
+@testable import HitTestLayout
+@testable import HitTestAnimation
 
 /// Random mutation sequences: after every single mutation the C rows must equal the views (the
 /// mirror check) and every hit-testing path must equal the reference walk.

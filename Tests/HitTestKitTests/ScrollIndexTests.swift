@@ -2,6 +2,9 @@ import HitTestReference
 import Testing
 
 @testable import HitTestKit
+@testable import HitTestCore
+@testable import HitTestLayout
+@testable import HitTestAnimation
 
 /// A scroll (a bounds-origin change of one view) leaves that view's derived block in the C index
 /// as it was — its grid lies over the children's extent, not the moving region — and every

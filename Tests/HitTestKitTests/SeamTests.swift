@@ -1,6 +1,9 @@
 import CHitTest
 import Foundation
 @testable import HitTestKit
+@testable import HitTestCore
+@testable import HitTestLayout
+@testable import HitTestAnimation
 import HitTestTestSupport
 import HitTestReference
 import Testing

@@ -1,0 +1,124 @@
+import CHitTest
+
+// The mirror check: the Swift views are the truth and the C rows a copy written through on
+// every change; this reads every row back (`ht_node_get_record`, `ht_node_child_at`) and
+// compares it with its view. For tests: the differential and randomized tests run it after
+// every mutation. Debug builds only: in a release build the body is compiled out and the
+// check reports nothing, and the library never calls it itself.
+
+extension View {
+    /// Debug builds: every disagreement between the views of this view's tree (from its
+    /// topmost superview down) and their C rows, in words; empty when they agree or when the
+    /// view has no node yet. Release builds: always empty (compiled out).
+    ///
+    /// Compared per view: that it has a node of the same index, that the index maps the node
+    /// back to it, `center`, `bounds`, `anchorPoint`, `transform`, `alpha`, `hitTestInsets`,
+    /// `hitTestPriority` (as the C core's 32-bit value), each C flag (hidden, interaction,
+    /// clips, pass-through, captures, outside hits, the two handler flags), the parent link and
+    /// the children in order; then `ht_tree_validate` on the index.
+    /// - Complexity: O(views in the tree), iterative.
+    func mirrorMismatches() -> [String] {
+        #if DEBUG
+            guard let core else { return [] }
+            var top = self
+            while let s = top.storedSuperview { top = s }
+            var problems: [String] = []
+            var stack: [View] = [top]
+            while let v = stack.popLast() {
+                core.compareRow(of: v, into: &problems)
+                stack.append(contentsOf: v.storedSubviews)
+            }
+            if ht_tree_validate(core.tree) != HT_OK { problems.append("ht_tree_validate fails") }
+            return problems
+        #else
+            return []
+        #endif
+    }
+}
+
+#if DEBUG
+    extension CoreTree {
+        /// Appends to `problems` each way the C row of `v` differs from `v`.
+        fileprivate func compareRow(of v: View, into problems: inout [String]) {
+            let name = "\(v.debugName) (node \(v.node))"
+            guard v.core === self else {
+                problems.append("\(name): belongs to another index than its tree's root")
+                return
+            }
+            guard view(for: v.node) === v else {
+                problems.append("\(name): the index maps the node to another view")
+                return
+            }
+            var r = ht_node_record()
+            guard ht_node_get_record(tree, v.node, &r) == HT_OK else {
+                problems.append("\(name): ht_node_get_record fails")
+                return
+            }
+            func expect(_ ok: Bool, _ what: @autoclosure () -> String) {
+                if !ok { problems.append("\(name): \(what())") }
+            }
+            let c = v.center
+            expect(r.center_x == c.x && r.center_y == c.y, "center \(c) vs C (\(r.center_x), \(r.center_y))")
+            let b = v.bounds
+            expect(
+                r.bounds_x == b.minX && r.bounds_y == b.minY && r.bounds_w == b.width && r.bounds_h == b.height,
+                "bounds \(b) vs C (\(r.bounds_x), \(r.bounds_y), \(r.bounds_w), \(r.bounds_h))")
+            let a = v.anchorPoint
+            expect(r.anchor_x == a.x && r.anchor_y == a.y, "anchorPoint \(a) vs C (\(r.anchor_x), \(r.anchor_y))")
+            let t = v.transform
+            let m = r.transform
+            expect(
+                m.a == t.a && m.b == t.b && m.c == t.c && m.d == t.d && m.tx == t.tx && m.ty == t.ty,
+                "transform \(t) vs C (\(m.a), \(m.b), \(m.c), \(m.d), \(m.tx), \(m.ty))")
+            expect(r.alpha == v.alpha, "alpha \(v.alpha) vs C \(r.alpha)")
+            let i = v.hitTestInsets
+            expect(
+                r.inset_top == i.top && r.inset_left == i.left && r.inset_bottom == i.bottom
+                    && r.inset_right == i.right,
+                "hitTestInsets \(i) vs C (\(r.inset_top), \(r.inset_left), \(r.inset_bottom), \(r.inset_right))")
+            expect(
+                r.priority == Int32(clamping: v.hitTestPriority),
+                "hitTestPriority \(v.hitTestPriority) vs C \(r.priority)")
+
+            // Each flag on its own (not through the writer's encoding), so a wrong bit is named.
+            let flags: [(String, UInt32, Bool)] = [
+                ("isHidden", UInt32(HT_FLAG_HIDDEN), v.isHidden),
+                // The effective value: the model flag, or blocked by an animation (SEMANTICS A14).
+                (
+                    v.animationBlocksInteraction ? "!isUserInteractionEnabled || isInteractionBlockedByAnimation" : "!isUserInteractionEnabled",
+                    UInt32(HT_FLAG_NO_INTERACTION), !v.isUserInteractionEnabled || v.animationBlocksInteraction
+                ),
+                ("clipsToBounds", UInt32(HT_FLAG_CLIPS), v.clipsToBounds),
+                ("passesTouchesThrough", UInt32(HT_FLAG_PASS_THROUGH), v.passesTouchesThrough),
+                ("capturesSubviewTouches", UInt32(HT_FLAG_CAPTURES), v.capturesSubviewTouches),
+                ("allowsSubviewHitsOutsideBounds", UInt32(HT_FLAG_OUTSIDE_HITS), v.allowsSubviewHitsOutsideBounds),
+                ("pointInsideHandler or own class", UInt32(HT_FLAG_ASK_POINT_INSIDE), v.pointInsideHandler != nil || v.asksSwiftForHitTesting),
+                ("hitTestHandler or own class", UInt32(HT_FLAG_ASK_HIT_TEST), v.hitTestHandler != nil || v.asksSwiftForHitTesting),
+            ]
+            var known: UInt32 = 0
+            for (flag, bit, swift) in flags {
+                known |= bit
+                expect((r.flags & bit != 0) == swift, "\(flag) is \(swift) but the C flag is \(!swift)")
+            }
+            expect(r.flags & ~known == 0, "unknown C flags \(r.flags & ~known)")
+
+            if let s = v.storedSuperview {
+                expect(r.parent == s.node, "parent is node \(s.node) but C says \(r.parent)")
+            } else {
+                expect(r.parent == HT_NULL_NODE, "a root in Swift but C's parent is \(r.parent)")
+            }
+            let children = v.storedSubviews
+            guard r.child_count == Int32(children.count) else {
+                problems.append("\(name): \(children.count) subviews but C has \(r.child_count) children")
+                return
+            }
+            for (index, child) in children.enumerated() {
+                var n: ht_node = HT_NULL_NODE
+                let st = ht_node_child_at(tree, v.node, Int32(index), &n)
+                expect(
+                    st == HT_OK && n == child.node,
+                    "subview \(index) is node \(child.node) but C's child \(index) is \(n)")
+            }
+        }
+    }
+#endif

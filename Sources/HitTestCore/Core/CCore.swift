@@ -1,0 +1,515 @@
+import CHitTest
+
+/// With its debug-only companion `CCore+Mirror.swift`, the only file that imports `CHitTest`: every
+/// pointer and `withUnsafe…` call of the library is here.
+///
+/// A `CoreTree` owns one C index (`ht_tree`) holding any number of view trees (a forest): the
+/// views added to one another share it, and a view removed from its superview keeps its node,
+/// so putting it back costs O(1). Every view with a node holds the `CoreTree` strongly; the
+/// tree refers to its views without retaining them (a view frees its node in `deinit`).
+package final class CoreTree {
+    /// `ht_tree *`, owned here, never escapes.
+    let tree: OpaquePointer
+    /// The view of each slot (slot = handle & 0xFFFFFF), unretained.
+    private var views: [Unmanaged<View>?] = []
+    /// Views with a `pointInsideHandler` or `hitTestHandler`: hooks are needed only when > 0.
+    private(set) var handlerCount = 0
+    /// Hit tests in progress on this index (handlers run inside them). The C walk holds
+    /// pointers into the derived structures, so the views must not change until they end.
+    @exclusivity(unchecked) private var activeQueries = 0
+
+    /// False after any change to the C index until `ht_tree_prepare` has run: C queries refuse
+    /// a changed tree (they never write), so every query path prepares first, and this flag
+    /// keeps that to one C call per batch of changes rather than one per query.
+    @exclusivity(unchecked) private var prepared = false
+
+    /// Stops with a clear message when a handler changes the views during a hit test; every
+    /// change to the C index goes through here.
+    private func mutating(_ what: @autoclosure () -> String) {
+        prepared = false
+        precondition(
+            activeQueries == 0,
+            "HitTestKit: \(what()) during a hit test (from a pointInsideHandler or hitTestHandler); handlers must not change views")
+    }
+
+    /// Runs a query, counting it as in progress.
+    private func querying<R>(_ body: () -> R) -> R {
+        activeQueries += 1
+        defer { activeQueries -= 1 }
+        return body()
+    }
+
+    init() {
+        var t: OpaquePointer?
+        Self.check(ht_tree_create(0, &t), "creating a tree")
+        tree = t!
+    }
+
+    deinit { ht_tree_destroy(tree) }
+
+    /// Statuses other than HT_OK are either exhaustion (out of memory, node limit), which a
+    /// view setter cannot report, or a broken invariant of this library: both stop the
+    /// program with the C library's message rather than let the index drift from the views.
+    static func check(_ status: ht_status, _ what: @autoclosure () -> String) {
+        if status != HT_OK {
+            fatalError("HitTestKit: \(what()) failed: \(String(cString: ht_status_string(status)))")
+        }
+    }
+
+    private static func slot(_ handle: Int32) -> Int { Int(UInt32(bitPattern: handle) & 0xFF_FFFF) }
+
+    /// The view behind a handle.
+    package func view(for handle: HitTestHandle) -> View? { view(for: handle.rawValue) }
+
+    /// The view behind a handle that a C call returned.
+    package func view(for handle: Int32) -> View? {
+        guard handle >= 0 else { return nil }
+        let s = Self.slot(handle)
+        return s < views.count ? views[s]?.takeUnretainedValue() : nil
+    }
+
+    // MARK: - Nodes
+
+    /// Creates the node of `view` and writes all its attributes.
+    func register(_ view: View) {
+        mutating("adding a view")
+        var h: Int32 = 0
+        Self.check(ht_node_create(tree, &h), "creating a node")
+        let s = Self.slot(h)
+        if s >= views.count { views.append(contentsOf: repeatElement(nil, count: s - views.count + 1)) }
+        views[s] = Unmanaged.passUnretained(view)
+        view.core = self
+        view.node = h
+        if view.hasHandler { handlerCount += 1 }
+        writeAll(view)
+    }
+
+    /// Frees the node of `view` (its children's nodes become roots).
+    func unregister(_ view: View) {
+        mutating("freeing a view")
+        Self.check(ht_node_free(tree, view.node), "freeing a node")
+        views[Self.slot(view.node)] = nil
+        if view.hasHandler { handlerCount -= 1 }
+        view.core = nil
+        view.node = -1
+    }
+
+    func handlerAdded() { handlerCount += 1 }
+    func handlerRemoved() { handlerCount -= 1 }
+
+    func writeAll(_ view: View) {
+        writeCenter(view)
+        writeBounds(view)
+        writeAnchor(view)
+        writeTransform(view)
+        writeFlags(view)
+        writeAlpha(view)
+        writeInsets(view)
+        writePriority(view)
+    }
+
+    func attach(_ child: View, to parent: View, at index: Int) {
+        mutating("moving a view")
+        Self.check(
+            ht_node_attach(tree, child.node, parent.node, Int32(clamping: index)), "attaching a node")
+    }
+
+    func detach(_ view: View) {
+        mutating("removing a view")
+        Self.check(ht_node_detach(tree, view.node), "detaching a node")
+    }
+
+    // MARK: - Attributes (values are checked finite by the view before they get here)
+
+    func writeCenter(_ v: View) {
+        mutating("setting center")
+        Self.check(ht_node_set_center(tree, v.node, v.center.x, v.center.y), "setting center")
+    }
+
+    func writeBounds(_ v: View) {
+        mutating("setting bounds")
+        let b = v.bounds
+        Self.check(
+            ht_node_set_bounds(tree, v.node, b.minX, b.minY, b.width, b.height), "setting bounds")
+    }
+
+    func writeAnchor(_ v: View) {
+        mutating("setting anchorPoint")
+        Self.check(
+            ht_node_set_anchor(tree, v.node, v.anchorPoint.x, v.anchorPoint.y), "setting anchorPoint")
+    }
+
+    func writeTransform(_ v: View) {
+        mutating("setting transform")
+        let t = v.transform
+        var m = ht_affine(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx, ty: t.ty)
+        Self.check(ht_node_set_transform(tree, v.node, &m), "setting transform")
+    }
+
+    package func writeFlags(_ v: View) {
+        mutating("setting a flag")
+        Self.check(ht_node_set_flags(tree, v.node, Self.flags(of: v)), "setting flags")
+    }
+
+    /// The C flags word of `v`. The interaction flag is the effective value: the model's
+    /// `isUserInteractionEnabled`, and not blocked by an animation (SEMANTICS A14).
+    /// `handlers: false` leaves the handler bits out (presentation copies do not consult them).
+    package static func flags(of v: View, interactionBlocked: Bool? = nil, handlers: Bool = true) -> UInt32 {
+        var f: UInt32 = 0
+        if v.isHidden { f |= UInt32(HT_FLAG_HIDDEN) }
+        if !v.isUserInteractionEnabled || (interactionBlocked ?? v.animationBlocksInteraction) {
+            f |= UInt32(HT_FLAG_NO_INTERACTION)
+        }
+        if v.passesTouchesThrough { f |= UInt32(HT_FLAG_PASS_THROUGH) }
+        if v.capturesSubviewTouches { f |= UInt32(HT_FLAG_CAPTURES) }
+        if v.allowsSubviewHitsOutsideBounds { f |= UInt32(HT_FLAG_OUTSIDE_HITS) }
+        if handlers && (v.pointInsideHandler != nil || v.asksSwiftForHitTesting) { f |= UInt32(HT_FLAG_ASK_POINT_INSIDE) }
+        if handlers && (v.hitTestHandler != nil || v.asksSwiftForHitTesting) { f |= UInt32(HT_FLAG_ASK_HIT_TEST) }
+        if v.clipsToBounds { f |= UInt32(HT_FLAG_CLIPS) }
+        return f
+    }
+
+    func writeAlpha(_ v: View) {
+        mutating("setting alpha")
+        Self.check(ht_node_set_alpha(tree, v.node, v.alpha), "setting alpha")
+    }
+
+    func writeInsets(_ v: View) {
+        mutating("setting hitTestInsets")
+        let i = v.hitTestInsets
+        Self.check(
+            ht_node_set_insets(tree, v.node, i.top, i.left, i.bottom, i.right), "setting insets")
+    }
+
+    func writePriority(_ v: View) {
+        mutating("setting hitTestPriority")
+        Self.check(
+            ht_node_set_priority(tree, v.node, Int32(clamping: v.hitTestPriority)),
+            "setting hitTestPriority")
+    }
+
+    // MARK: - Batches
+
+    /// Runs `body` inside a C batch (`ht_tree_begin_batch` / `ht_tree_end_batch`): the views
+    /// it changes invalidate the answer grid once, at the end, instead of at every setter. For
+    /// a layout pass that moves many views.
+    func batch<R>(_ body: () throws -> R) rethrows -> R {
+        mutating("starting a batch of changes")
+        Self.check(ht_tree_begin_batch(tree), "starting a batch")
+        defer { Self.check(ht_tree_end_batch(tree), "ending a batch") }
+        return try body()
+    }
+
+    // MARK: - Queries
+
+    /// Brings the derived structures up to date (a write; C queries only read, and refuse a
+    /// tree changed since, so every query path calls this first). Inside a query (a handler's
+    /// nested hit test) nothing can have changed, and nothing is written.
+    func prepare() {
+        guard !prepared, activeQueries == 0 else { return }
+        Self.check(ht_tree_prepare(tree), "preparing the index")
+        prepared = true
+    }
+
+    /// `prepare()` for a query already counted in `activeQueries`: the outermost query of a
+    /// handler's nested ones prepares (nothing can change while handlers run).
+    private func prepareInsideQuery() {
+        guard !prepared, activeQueries == 1 else { return }
+        Self.check(ht_tree_prepare(tree), "preparing the index")
+        prepared = true
+    }
+
+    /// One hit test from `view` with `point` in its bounds space.
+    func hitTest(_ view: View, _ point: Point, event: Event?, asDefault: Bool = false) -> View? {
+        querying { hitTestNow(view, point, event: event, asDefault: asDefault) }
+    }
+
+    private func hitTestNow(_ view: View, _ point: Point, event: Event?, asDefault: Bool) -> View? {
+        var out: Int32 = -1
+        if handlerCount == 0 {
+            // The C query checks that the tree is prepared (it refuses a changed one and writes
+            // nothing), so the common case costs no check here.
+            var status = ht_tree_hit_test(tree, view.node, point.x, point.y, nil, &out)
+            if status == HT_E_NOT_PREPARED {
+                Self.check(ht_tree_prepare(tree), "preparing the index")
+                prepared = true
+                status = ht_tree_hit_test(tree, view.node, point.x, point.y, nil, &out)
+            }
+            Self.check(status, "hit test")
+            return self.view(for: out)
+        }
+        prepareInsideQuery()
+        let context = HookContext(core: self, event: event)
+        return context.run { hooks in
+            asDefault
+                ? ht_tree_hit_test_default(tree, view.node, point.x, point.y, hooks, &out)
+                : ht_tree_hit_test(tree, view.node, point.x, point.y, hooks, &out)
+        } ?? self.view(for: out)
+    }
+
+    package func handle(of view: View) -> HitTestHandle { HitTestHandle(rawValue: view.node) }
+
+    /// The one bulk path: the `count` points `points[i]` from `view` into `out`.
+    ///
+    /// Everything the C queries read is prepared here, on the calling thread (the answer grid
+    /// too, for large calls). On one thread, handlers are called in the walk; over several,
+    /// the workers only read the prepared index without hooks (handler points come back as
+    /// HT_PENDING_NODE) and those points are answered again on the calling thread, with hooks.
+    /// Same answers either way.
+    func bulk(
+        _ view: View, _ points: StridedPoints, count: Int, threads: Int?,
+        into out: UnsafeMutablePointer<HitTestHandle>
+    ) {
+        if activeQueries == 0 {
+            if count >= Int(HT_BULK_GRID_MIN) { prepareAnswers(for: view, points: count) } else { prepare() }
+        }
+        let n = Parallel.threads(threads, count: count)
+        let node = view.node
+        let results = SharedResults(out)
+        querying {
+            if n <= 1 && handlerCount > 0 {
+                let context = HookContext(core: self, event: nil)
+                let foreign = context.run { hooks in points.hitTest(tree, node, 0..<count, hooks: hooks, into: results) }
+                precondition(foreign == nil, "a hitTestHandler returned a view of another tree in a bulk hit test")
+                return
+            }
+            let shared = SharedTree(tree)
+            Parallel.forEachSlice(count: count, threads: n) { range in
+                CoreTree.check(points.hitTest(shared.tree, node, range, hooks: nil, into: results), "bulk hit test")
+            }
+            guard handlerCount > 0 else { return }
+            for i in 0..<count where out[i] == .needsHandler {
+                let answer = hitTestNow(view, points[i], event: nil, asDefault: false)
+                precondition(
+                    answer == nil || answer?.core === self,
+                    "a hitTestHandler returned a view of another tree in a bulk hit test")
+                out[i] = HitTestHandle(rawValue: answer?.node ?? -1)
+            }
+        }
+    }
+
+    /// Builds the answer grid for bulk queries from `view` (`ht_tree_prepare_points`), all of
+    /// it; with `points`, before a bulk query of that many points, its sub-grids only once the
+    /// points announced pay for them (`ht_tree_prepare_points_for`).
+    func prepareAnswers(for view: View, points: Int? = nil) {
+        guard activeQueries == 0 else { return }
+        if let points {
+            Self.check(ht_tree_prepare_points_for(tree, view.node, max(0, points)), "preparing bulk queries")
+        } else {
+            Self.check(ht_tree_prepare_points(tree, view.node), "preparing bulk queries")
+        }
+        prepared = true
+    }
+
+    /// An independent copy of the index for `HitTestSnapshot`, prepared for bulk queries from
+    /// `view` so that every later query on it only reads.
+    package func clone(preparedFor view: View) -> FrozenTree {
+        var copy: OpaquePointer?
+        Self.check(ht_tree_clone(tree, &copy), "copying the index")
+        Self.check(ht_tree_prepare_points(copy, view.node), "preparing the copy")
+        return FrozenTree(copy!)
+    }
+
+    // MARK: - Presentation copies (Animation/PresentationHitTesting.swift)
+
+    /// The values a presentation copy gives one node instead of its model row.
+    package struct PresentedRow {
+        package let node: Int32
+        package let center: Point
+        package let bounds: Rect
+        package let transform: AffineTransform
+        package let alpha: Double
+        package let flags: UInt32
+
+        package init(node: Int32, center: Point, bounds: Rect, transform: AffineTransform, alpha: Double, flags: UInt32) {
+            self.node = node
+            self.center = center
+            self.bounds = bounds
+            self.transform = transform
+            self.alpha = alpha
+            self.flags = flags
+        }
+    }
+
+    /// Every view with a node in this index, in slot order.
+    package func forEachView(_ body: (View) -> Void) {
+        for case let view? in views { body(view.takeUnretainedValue()) }
+    }
+
+    /// An independent copy of the index with `rows` written over their nodes, prepared for
+    /// queries from `view` (with the answer grid when `bulk`).
+    package func clone(preparedFor view: View, overriding rows: [PresentedRow], bulk: Bool) -> FrozenTree {
+        var copy: OpaquePointer?
+        Self.check(ht_tree_clone(tree, &copy), "copying the index")
+        let frozen = FrozenTree(copy!)
+        for r in rows {
+            Self.check(ht_node_set_center(copy, r.node, r.center.x, r.center.y), "setting a presented center")
+            let b = r.bounds
+            Self.check(ht_node_set_bounds(copy, r.node, b.minX, b.minY, b.width, b.height), "setting presented bounds")
+            let t = r.transform
+            var m = ht_affine(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx, ty: t.ty)
+            Self.check(ht_node_set_transform(copy, r.node, &m), "setting a presented transform")
+            Self.check(ht_node_set_alpha(copy, r.node, r.alpha), "setting a presented alpha")
+            Self.check(ht_node_set_flags(copy, r.node, r.flags), "setting presented flags")
+        }
+        Self.check(bulk ? ht_tree_prepare_points(copy, view.node) : ht_tree_prepare(copy), "preparing the copy")
+        return frozen
+    }
+
+    /// `convert(_:to:)` between two nodes of this index; nil when it is not finite.
+    func convert(_ point: Point, from: View, to: View) -> Point? {
+        var x = 0.0
+        var y = 0.0
+        let st = ht_tree_convert_point(tree, from.node, to.node, point.x, point.y, &x, &y)
+        return st == HT_OK ? Point(x: x, y: y) : nil
+    }
+}
+
+/// Points as two strided arrays of doubles: interleaved x, y (`stride` 2, `ys = xs + 1`) or
+/// separate arrays (`stride` 1). The one shape every bulk call passes to C.
+struct StridedPoints: @unchecked Sendable {
+    let xs: UnsafePointer<Double>
+    let ys: UnsafePointer<Double>
+    let stride: Int
+
+    subscript(i: Int) -> Point { Point(x: xs[i * stride], y: ys[i * stride]) }
+
+    /// `ht_tree_hit_test_strided` over `range`, writing `out[range]`.
+    func hitTest(
+        _ tree: OpaquePointer, _ node: Int32, _ range: Range<Int>, hooks: UnsafePointer<ht_hooks>?,
+        into out: SharedResults
+    ) -> ht_status {
+        let first = range.lowerBound * stride
+        return out.pointer.withMemoryRebound(to: Int32.self, capacity: range.upperBound) { raw in
+            ht_tree_hit_test_strided(
+                tree, node, xs + first, ys + first, stride, range.count, hooks, raw + range.lowerBound)
+        }
+    }
+}
+
+/// The result buffer handed to worker threads. Sound because each writes a disjoint slice.
+struct SharedResults: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<HitTestHandle>
+    init(_ pointer: UnsafeMutablePointer<HitTestHandle>) { self.pointer = pointer }
+}
+
+/// The tree handed to worker threads. Sound because queries without hooks only read a prepared
+/// tree (hittest.h's read-only contract).
+private struct SharedTree: @unchecked Sendable {
+    let tree: OpaquePointer
+    init(_ tree: OpaquePointer) { self.tree = tree }
+}
+
+/// A prepared copy of an index that is never mutated: any thread may query it.
+package final class FrozenTree: @unchecked Sendable {
+    private let tree: OpaquePointer
+
+    init(_ tree: OpaquePointer) { self.tree = tree }
+    deinit { ht_tree_destroy(tree) }
+
+    package func hitTest(_ root: HitTestHandle, _ point: Point) -> HitTestHandle {
+        var out: Int32 = -1
+        CoreTree.check(ht_tree_hit_test(tree, root.rawValue, point.x, point.y, nil, &out), "hit test")
+        return HitTestHandle(rawValue: out)
+    }
+
+    func bulk(
+        _ root: HitTestHandle, _ points: StridedPoints, count: Int, threads: Int?,
+        into out: UnsafeMutablePointer<HitTestHandle>
+    ) {
+        let shared = SharedTree(tree)
+        let results = SharedResults(out)
+        Parallel.forEachSlice(count: count, threads: Parallel.threads(threads, count: count)) { range in
+            CoreTree.check(points.hitTest(shared.tree, root.rawValue, range, hooks: nil, into: results), "bulk hit test")
+        }
+    }
+
+    /// Tests per point, for the benchmark.
+    func countedHitTest(
+        _ root: HitTestHandle, xy: UnsafePointer<Double>, count: Int, answerGrid: Bool,
+        into out: UnsafeMutablePointer<HitTestHandle>
+    ) -> UInt64 {
+        var tests: UInt64 = 0
+        out.withMemoryRebound(to: Int32.self, capacity: count) { raw in
+            CoreTree.check(
+                ht_tree_hit_test_points_counted(tree, root.rawValue, xy, count, answerGrid ? 1 : 0, raw, &tests),
+                "counted hit test")
+        }
+        return tests
+    }
+
+    var memoryUsage: Int {
+        var bytes = 0
+        CoreTree.check(ht_tree_memory_usage(tree, &bytes), "memory usage")
+        return bytes
+    }
+}
+
+/// The state the C hooks need: which tree, which event, and a view answered by a handler that
+/// the C side cannot name (a view of another tree), which ends the walk (any non-nil answer
+/// is final in UIKit's recursion).
+private final class HookContext {
+    let core: CoreTree
+    let event: Event?
+    var foreignAnswer: View?
+
+    init(core: CoreTree, event: Event?) {
+        self.core = core
+        self.event = event
+    }
+
+    /// Runs `body` with hooks bound to this context. Returns the foreign answer if a handler
+    /// gave one (the C result is then meaningless), else nil.
+    func run(_ body: (UnsafePointer<ht_hooks>) -> ht_status) -> View? {
+        let raw = Unmanaged.passUnretained(self).toOpaque()
+        var hooks = ht_hooks(context: raw, point_inside: pointInsideHook, hit_test: hitTestHook)
+        let status = withExtendedLifetime(self) { body(&hooks) }
+        if status == HT_E_FOREIGN_ANSWER, let answer = foreignAnswer { return answer }
+        CoreTree.check(status, "hit test")
+        return nil
+    }
+}
+
+private func pointInsideHook(
+    _ raw: UnsafeMutableRawPointer?, _ node: ht_node, _ x: Double, _ y: Double
+) -> Int32 {
+    let context = Unmanaged<HookContext>.fromOpaque(raw!).takeUnretainedValue()
+    guard let view = context.core.view(for: node), view.hasHandler else { return -1 }
+    // Dynamic dispatch: an override, else the default (the handler, else the region).
+    return view.point(inside: Point(x: x, y: y), with: context.event) ? 1 : 0
+}
+
+private func hitTestHook(
+    _ raw: UnsafeMutableRawPointer?, _ node: ht_node, _ x: Double, _ y: Double,
+    _ out: UnsafeMutablePointer<ht_node>?
+) -> Int32 {
+    let context = Unmanaged<HookContext>.fromOpaque(raw!).takeUnretainedValue()
+    guard let view = context.core.view(for: node), view.hasHandler else { return -1 }
+    let core = context.core
+    // Dynamic dispatch: an override, else the default (the handler, else the C default walk
+    // from this node).
+    let answer = view.hitTest(Point(x: x, y: y), with: context.event)
+    guard let answer else {
+        out!.pointee = -1
+        return 0
+    }
+    if answer.core === core {
+        out!.pointee = answer.node
+        return 0
+    }
+    context.foreignAnswer = answer
+    return HT_HOOK_FOREIGN
+}
+
+extension CoreTree {
+    /// Checks the C index's invariants (`ht_tree_validate`, derived structures included); for
+    /// tests.
+    func validate() -> Bool { ht_tree_validate(tree) == HT_OK }
+
+    /// The walk alone, without the answer grid: the default hit test of `view`
+    /// (`ht_tree_hit_test_default`), so `view`'s own `hitTestHandler` is not consulted. For
+    /// tests that keep the walk under differential test now that the grid answers most points.
+    func walkOnlyHitTest(_ view: View, _ point: Point) -> View? {
+        hitTest(view, point, event: nil, asDefault: true)
+    }
+}

@@ -1,0 +1,405 @@
+/// A rectangular region of a view tree that takes part in hit testing (`UIView`).
+///
+/// A view stores `bounds`, `center`, `transform` and `anchorPoint`; `frame` is derived from
+/// them, as in UIKit. Every property that hit testing reads is mirrored into a C index on each
+/// change, in O(1), and `hitTest(_:with:)` answers through that index. The Swift properties are
+/// the truth: the index is a copy of them, and the test suite checks every hit against a plain
+/// recursive walk over these properties.
+///
+/// Numbers must be finite: assigning NaN or an infinity to a geometric property stops the
+/// program with a message naming the property, as UIKit raises for a NaN layer position.
+open class View: Responder {
+    // MARK: Mirror bookkeeping
+
+    /// The C index this view has a node in, or nil for a view never attached nor queried.
+    @exclusivity(unchecked) package var core: CoreTree?
+    /// The node handle in `core`.
+    @exclusivity(unchecked) package var node: Int32 = -1
+
+    @exclusivity(unchecked) package var storedSubviews: [View] = []
+    // The back references are `unowned(unsafe)`, not `weak`: a weak reference gives its target
+    // a side table, and every retain and release of a view, window or controller then takes
+    // the runtime's slow path (measured as the replay's bottleneck). Each is cleared when its
+    // target dies (`deinit` here and in `ViewController`) or detaches, so none dangles.
+    /// The superview; cleared by its `deinit` and by `removeFromSuperview()`.
+    @exclusivity(unchecked) unowned(unsafe) package var storedSuperview: View?
+    /// The window; cleared for the subtree when it leaves the window or the window dies.
+    /// (Kept as `Unmanaged`, read through `storedWindow`: the same `unowned(unsafe)` reference,
+    /// which hot paths can also test without a retain.)
+    @exclusivity(unchecked) var storedWindowReference: Unmanaged<Window>?
+    package var storedWindow: Window? {
+        get { storedWindowReference?.takeUnretainedValue() }
+        set { storedWindowReference = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+    /// Set by `ViewController` on its root view, for the responder chain; cleared when the
+    /// controller lets go of the view or dies.
+    @exclusivity(unchecked) unowned(unsafe) var owningController: ViewController?
+
+    // MARK: Geometry
+
+    /// The centre of the view in its superview's bounds space (`UIView.center`).
+    @exclusivity(unchecked) public var center: Point {
+        didSet {
+            View.requireFinite(center.isFinite, "center", center)
+            core?.writeCenter(self)
+            if let r = ChangeRecording.current { r.record(self, .center, old: .point(oldValue)) }  // Animation: A1
+            layoutState.autoLayout?.frameDidChange(of: self)
+        }
+    }
+
+    /// The view's own coordinate space (`UIView.bounds`). Its origin scrolls the subviews (a
+    /// scroll view's content offset); changing its size keeps `center`, so the frame grows
+    /// about the anchor point.
+    @exclusivity(unchecked) public var bounds: Rect {
+        didSet {
+            View.requireFinite(
+                bounds.origin.isFinite && bounds.width.isFinite && bounds.height.isFinite,
+                "bounds", bounds)
+            core?.writeBounds(self)
+            if let r = ChangeRecording.current { r.record(self, .bounds, old: .rect(oldValue)) }  // Animation: A1
+            if bounds.size != oldValue.size { boundsSizeDidChange(from: oldValue.size) }
+            if bounds.origin != oldValue.origin { boundsOriginDidChange() }
+        }
+    }
+
+    /// Called last when a bounds change moved the origin (a scroll view's scroll). A hook, not
+    /// an override of `bounds`: every `bounds` read stays a direct load.
+    func boundsOriginDidChange() {}
+
+    /// The transform, applied about the anchor point (`UIView.transform`). A singular
+    /// transform (scale 0) is allowed; the view and its subtree can then never be hit.
+    @exclusivity(unchecked) public var transform: AffineTransform {
+        didSet {
+            View.requireFinite(transform.isFinite, "transform", transform)
+            core?.writeTransform(self)
+            if let r = ChangeRecording.current { r.record(self, .transform, old: .transform(oldValue)) }  // Animation: A1
+        }
+    }
+
+    /// The anchor point in unit coordinates (`CALayer.anchorPoint`), default (0.5, 0.5).
+    /// Changing it keeps `center` and so moves the frame.
+    @exclusivity(unchecked) public var anchorPoint: Point = Point(x: 0.5, y: 0.5) {
+        didSet {
+            View.requireFinite(anchorPoint.isFinite, "anchorPoint", anchorPoint)
+            core?.writeAnchor(self)
+            layoutState.autoLayout?.frameDidChange(of: self)  // Auto Layout: the frame moved
+        }
+    }
+
+    // MARK: Flags
+
+    // (Stored properties are laid out in declaration order: the Bools sit together.)
+
+    /// Hidden views and their subtrees are never hit (`UIView.isHidden`).
+    public var isHidden = false { didSet { core?.writeFlags(self) } }
+
+    /// When false the view and its subtree are never hit (`isUserInteractionEnabled`).
+    public var isUserInteractionEnabled = true { didSet { core?.writeFlags(self) } }
+
+    /// Kept for fidelity; it plays no part in hit testing, as in UIKit.
+    public var clipsToBounds = false { didSet { core?.writeFlags(self) } }
+
+    /// Below 0.01 (strictly) the view and its subtree are never hit (`UIView.alpha`).
+    public var alpha: Double = 1 {
+        didSet {
+            View.requireFinite(alpha.isFinite, "alpha", alpha)
+            core?.writeAlpha(self)
+            if let r = ChangeRecording.current { r.record(self, .alpha, old: .scalar(oldValue)) }  // Animation: A1
+        }
+    }
+
+    /// An integer to find the view by (`viewWithTag(_:)`); default 0.
+    public var tag = 0 { didSet { cachedDebugName = nil } }
+
+    /// A name for tests and logs (`accessibilityIdentifier`); scene files set it to the node's id.
+    public var accessibilityIdentifier: String? { didSet { cachedDebugName = nil } }
+
+    // MARK: Per-concern records
+
+    // State for one concern lives in that concern's record, not beside the frame math: the
+    // public properties (`hitTestInsets`, `isExclusiveTouch`, `autoresizingMask`, ...) are
+    // declared with their concern and read and write these. A record is a struct stored inline
+    // (no allocation, O(1) access); its defaults are the attributes' defaults, so a new
+    // attribute is one line in its record (see ARCHITECTURE.md, "Per-concern records").
+
+    /// What the C kernels read beyond geometry and the UIKit flags (HitTesting/HitTestPolicy.swift).
+    final var hitTestPolicy = HitTestPolicy()
+    /// Touch delivery's per-view rules (Views/TouchState.swift); its flags pack into the tail
+    /// of the record above.
+    final var touchState = TouchState()
+    /// Layout's per-view state (Layout/LayoutState.swift); nothing here reaches the C index.
+    package final var layoutState = LayoutState()
+
+    // MARK: - Animation (HitTestAnimation)
+
+    /// HitTestAnimation's record of the view's running animations; nil for a view not
+    /// animating (one reference per view). Only HitTestAnimation reads or writes it.
+    package final var animationRecord: AnyObject?
+    /// Whether a running animation keeps touches from the view (SEMANTICS A14), kept by
+    /// HitTestAnimation; the C flags fold it into the interaction flag.
+    package private(set) final var animationBlocksInteraction = false
+
+    /// Sets `animationBlocksInteraction` and writes the interaction flag through to the index.
+    package final func setAnimationBlocksInteraction(_ blocked: Bool) {
+        guard blocked != animationBlocksInteraction else { return }
+        animationBlocksInteraction = blocked
+        core?.writeFlags(self)
+    }
+
+    // MARK: - Gesture recognizers (Gestures/)
+
+    /// The recognizers attached to the view, in the order added (`gestureRecognizers`).
+    @exclusivity(unchecked) final var attachedRecognizers: [GestureRecognizer] = []
+
+    /// Whether `gestureRecognizer` may begin (leave `.possible`) on a touch in this view or for
+    /// a recognizer attached to it (SEMANTICS G10). The default returns true; `Control`
+    /// overrides it so that an ancestor's single tap does not take its touches (C5).
+    open func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool { true }
+
+    // MARK: Init
+
+    /// Whether the C walk must ask this view through Swift: its class is not one of the
+    /// library's (`classesWalkedInC`), so it may override `hitTest(_:with:)` or
+    /// `point(inside:with:)`. Fixed at creation (a view's class never changes).
+    final private(set) var asksSwiftForHitTesting = false
+
+    /// Creates a view with the given frame: bounds `(0, 0, width, height)`, centre in the
+    /// middle of the frame (`initWithFrame:`).
+    public init(frame: Rect) {
+        View.requireFinite(
+            frame.origin.isFinite && frame.width.isFinite && frame.height.isFinite, "frame", frame)
+        bounds = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
+        center = Point(x: frame.midX, y: frame.midY)
+        transform = .identity
+        super.init()
+        if !View.classesWalkedInC.contains(ObjectIdentifier(type(of: self))) {
+            asksSwiftForHitTesting = true
+        }
+    }
+
+    // MARK: - Hit testing (override points, as UIKit's)
+
+    /// The farthest descendant of this view (or itself) that contains `point`, in UIKit's
+    /// order (`hitTest:withEvent:`); `point` is in this view's bounds space.
+    ///
+    /// UIKit's rules: nil if this view is hidden, has interaction disabled or alpha below 0.01,
+    /// or `point(inside:with:)` is false; otherwise the subviews from last to first, each asked
+    /// with `hitTest(_:with:)` and the point converted into it, and the first non-nil answer
+    /// wins; otherwise the view itself. The customisation properties and handlers change these
+    /// steps as documented on each. Ancestors of the receiver are not consulted. A NaN or
+    /// infinite point hits nothing.
+    ///
+    /// Override it as in UIKit (call `super` for the default); single calls, touch delivery and
+    /// bulk queries all honour the override. The default is answered by the C index
+    /// (`ht_tree_hit_test`), which asks views of your own classes through their methods and
+    /// walks the library's views itself; the answer is always the recursive walk's.
+    /// - Complexity: about O(depth of the answer) for ordinary trees.
+    open func hitTest(_ point: Point, with event: Event? = nil) -> View? {
+        let core = ensureCore()
+        if let handler = hitTestPolicy.hitTestHandler {
+            return handler(self, point, event) { p in core.hitTest(self, p, event: event, asDefault: true) }
+        }
+        return core.hitTest(self, point, event: event, asDefault: true)
+    }
+
+    /// Whether `point` (in this view's bounds space) is inside the view (`pointInsideWithEvent:`):
+    /// the `pointInsideHandler` if there is one, else whether the bounds inset by
+    /// `hitTestInsets` contain it, with half-open edges. The transform plays no part.
+    ///
+    /// Override it as in UIKit; every hit-testing path honours the override.
+    open func point(inside point: Point, with event: Event? = nil) -> Bool {
+        if let handler = hitTestPolicy.pointInsideHandler { return handler(self, point, event) }
+        return bounds.inset(by: hitTestInsets).contains(point)
+    }
+
+    /// Creates a view with a zero frame.
+    public convenience override init() {
+        self.init(frame: .zero)
+    }
+
+    deinit {
+        // Recognizers refer to their view unowned(unsafe): they lose it now.
+        for g in attachedRecognizers { g.view = nil }
+        // Release deep subtrees iteratively: a 100,000-deep chain must not recurse in deinit.
+        var pending = storedSubviews
+        storedSubviews = []
+        let dyingWindow = self as? Window
+        while var v = pending.popLast() {
+            // Every view here is a subview of a view being destroyed.
+            v.storedSuperview = nil
+            if isKnownUniquelyReferenced(&v) {
+                pending.append(contentsOf: v.storedSubviews)
+                v.storedSubviews = []
+            } else if let dyingWindow, v.storedWindow === dyingWindow {
+                // It outlives its window: it is in no window now.
+                v.forEachInSubtree { $0.storedWindow = nil }
+            }
+        }
+        core?.unregister(self)
+    }
+
+    // MARK: - Callbacks (override points; the defaults do nothing)
+
+    /// Called after a subview was added (`didAddSubview:`).
+    open func didAddSubview(_ subview: View) {}
+    /// Called before a subview is removed or moved to another superview (`willRemoveSubview:`).
+    open func willRemoveSubview(_ subview: View) {}
+    /// Called before the superview changes (`willMoveToSuperview:`).
+    open func willMove(toSuperview newSuperview: View?) {}
+    /// Called after the superview changed (`didMoveToSuperview`).
+    open func didMoveToSuperview() {}
+    /// Called before the window changes, on the view and each descendant, parent first.
+    open func willMove(toWindow newWindow: Window?) {}
+    /// Called after the window changed, on the view and each descendant, parent first.
+    open func didMoveToWindow() {}
+
+    // MARK: - Layout (override points; the machinery is in Layout/ and AutoLayout/)
+
+    /// Lays out the subviews (`layoutSubviews`), called by the layout pass when the view was
+    /// marked (`setNeedsLayout()`, a bounds size change, a subview added or removed, Auto
+    /// Layout). The default applies Auto Layout's solved frames to the subviews that use it
+    /// (`translatesAutoresizingMaskIntoConstraints == false`); override to place subviews
+    /// yourself, calling `super` to keep Auto Layout's frames.
+    open func layoutSubviews() { layoutState.autoLayout?.applySolvedFrames(in: self) }
+
+    /// The size that best fits `size` (`sizeThatFits:`); the default returns the current
+    /// bounds size. `sizeToFit()` uses it.
+    open func sizeThatFits(_ size: Size) -> Size { bounds.size }
+
+    /// Called after `layoutMargins` changed (`layoutMarginsDidChange`); the default does nothing.
+    open func layoutMarginsDidChange() {}
+
+    /// The insets of the window's safe area that reach into this view's bounds
+    /// (`safeAreaInsets`): per edge, how far the window's unsafe band overlaps the view, never
+    /// negative and never more than the view's size; zero for a view in no window.
+    open var safeAreaInsets: EdgeInsets { safeAreaInsetsFromWindow() }
+
+    /// The size the view's content needs (`intrinsicContentSize`); `View.noIntrinsicMetric` on
+    /// an axis without one. The default has none on both axes. Auto Layout turns it into
+    /// hugging and compression-resistance constraints; call `invalidateIntrinsicContentSize()`
+    /// when it changes.
+    open var intrinsicContentSize: Size { Size(width: View.noIntrinsicMetric, height: View.noIntrinsicMetric) }
+
+    /// Updates the view's constraints (`updateConstraints`), called by the constraints pass
+    /// before layout for a view marked with `setNeedsUpdateConstraints()`, subviews before
+    /// their superview. The default does nothing; overrides call `super` last, as in UIKit.
+    open func updateConstraints() {}
+
+    package static func requireFinite(_ ok: Bool, _ name: String, _ value: Any) {
+        precondition(ok, "View.\(name) must be finite, got \(value)")
+    }
+
+    /// The view's next responder: its view controller when it is that controller's root view,
+    /// else its superview (`UIView.nextResponder`).
+    open override var next: Responder? {
+        if let owningController { return owningController }
+        return storedSuperview
+    }
+
+    /// `accessibilityIdentifier`, else the type and the tag (`View#0`).
+    open override var debugName: String {
+        if let cachedDebugName { return cachedDebugName }
+        let name = accessibilityIdentifier ?? "\(type(of: self))#\(tag)"
+        cachedDebugName = name
+        return name
+    }
+
+    // MARK: Frame
+
+    /// The view's rectangle in its superview's space (`UIView.frame`). With the identity
+    /// transform: `center - anchorPoint * bounds.size` and the bounds size. Otherwise the
+    /// bounding box of the transformed bounds. Setting it sets `center` and `bounds.size`
+    /// (keeping `bounds.origin`); under a transform, the size is chosen so that the transformed
+    /// box equals the frame (for transforms that can), so that reading it back gives what was set.
+    public var frame: Rect {
+        get {
+            if transform.isIdentity {
+                return Rect(
+                    x: center.x - anchorPoint.x * bounds.width,
+                    y: center.y - anchorPoint.y * bounds.height,
+                    width: bounds.width, height: bounds.height)
+            }
+            return Rect.boundingBox(of: bounds.corners.map { toSuperview($0) })
+        }
+        set {
+            View.requireFinite(
+                newValue.origin.isFinite && newValue.width.isFinite && newValue.height.isFinite,
+                "frame", newValue)
+            if transform.isIdentity {
+                bounds.size = newValue.size
+                center = Point(
+                    x: newValue.minX + anchorPoint.x * newValue.width,
+                    y: newValue.minY + anchorPoint.y * newValue.height)
+                return
+            }
+            let size = View.untransformedSize(for: newValue.size, transform, current: bounds.size)
+            bounds.size = size
+            // Where the box's corner lands relative to the centre, for the new size.
+            let t = transform
+            let xs = [-anchorPoint.x * size.width, (1 - anchorPoint.x) * size.width]
+            let ys = [-anchorPoint.y * size.height, (1 - anchorPoint.y) * size.height]
+            var minX = Double.infinity
+            var minY = Double.infinity
+            for dx in xs {
+                for dy in ys {
+                    minX = min(minX, t.a * dx + t.c * dy + t.tx)
+                    minY = min(minY, t.b * dx + t.d * dy + t.ty)
+                }
+            }
+            center = Point(x: newValue.minX - minX, y: newValue.minY - minY)
+        }
+    }
+
+    /// The bounds size whose box under `t` has size `box`: solves
+    /// `|a| w + |c| h = W`, `|b| w + |d| h = H`. When that has no non-negative solution (a 45°
+    /// rotation, say), scales the current size uniformly to the frame's width instead.
+    static func untransformedSize(for box: Size, _ t: AffineTransform, current: Size) -> Size {
+        let a = abs(t.a)
+        let b = abs(t.b)
+        let c = abs(t.c)
+        let d = abs(t.d)
+        let det = a * d - b * c
+        if det != 0 {
+            let w = (d * box.width - c * box.height) / det
+            let h = (a * box.height - b * box.width) / det
+            if w >= 0 && h >= 0 && w.isFinite && h.isFinite { return Size(width: w, height: h) }
+        }
+        let currentWidth = a * current.width + c * current.height
+        if currentWidth > 0 {
+            let s = box.width / currentWidth
+            return Size(width: current.width * s, height: current.height * s)
+        }
+        let unit = a + c
+        let side = unit > 0 ? box.width / unit : 0
+        return Size(width: side, height: side)
+    }
+
+    // MARK: One step of conversion (the C core does the same arithmetic in the same order)
+
+    /// `bounds.origin + anchorPoint * bounds.size`: the local point that sits at `center`.
+    var anchorOffset: Point {
+        Point(
+            x: bounds.minX + anchorPoint.x * bounds.width,
+            y: bounds.minY + anchorPoint.y * bounds.height)
+    }
+
+    /// From this view's bounds space to its superview's.
+    func toSuperview(_ p: Point) -> Point {
+        let o = anchorOffset
+        let dx = p.x - o.x
+        let dy = p.y - o.y
+        if transform.isIdentity { return Point(x: center.x + dx, y: center.y + dy) }
+        let t = transform
+        return Point(x: center.x + (t.a * dx + t.c * dy + t.tx), y: center.y + (t.b * dx + t.d * dy + t.ty))
+    }
+
+    /// From the superview's bounds space to this view's; NaN when the transform is singular.
+    func fromSuperview(_ p: Point) -> Point {
+        let qx = p.x - center.x
+        let qy = p.y - center.y
+        let o = anchorOffset
+        if transform.isIdentity { return Point(x: qx + o.x, y: qy + o.y) }
+        guard let i = transform.inverted() else { return Point(x: .nan, y: .nan) }
+        return Point(x: (i.a * qx + i.c * qy + i.tx) + o.x, y: (i.b * qx + i.d * qy + i.ty) + o.y)
+    }
+}

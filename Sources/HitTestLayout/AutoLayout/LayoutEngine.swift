@@ -1,0 +1,925 @@
+import HitTestCore
+
+// Auto Layout's engine: the Swift layer that mirrors active constraints into the C solver
+// (SolverCore), as the view layer mirrors views into the C index.
+//
+// The model (SEMANTICS 10, rules 12–20):
+// - One engine per view tree, owned by the tree's root (created by the first activation).
+//   Every active constraint of the tree is in it. Trees that join merge their engines; a
+//   subtree that leaves takes the constraints wholly inside it and drops the ones that cross.
+// - An engine *item* is a view (or a custom layout guide) with four solver variables: its
+//   frame x, y, width, height in its superview's space, ignoring bounds origins (as a scroll
+//   view's content: constraints place content, scrolling does not move them) and transforms
+//   (as UIKit, which sets `bounds` and `center`). A view is an item while a constraint uses it.
+// - A position attribute is expressed in the space of the nearest common ancestor A of the
+//   constraint's items: a view's left edge there is its x plus the x of each ancestor below A;
+//   A's own edges are 0 and its width. A margins or safe-area guide is its owner's rectangle
+//   inset by constants, read again when they change.
+// - An item with `translatesAutoresizingMaskIntoConstraints` gets four required pins holding
+//   its current frame (updated incrementally when its frame changes); an item with an intrinsic
+//   content size gets `size >= intrinsic` at its compression resistance and `size <= intrinsic`
+//   at its hugging priority.
+// - Changes (activation, constant, priority, intrinsic size, pins) go to the solver at once,
+//   incrementally; the solve runs at the next layout pass (`solveIfNeeded`), marks the
+//   superviews of the views whose frame changed, and their `layoutSubviews` apply the frames.
+
+/// Benchmarks only (`hittest-bench --layout`): the Swift layer's previous one-edit path, for
+/// before/after figures taken in one process.
+@_spi(Benchmarks) public enum AutoLayoutBenchmark {
+    /// When true, a solve reads every item's four values and the default `layoutSubviews`
+    /// writes every Auto Layout subview's frame (O(N) per edit: the path before the solver
+    /// reported its changed variables); when false (the default), only what changed.
+    nonisolated(unsafe) public static var readsEveryValue = false
+}
+
+/// A view's Auto Layout state, allocated the first time it takes part.
+final class AutoLayoutNode {
+    /// The engine of the tree this view is the root of.
+    var ownedEngine: LayoutEngine?
+    /// The view as an engine item, while a constraint uses it.
+    var item: EngineItem?
+    /// The constraints installed on this view (`View.constraints`), in the order added.
+    var installed: [LayoutConstraint] = []
+    /// The active constraints with this view, or one of its guides, as an item.
+    var affecting: [LayoutConstraint] = []
+    /// How many of its subviews are engine items (their frames are applied by `layoutSubviews`).
+    var hostedItems = 0
+    /// The subviews' items whose frame `layoutSubviews` must apply: their solution moved, or
+    /// their frame was set by hand since (the default `layoutSubviews` puts the engine's back).
+    var pendingApply: [EngineItem] = []
+    var hugging: (LayoutPriority, LayoutPriority) = (.defaultLow, .defaultLow)
+    var compression: (LayoutPriority, LayoutPriority) = (.defaultHigh, .defaultHigh)
+    var marginsGuide: LayoutGuide?
+    var safeAreaGuide: LayoutGuide?
+    var guides: [LayoutGuide] = []
+
+    func guidesDidChange(_ view: View) {
+        guard let engine = item?.engine ?? affecting.first?.engine else { return }
+        for c in affecting where c.usesGuideInsets { engine.refreshConstant(c) }
+    }
+
+    func intrinsicSizeDidChange(_ view: View) {
+        guard let item, let engine = item.engine else { return }
+        engine.queueIntrinsic(item)
+    }
+}
+
+/// A view or custom guide in an engine: its four variables and its internal constraints.
+final class EngineItem {
+    weak var view: View?
+    weak var guide: LayoutGuide?
+    weak var engine: LayoutEngine?
+    /// Its engine's identity while in it (nil once removed): compared instead of loading the
+    /// weak `engine`, whose every read costs atomics.
+    var engineID: ObjectIdentifier?
+    var x: Int64 = -1, y: Int64 = -1, w: Int64 = -1, h: Int64 = -1
+    /// Position in `engine.items`.
+    var index = 0
+    /// Active constraints using it.
+    var useCount = 0
+    /// The four autoresizing pins (x, y, width, height), when it translates its mask.
+    var pins: [LayoutConstraint] = []
+    /// Intrinsic-size constraints: width ≥, width ≤, height ≥, height ≤ (nil when absent).
+    var intrinsic: [LayoutConstraint?] = [nil, nil, nil, nil]
+    /// The superview whose `hostedItems` counts this item.
+    weak var host: View?
+    var pinsQueued = false
+    var intrinsicQueued = false
+    /// The frame of the last solve.
+    var solved = Rect.zero
+    /// New, or its pins changed: compare with its view at the next solve even if `solved` agrees.
+    var unapplied = true
+    /// In its host's `pendingApply` (or being applied: the frame setters stay quiet).
+    var applyQueued = false
+    /// Removed from its engine (a strong flag: cheaper to read than the weak `engine`).
+    var removed = false
+    /// In the engine's list of items to compare at the next solve (`recheck`).
+    var recheckQueued = false
+    /// During a solve: its values changed; `next` is the new frame being assembled.
+    var touched = false
+    var next = Rect.zero
+
+    var variables: [Int64] { [x, y, w, h] }
+}
+
+/// The solver of one view tree and the map from its constraints to the solver's.
+final class LayoutEngine {
+    private(set) var solver = SolverCore()
+    private(set) var items: [EngineItem] = []
+    /// Constraints in the solver by handle (user and internal), for conflict reports.
+    private var byHandle: [Int64: LayoutConstraint] = [:]
+    /// Active user constraints (broken ones included).
+    private(set) var userConstraints: [ObjectIdentifier: LayoutConstraint] = [:]
+    private var safeAreaConstraints: [ObjectIdentifier: LayoutConstraint] = [:]
+    private var pendingPins: [EngineItem] = []
+    private var pendingIntrinsic: [EngineItem] = []
+    /// Each solver variable's item by the variable's slot (the handle's low 24 bits; the
+    /// handle itself is compared too): `forEachChange` reports variables.
+    private var itemOfSlot: ContiguousArray<EngineItem?> = []
+
+    private static func slot(_ v: Int64) -> Int { Int(v & 0xFF_FFFF) }
+    /// Items to compare with their views at the next solve whatever the solver reports: new
+    /// ones, and those whose pins changed (`unapplied`).
+    private var recheck: [EngineItem] = []
+    /// Scratch for a solve: the items whose values changed.
+    private var changedItems: [EngineItem] = []
+    private var dirty = false
+    /// After a solve that moved views, safe-area constants may have changed.
+    private var recheckSafeArea = false
+
+    /// Whether a solve would change anything.
+    var isDirty: Bool {
+        if dirty { return true }
+        if recheckSafeArea {
+            recheckSafeArea = false
+            for c in safeAreaConstraints.values { refreshConstant(c) }
+        }
+        return dirty
+    }
+
+    var isEmpty: Bool { userConstraints.isEmpty && items.isEmpty }
+
+    func markDirty() { dirty = true }
+
+    // MARK: Items
+
+    /// The view's item, created (with its pins and intrinsic-size constraints) if needed.
+    func item(for view: View) -> EngineItem {
+        let node = view.autoLayoutNode
+        if let it = node.item {
+            precondition(it.engineID == ObjectIdentifier(self), "HitTestKit: a view is an item of two layout engines")
+            return it
+        }
+        let it = newItem()
+        it.view = view
+        node.item = it
+        if let s = view.storedSuperview {
+            it.host = s
+            s.autoLayoutNode.hostedItems += 1
+        }
+        it.solved = view.layoutFrame
+        if view.layoutState.translatesAutoresizingMaskIntoConstraints { addPins(it, view) }
+        updateIntrinsic(it, view)
+        return it
+    }
+
+    /// A custom guide's item, created if needed.
+    func item(for guide: LayoutGuide) -> EngineItem {
+        if let it = guide.item {
+            precondition(it.engineID == ObjectIdentifier(self), "HitTestKit: a layout guide is an item of two layout engines")
+            return it
+        }
+        let it = newItem()
+        it.guide = guide
+        guide.item = it
+        return it
+    }
+
+    private func newItem() -> EngineItem {
+        let it = EngineItem()
+        it.engine = self
+        it.engineID = ObjectIdentifier(self)
+        it.x = solver.newVariable()
+        it.y = solver.newVariable()
+        it.w = solver.newVariable()
+        it.h = solver.newVariable()
+        it.index = items.count
+        items.append(it)
+        for v in it.variables {
+            let slot = LayoutEngine.slot(v)
+            if slot >= itemOfSlot.count { itemOfSlot.append(contentsOf: repeatElement(nil, count: slot + 1 - itemOfSlot.count)) }
+            itemOfSlot[slot] = it
+        }
+        queueRecheck(it)
+        return it
+    }
+
+    private func queueRecheck(_ it: EngineItem) {
+        it.unapplied = true
+        if !it.recheckQueued {
+            it.recheckQueued = true
+            recheck.append(it)
+        }
+    }
+
+    func retain(_ it: EngineItem) { it.useCount += 1 }
+
+    func release(_ it: EngineItem) {
+        it.useCount -= 1
+        if it.useCount <= 0 { removeItem(it) }
+    }
+
+    private func removeItem(_ it: EngineItem) {
+        for c in it.pins { removeInternal(c) }
+        it.pins = []
+        for case let c? in it.intrinsic { removeInternal(c) }
+        it.intrinsic = [nil, nil, nil, nil]
+        for v in it.variables {
+            solver.freeVariable(v)
+            itemOfSlot[LayoutEngine.slot(v)] = nil
+        }
+        let last = items.removeLast()
+        if last !== it {
+            items[it.index] = last
+            last.index = it.index
+        }
+        if let host = it.host { host.autoLayoutNode.hostedItems -= 1 }
+        if let view = it.view, view.autoLayoutState?.item === it { view.autoLayoutState?.item = nil }
+        if let guide = it.guide, guide.item === it { guide.item = nil }
+        it.engine = nil
+        it.engineID = nil
+        it.removed = true
+        dirty = true
+    }
+
+    // MARK: Internal constraints
+
+    private func addInternal(_ c: LayoutConstraint) {
+        var e = LinearExpression()
+        e.add(c.rawVariable, 1)
+        e.constant = -c.constant
+        c.engine = self
+        c.active = true
+        addToSolver(c, e)
+    }
+
+    /// Puts an internal constraint whose solver constraint was removed back (fitting sizes).
+    func readd(_ c: LayoutConstraint) {
+        byHandle[c.solverID] = nil
+        c.solverID = -1
+        addInternal(c)
+    }
+
+    private func removeInternal(_ c: LayoutConstraint) {
+        if c.solverID >= 0 {
+            solver.remove(c.solverID)
+            byHandle[c.solverID] = nil
+            c.solverID = -1
+        }
+        c.active = false
+        c.engine = nil
+        dirty = true
+    }
+
+    private func addPins(_ it: EngineItem, _ view: View) {
+        let f = view.layoutFrame
+        it.pins = [
+            LayoutConstraint(internal: .autoresizingMask, item: view, attribute: .left, relation: .equal, constant: f.minX, priority: .required, variable: it.x),
+            LayoutConstraint(internal: .autoresizingMask, item: view, attribute: .top, relation: .equal, constant: f.minY, priority: .required, variable: it.y),
+            LayoutConstraint(internal: .autoresizingMask, item: view, attribute: .width, relation: .equal, constant: f.width, priority: .required, variable: it.w),
+            LayoutConstraint(internal: .autoresizingMask, item: view, attribute: .height, relation: .equal, constant: f.height, priority: .required, variable: it.h),
+        ]
+        for c in it.pins { addInternal(c) }
+    }
+
+    /// The view's `translatesAutoresizingMaskIntoConstraints` changed.
+    func translatesDidChange(_ it: EngineItem, _ view: View) {
+        for c in it.pins { removeInternal(c) }
+        it.pins = []
+        if view.layoutState.translatesAutoresizingMaskIntoConstraints { addPins(it, view) }
+        queueRecheck(it)
+        dirty = true
+    }
+
+    /// Brings the item's intrinsic-size constraints in line with `intrinsicContentSize` and
+    /// its hugging and compression-resistance priorities.
+    func updateIntrinsic(_ it: EngineItem, _ view: View) {
+        let size = view.intrinsicContentSize
+        let node = view.autoLayoutNode
+        let specs: [(Double, LayoutConstraint.Relation, LayoutPriority, Int64, LayoutConstraint.Attribute)] = [
+            (size.width, .greaterThanOrEqual, node.compression.0, it.w, .width),
+            (size.width, .lessThanOrEqual, node.hugging.0, it.w, .width),
+            (size.height, .greaterThanOrEqual, node.compression.1, it.h, .height),
+            (size.height, .lessThanOrEqual, node.hugging.1, it.h, .height),
+        ]
+        for (i, (value, relation, priority, variable, attribute)) in specs.enumerated() {
+            let wanted = value >= 0 && value.isFinite
+            if let c = it.intrinsic[i] {
+                if !wanted || c.isBroken || c.priority.isRequired != priority.isRequired {
+                    removeInternal(c)
+                    it.intrinsic[i] = nil
+                } else {
+                    if c.priority != priority { c.priority = priority }  // priorityDidChange
+                    if c.constant != value { c.constant = value }  // constantDidChange
+                    continue
+                }
+            }
+            if wanted {
+                let c = LayoutConstraint(internal: .contentSize, item: view, attribute: attribute, relation: relation, constant: value, priority: priority, variable: variable)
+                it.intrinsic[i] = c
+                addInternal(c)
+            }
+        }
+    }
+
+    func queueIntrinsic(_ it: EngineItem) {
+        if !it.intrinsicQueued {
+            it.intrinsicQueued = true
+            pendingIntrinsic.append(it)
+        }
+        dirty = true
+    }
+
+    /// A translating item's frame changed outside the engine: its pins follow at the next solve.
+    func queuePins(_ it: EngineItem) {
+        if !it.pinsQueued {
+            it.pinsQueued = true
+            pendingPins.append(it)
+        }
+        dirty = true
+    }
+
+    func safeAreaDidChange() {
+        if !safeAreaConstraints.isEmpty { dirty = true }
+        for c in safeAreaConstraints.values { refreshConstant(c) }
+    }
+
+    // MARK: User constraints
+
+    /// Adds an active constraint whose items share `space` as nearest common ancestor.
+    func add(_ c: LayoutConstraint, space: View) {
+        c.engine = self
+        userConstraints[ObjectIdentifier(c)] = c
+        var used: [EngineItem] = []
+        let e = expression(of: c, in: space, items: &used)
+        c.usedItems = used
+        if c.usesSafeArea { safeAreaConstraints[ObjectIdentifier(c)] = c }
+        c.isBroken = false
+        let full = withConstant(e, c)
+        addToSolver(c, full)
+    }
+
+    /// Adds `c`'s row `e` to the solver: its handle on success; on a conflict among required
+    /// constraints, or with the layout range, broken and reported with the constraints it
+    /// conflicts with (rule 18). A row the solver would refuse (a constant beyond its contract:
+    /// a frame or inset far beyond the range) is out of range: an optional one pulls toward the
+    /// edge of the contract, a required one is broken. [ours]
+    private func addToSolver(_ c: LayoutConstraint, _ e: LinearExpression) {
+        var e = e
+        if !c.priority.isRequired { e.constant = LayoutEngine.clamped(e.constant) }
+        dirty = true
+        guard SolverCore.accepts(e) else {
+            c.solverID = -1
+            c.isBroken = true
+            LayoutConstraint.report(issue(c, [], range: e.vars.first, constantChange: false))
+            return
+        }
+        switch solver.add(e, relation: Int32(c.relation.rawValue), priority: c.priority.rawValue) {
+        case .ok(let id):
+            c.solverID = id
+            c.solverConstant = e.constant
+            byHandle[id] = c
+        case .unsatisfiable(let ids, let range):
+            c.solverID = -1
+            c.isBroken = true
+            LayoutConstraint.report(issue(c, ids, range: range, constantChange: false))
+        }
+    }
+
+    /// A constant within the solver's contract (for optional rows, which may pull toward it).
+    static func clamped(_ k: Double) -> Double { min(max(k, -SolverCore.maxConstant), SolverCore.maxConstant) }
+
+    /// The issue of `c`: the constraints of `ids` (c left out) and, for a conflict with the
+    /// range, the item and frame value of variable `range`.
+    private func issue(_ c: LayoutConstraint, _ ids: [Int64], range: Int64?, constantChange: Bool) -> LayoutConstraint.Issue {
+        var item: AnyObject?
+        var attribute: LayoutConstraint.Attribute?
+        if let v = range {
+            let slot = LayoutEngine.slot(v)
+            if slot < itemOfSlot.count, let it = itemOfSlot[slot] {
+                item = it.view ?? it.guide
+                attribute = v == it.x ? .left : v == it.y ? .top : v == it.w ? .width : v == it.h ? .height : nil
+            }
+        }
+        return LayoutConstraint.Issue(
+            constraint: c, conflicting: ids.compactMap { byHandle[$0] }.filter { $0 !== c }, isOutOfRange: range != nil,
+            outOfRangeItem: item, outOfRangeAttribute: attribute, isConstantChange: constantChange)
+    }
+
+    /// Removes an active constraint (deactivation, or before it moves to another engine).
+    func remove(_ c: LayoutConstraint) {
+        if c.solverID >= 0 {
+            solver.remove(c.solverID)
+            byHandle[c.solverID] = nil
+            c.solverID = -1
+        }
+        userConstraints[ObjectIdentifier(c)] = nil
+        safeAreaConstraints[ObjectIdentifier(c)] = nil
+        let used = c.usedItems
+        c.usedItems = []
+        for it in used { release(it) }
+        c.engine = nil
+        c.isBroken = false
+        dirty = true
+    }
+
+    private func withConstant(_ e: LinearExpression, _ c: LayoutConstraint) -> LinearExpression {
+        var e = e
+        e.constant -= c.constant
+        return e
+    }
+
+    func constantDidChange(_ c: LayoutConstraint) {
+        guard c.solverID >= 0 else { return }
+        let total: Double
+        if c.kind == .user {
+            guard let space = c.space else { return }
+            var scratch: [EngineItem] = []
+            total = expression(of: c, in: space, items: &scratch, retaining: false).constant - c.constant
+        } else {
+            total = -c.constant
+        }
+        setConstant(c, total)
+    }
+
+    /// Recomputes the constant of a constraint that reads guide insets.
+    func refreshConstant(_ c: LayoutConstraint) {
+        constantDidChange(c)
+    }
+
+    private func setConstant(_ c: LayoutConstraint, _ total: Double) {
+        let total = c.priority.isRequired ? total : LayoutEngine.clamped(total)
+        if c.solverConstant == total { return }
+        dirty = true
+        guard abs(total) <= SolverCore.maxConstant else {
+            // Beyond the solver's contract: out of range; the old constant stays. [ours]
+            let v = c.kind == .user ? expressionVariable(c) : c.rawVariable
+            LayoutConstraint.report(issue(c, [], range: v, constantChange: true))
+            return
+        }
+        switch solver.setConstant(c.solverID, total) {
+        case .ok:
+            c.solverConstant = total
+        case .unsatisfiable(let ids, let range):
+            // The solver keeps the old constant: the change is what breaks. [ours]
+            LayoutConstraint.report(issue(c, ids, range: range, constantChange: true))
+        }
+    }
+
+    /// A variable of `c`'s expression (its first item's), for a report.
+    private func expressionVariable(_ c: LayoutConstraint) -> Int64? {
+        guard let first = c.usedItems.first else { return nil }
+        return c.firstAttribute.axis == .horizontal ? (c.firstAttribute.isDimension ? first.w : first.x) : (c.firstAttribute.isDimension ? first.h : first.y)
+    }
+
+    func priorityDidChange(_ c: LayoutConstraint) {
+        guard c.solverID >= 0 else { return }
+        solver.setPriority(c.solverID, c.priority.rawValue)
+        dirty = true
+    }
+
+    // MARK: Expressions
+
+    /// `first − multiplier × second` in the space of `space`, retaining the items it uses.
+    func expression(of c: LayoutConstraint, in space: View, items used: inout [EngineItem], retaining: Bool = true) -> LinearExpression {
+        var e = LinearExpression()
+        c.usesGuideInsets = false
+        c.usesSafeArea = false
+        if let first = c.firstItem { term(first, c.firstAttribute, 1, space, &e, &used, c, retaining) }
+        if let second = c.secondItem { term(second, c.secondAttribute, -c.multiplier, space, &e, &used, c, retaining) }
+        return e
+    }
+
+    private func use(_ it: EngineItem, _ used: inout [EngineItem], _ retaining: Bool) {
+        if retaining {
+            retain(it)
+            used.append(it)
+        }
+    }
+
+    /// Adds `k × item.attribute` (in `space`) to `e`.
+    private func term(
+        _ object: AnyObject, _ attribute: LayoutConstraint.Attribute, _ k: Double, _ space: View,
+        _ e: inout LinearExpression, _ used: inout [EngineItem], _ c: LayoutConstraint, _ retaining: Bool
+    ) {
+        let horizontal = attribute.axis == .horizontal
+        if let view = object as? View {
+            if let fraction = attribute.edgeFraction {
+                if view !== space { addOrigin(of: view, below: space, horizontal, k, &e, &used, retaining) }
+                if fraction != 0 {
+                    let it = item(for: view)
+                    use(it, &used, retaining)
+                    e.add(horizontal ? it.w : it.h, k * fraction)
+                }
+            } else {
+                let it = item(for: view)
+                use(it, &used, retaining)
+                e.add(horizontal ? it.w : it.h, k)
+            }
+            return
+        }
+        guard let guide = object as? LayoutGuide, let owner = guide.owningView else {
+            preconditionFailure("LayoutConstraint: a layout guide in a constraint must belong to a view (View.addLayoutGuide)")
+        }
+        if guide.kind == .custom {
+            let git = item(for: guide)
+            use(git, &used, retaining)
+            if let fraction = attribute.edgeFraction {
+                if owner !== space { addOrigin(of: owner, below: space, horizontal, k, &e, &used, retaining) }
+                e.add(horizontal ? git.x : git.y, k)
+                if fraction != 0 { e.add(horizontal ? git.w : git.h, k * fraction) }
+            } else {
+                e.add(horizontal ? git.w : git.h, k)
+            }
+            return
+        }
+        c.usesGuideInsets = true
+        if guide.kind == .safeArea { c.usesSafeArea = true }
+        let insets = guide.insets
+        let near = horizontal ? insets.left : insets.top
+        let far = horizontal ? insets.right : insets.bottom
+        let oit = item(for: owner)
+        use(oit, &used, retaining)
+        let size = horizontal ? oit.w : oit.h
+        if let fraction = attribute.edgeFraction {
+            if owner !== space { addOrigin(of: owner, below: space, horizontal, k, &e, &used, retaining) }
+            // near + fraction × (size − near − far)
+            e.add(size, k * fraction)
+            e.constant += k * (near + fraction * (-near - far))
+        } else {
+            e.add(size, k)
+            e.constant -= k * (near + far)
+        }
+    }
+
+    /// `k ×` the position of `view`'s frame origin in `space` (an ancestor): its x (or y) plus
+    /// each ancestor's below `space`.
+    private func addOrigin(
+        of view: View, below space: View, _ horizontal: Bool, _ k: Double,
+        _ e: inout LinearExpression, _ used: inout [EngineItem], _ retaining: Bool
+    ) {
+        var u = view
+        while u !== space {
+            let it = item(for: u)
+            use(it, &used, retaining)
+            e.add(horizontal ? it.x : it.y, k)
+            guard let s = u.storedSuperview else {
+                preconditionFailure("HitTestKit: a constraint's space is not an ancestor of its item")
+            }
+            u = s
+        }
+    }
+
+    // MARK: Solving
+
+    /// Syncs what changed outside (pins, intrinsic sizes, safe area), solves, and marks the
+    /// superviews of the views whose frame changed.
+    func solveIfNeeded() {
+        guard isDirty || !pendingPins.isEmpty || !pendingIntrinsic.isEmpty else { return }
+        while let it = pendingPins.popLast() {
+            it.pinsQueued = false
+            guard it.engineID == ObjectIdentifier(self), let view = it.view, it.pins.count == 4 else { continue }
+            let f = view.layoutFrame
+            let values = [f.minX, f.minY, f.width, f.height]
+            for (c, value) in zip(it.pins, values) where c.constant != value { c.constant = value }
+        }
+        while let it = pendingIntrinsic.popLast() {
+            it.intrinsicQueued = false
+            guard it.engineID == ObjectIdentifier(self), let view = it.view else { continue }
+            updateIntrinsic(it, view)
+        }
+        for c in safeAreaConstraints.values { refreshConstant(c) }
+        solver.solve()
+        dirty = false
+        var moved = false
+        if AutoLayoutBenchmark.readsEveryValue {
+            moved = readEveryValue()
+            if moved && !safeAreaConstraints.isEmpty { recheckSafeArea = true }
+            return
+        }
+        // The solver reports the variables whose value changed (O(changed) after an edit):
+        // only their items are looked at, plus the new or re-pinned ones.
+        changedItems.removeAll(keepingCapacity: true)
+        solver.forEachChange { v, value in
+            let slot = LayoutEngine.slot(v)
+            guard slot < itemOfSlot.count, let it = itemOfSlot[slot] else { return }
+            let component = v == it.x ? 0 : v == it.y ? 1 : v == it.w ? 2 : v == it.h ? 3 : -1
+            guard component >= 0 else { return }
+            if !it.touched {
+                it.touched = true
+                it.next = it.solved
+                changedItems.append(it)
+            }
+            switch component {
+            case 0: it.next.origin.x = value
+            case 1: it.next.origin.y = value
+            case 2: it.next.size.width = value
+            default: it.next.size.height = value
+            }
+        }
+        while let it = recheck.popLast() {
+            it.recheckQueued = false
+            guard it.engineID == ObjectIdentifier(self) else { continue }
+            if !it.touched {
+                it.touched = true
+                changedItems.append(it)
+            }
+            it.next = solvedFrame(of: it)
+        }
+        for it in changedItems {
+            it.touched = false
+            if let host = adopt(it.next, for: it) {
+                moved = true
+                host.autoLayoutNode.queueApply(it)
+                host.setNeedsLayout()
+            }
+        }
+        changedItems.removeAll(keepingCapacity: true)
+        if moved && !safeAreaConstraints.isEmpty { recheckSafeArea = true }
+    }
+
+    /// The previous path (`AutoLayoutBenchmark.readsEveryValue`): every item's four values.
+    private func readEveryValue() -> Bool {
+        solver.forEachChange { _, _ in }  // keeps the change list current for the other path
+        while let it = recheck.popLast() { it.recheckQueued = false }
+        var moved = false
+        for it in items {
+            if let host = adopt(solvedFrame(of: it), for: it) {
+                moved = true
+                host.setNeedsLayout()
+            }
+        }
+        return moved
+    }
+
+    /// The item's four values in the solver.
+    private func solvedFrame(of it: EngineItem) -> Rect {
+        Rect(x: solver.value(it.x), y: solver.value(it.y), width: solver.value(it.w), height: solver.value(it.h))
+    }
+
+    /// Records `frame` as the item's solved frame; returns the superview that must lay the view
+    /// out when the frame is new and differs from the view's (nil otherwise).
+    private func adopt(_ frame: Rect, for it: EngineItem) -> View? {
+        if frame == it.solved && !it.unapplied { return nil }
+        it.solved = frame
+        it.unapplied = false
+        guard let view = it.view, !view.layoutState.translatesAutoresizingMaskIntoConstraints else { return nil }
+        return frame != view.layoutFrame ? view.storedSuperview : nil
+    }
+
+    /// Removes everything from the solver and adds it all again, as a from-scratch build
+    /// (for tests: an incremental result must equal it).
+    func rebuild() {
+        let users = Array(userConstraints.values)
+        var spaces: [(LayoutConstraint, View)] = []
+        for c in users {
+            if let s = c.space { spaces.append((c, s)) }
+            remove(c)
+        }
+        precondition(items.isEmpty, "HitTestKit: layout items left after removing every constraint")
+        solver = SolverCore()
+        itemOfSlot = []
+        for (c, s) in spaces { add(c, space: s) }
+    }
+}
+
+// MARK: - Activation
+
+extension LayoutConstraint {
+    /// The view whose space the constraint's positions are expressed in: its items' nearest
+    /// common ancestor.
+    var space: View? {
+        guard let a = LayoutConstraint.anchorView(firstItem) else { return nil }
+        guard let second = secondItem else { return a }
+        guard let b = LayoutConstraint.anchorView(second) else { return nil }
+        return View.nearestCommonAncestor(a, b)
+    }
+
+    /// The view an item stands in: the view itself, or a guide's owner.
+    static func anchorView(_ item: AnyObject?) -> View? {
+        if let v = item as? View { return v }
+        if let g = item as? LayoutGuide { return g.owningView }
+        return nil
+    }
+
+    var anchorViews: [View] {
+        var out: [View] = []
+        if let a = LayoutConstraint.anchorView(firstItem) { out.append(a) }
+        if let b = LayoutConstraint.anchorView(secondItem), !out.contains(where: { $0 === b }) { out.append(b) }
+        return out
+    }
+
+    func activate(installingOn explicit: View?) {
+        if active {
+            if let explicit, installedOn !== explicit {
+                installedOn?.autoLayoutState?.removeInstalled(self)
+                installedOn = explicit
+                explicit.autoLayoutNode.installed.append(self)
+            }
+            return
+        }
+        // The weak items are read once: each read of a weak reference costs atomics.
+        let first = firstItem, second = secondItem
+        precondition(first != nil, "LayoutConstraint: cannot activate a constraint whose first item was deallocated")
+        precondition(
+            secondAttribute == .notAnAttribute || second != nil,
+            "LayoutConstraint: cannot activate a constraint whose second item was deallocated")
+        if let g = first as? LayoutGuide { precondition(g.owningView != nil, "LayoutConstraint: the layout guide \(g.identifier) has not been added to a view (View.addLayoutGuide)") }
+        if let g = second as? LayoutGuide { precondition(g.owningView != nil, "LayoutConstraint: the layout guide \(g.identifier) has not been added to a view (View.addLayoutGuide)") }
+        let a = LayoutConstraint.anchorView(first)
+        let b = second.flatMap { LayoutConstraint.anchorView($0) }
+        var space: View?
+        if let a { space = second == nil ? a : b.flatMap { View.nearestCommonAncestor(a, $0) } }
+        guard let space else {
+            preconditionFailure(
+                "Unable to activate constraint with anchors \(self) because they have no common ancestor.  Does the constraint or its anchors reference items in different view hierarchies?  That's illegal.")
+        }
+        LayoutPriority.requireValid(priority)
+        active = true
+        let host = explicit ?? space
+        installedOn = host
+        host.autoLayoutNode.installed.append(self)
+        a?.autoLayoutNode.affecting.append(self)  // anchorViews, without reading the items again
+        if let b, b !== a { b.autoLayoutNode.affecting.append(self) }
+        let engine = space.treeRoot.ownedEngineCreating()
+        engine.add(self, space: space)
+    }
+
+    func deactivate() {
+        guard active else { return }
+        active = false
+        installedOn?.autoLayoutState?.removeInstalled(self)
+        installedOn = nil
+        for v in anchorViews { v.autoLayoutState?.removeAffecting(self) }
+        engine?.remove(self)
+    }
+}
+
+extension AutoLayoutNode {
+    func removeInstalled(_ c: LayoutConstraint) {
+        if let i = installed.lastIndex(where: { $0 === c }) { installed.remove(at: i) }
+    }
+
+    func removeAffecting(_ c: LayoutConstraint) {
+        if let i = affecting.lastIndex(where: { $0 === c }) { affecting.remove(at: i) }
+    }
+
+    /// Queues a subview's item for the next `applyAutoLayoutFrames`.
+    func queueApply(_ it: EngineItem) {
+        if it.applyQueued { return }
+        it.applyQueued = true
+        pendingApply.append(it)
+    }
+}
+
+// MARK: - Views and the engine
+
+extension View {
+    /// The Auto Layout state, allocated on first use.
+    var autoLayoutNode: AutoLayoutNode {
+        if let n = autoLayoutState { return n }
+        let n = AutoLayoutNode()
+        autoLayoutState = n
+        return n
+    }
+
+    /// The frame as Auto Layout sees it: untransformed (`center − anchorPoint × size`, bounds size).
+    var layoutFrame: Rect {
+        Rect(
+            x: center.x - anchorPoint.x * bounds.width, y: center.y - anchorPoint.y * bounds.height,
+            width: bounds.width, height: bounds.height)
+    }
+
+    /// Sets the untransformed frame (bounds size and centre), as UIKit's engine does.
+    func setLayoutFrame(_ r: Rect) {
+        if layoutFrame == r { return }
+        if bounds.size != r.size { bounds.size = r.size }
+        center = Point(x: r.minX + anchorPoint.x * r.width, y: r.minY + anchorPoint.y * r.height)
+    }
+
+    /// The topmost ancestor (O(depth)).
+    var treeRoot: View {
+        var r: View = self
+        while let s = r.storedSuperview { r = s }
+        return r
+    }
+
+    static func nearestCommonAncestor(_ a: View, _ b: View) -> View? {
+        if a === b { return a }
+        // Siblings, or a view and its superview: most constraints, without walking to the root.
+        let sa = a.storedSuperview
+        if sa === b { return b }
+        if let sa, sa === b.storedSuperview { return sa }
+        if a === b.storedSuperview { return a }
+        func depth(_ v: View) -> Int {
+            var d = 0
+            var u = v
+            while let s = u.storedSuperview { d += 1; u = s }
+            return d
+        }
+        var x = a
+        var y = b
+        var dx = depth(a)
+        var dy = depth(b)
+        while dx > dy { x = x.storedSuperview!; dx -= 1 }
+        while dy > dx { y = y.storedSuperview!; dy -= 1 }
+        while x !== y {
+            guard let sx = x.storedSuperview, let sy = y.storedSuperview else { return nil }
+            x = sx
+            y = sy
+        }
+        return x
+    }
+
+    func ownedEngineCreating() -> LayoutEngine {
+        let node = autoLayoutNode
+        if let e = node.ownedEngine { return e }
+        let e = LayoutEngine()
+        node.ownedEngine = e
+        return e
+    }
+
+    // MARK: Hooks called by the view layer
+
+    /// `center`, the bounds size or the anchor point changed: a translating view's pins follow
+    /// at the next solve; a view Auto Layout places gets its solved frame back at its
+    /// superview's next `layoutSubviews` (as UIKit's, which applies the engine's frames).
+    func autoLayoutGeometryDidChange() {
+        guard let it = autoLayoutState?.item, let engine = it.engine else { return }
+        if layoutState.translatesAutoresizingMaskIntoConstraints {
+            engine.queuePins(it)
+        } else if !it.applyQueued, let host = storedSuperview {
+            host.autoLayoutNode.queueApply(it)
+        }
+    }
+
+    /// The default `layoutSubviews`: the solved frames of the subviews that use Auto Layout.
+    /// - Complexity: O(the subviews whose solution moved or whose frame was set by hand since
+    ///   the last call), after the tree's solve.
+    func applyAutoLayoutFrames() {
+        guard let node = autoLayoutState, node.hostedItems > 0 else { return }
+        // The items of one tree share its engine: solve it (it queues what moved), then apply.
+        treeRoot.autoLayoutState?.ownedEngine?.solveIfNeeded()
+        if AutoLayoutBenchmark.readsEveryValue {
+            for s in storedSubviews {
+                guard let it = s.autoLayoutState?.item, !s.layoutState.translatesAutoresizingMaskIntoConstraints else { continue }
+                let queued = it.applyQueued
+                it.applyQueued = true
+                s.setLayoutFrame(it.solved)
+                it.applyQueued = queued
+            }
+            return
+        }
+        guard !node.pendingApply.isEmpty else { return }
+        let queue = node.pendingApply
+        node.pendingApply = []
+        for it in queue {
+            defer { it.applyQueued = false }  // quiet while its frame is set
+            guard !it.removed, let s = it.view, s.storedSuperview === self,
+                !s.layoutState.translatesAutoresizingMaskIntoConstraints
+            else { continue }
+            s.setLayoutFrame(it.solved)
+        }
+    }
+
+    /// `view` was inserted into the receiver, from `oldSuperview` or as a root.
+    func autoLayoutDidInsert(_ view: View, from oldSuperview: View?) {
+        var moving: [(LayoutConstraint, View)] = []
+        if let old = oldSuperview {
+            moving = view.detachConstraints(fromTreeOf: old)
+        } else if let engine = view.autoLayoutState?.ownedEngine {
+            view.autoLayoutState?.ownedEngine = nil
+            for c in engine.userConstraints.values {
+                if let s = c.space { moving.append((c, s)) }
+                engine.remove(c)
+            }
+        }
+        guard !moving.isEmpty else { return }
+        let engine = treeRoot.ownedEngineCreating()
+        for (c, s) in moving { engine.add(c, space: s) }
+    }
+
+    /// The receiver was removed from `oldSuperview`: it becomes a root.
+    func autoLayoutDidRemove(from oldSuperview: View) {
+        let moving = detachConstraints(fromTreeOf: oldSuperview)
+        guard !moving.isEmpty else { return }
+        let engine = ownedEngineCreating()
+        for (c, s) in moving { engine.add(c, space: s) }
+    }
+
+    /// The receiver's subtree left the tree of `old`: constraints between it and the rest are
+    /// deactivated (as UIKit); those wholly inside are taken out of the old engine and returned,
+    /// with their spaces, to be added to the subtree's new engine.
+    /// - Complexity: O(depth) when the old tree has no engine, else O(subtree + its constraints).
+    private func detachConstraints(fromTreeOf old: View) -> [(LayoutConstraint, View)] {
+        guard let engine = old.treeRoot.autoLayoutState?.ownedEngine else { return [] }
+        var found: [ObjectIdentifier: LayoutConstraint] = [:]
+        var inside = Set<ObjectIdentifier>()
+        forEachInSubtree { v in
+            inside.insert(ObjectIdentifier(v))
+            guard let node = v.autoLayoutState else { return }
+            for c in node.affecting where c.engine === engine { found[ObjectIdentifier(c)] = c }
+        }
+        var moving: [(LayoutConstraint, View)] = []
+        for c in found.values {
+            if c.anchorViews.allSatisfy({ inside.contains(ObjectIdentifier($0)) }), let s = c.space {
+                engine.remove(c)
+                moving.append((c, s))
+            } else {
+                c.deactivate()
+            }
+        }
+        engine.markDirty()
+        return moving
+    }
+}
