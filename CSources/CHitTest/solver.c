@@ -39,9 +39,6 @@
  * they were before the call, and the next call rebuilds the tableau from the records.
  */
 #include "solver.h"
-#ifdef HTS_TRACE
-#include <stdio.h>
-#endif
 
 /* Numbers. Every constraint's row is divided by its largest |coefficient| (its error symbols
  * weigh that much in the objective instead, so that violations still count in the caller's
@@ -355,9 +352,6 @@ static inline void note_growth(ht_solver *s, int32_t r, double c) {
  * refused as for growth (sym's variable is out of range). Products during pivots are not
  * watched: there, tiny factors are residues too. */
 static inline void note_shrink(ht_solver *s, int32_t r, int32_t sym) {
-#ifdef HTS_TRACE
-    fprintf(stderr, "shrink: row %d sym %d\n", r, sym);
-#endif
     s->growth = INFINITY;
     s->growth_row = r;
     s->growth_sym = sym;
@@ -1230,11 +1224,6 @@ static int32_t ratio_test(ht_solver *s, int32_t entering, int dir, int snap, int
         }
     }
     *small = amax < PIVOT_SMALL * row_max(s, big);
-#ifdef HTS_TRACE
-    if (getenv("HTS_TRACE_PIV"))
-        fprintf(stderr, "replace: enter %d a0 %.3g rowmax %.3g -> amax %.3g (basic %d -> %d) consts %.3g %.3g\n", entering, a0,
-                row_max(s, leave), amax, s->rbasic[leave], s->rbasic[big], s->rconst[leave], s->rconst[big]);
-#endif
     return big;
 }
 
@@ -1264,9 +1253,6 @@ static ht_status optimize(ht_solver *s, hts_obj *o, const int32_t *ord, int32_t 
     if (unbounded) *unbounded = 0;
     for (;;) {
         if (++guard > limit) {
-#ifdef HTS_TRACE
-            fprintf(stderr, "optimize: guard\n");
-#endif
             return HT_E_CORRUPT;
         }
         if (s->suspect && o == &s->obj && may_reinvert(s)) {
@@ -1299,11 +1285,6 @@ static ht_status optimize(ht_solver *s, hts_obj *o, const int32_t *ord, int32_t 
             int small = 0;
             leave = ratio_test(s, entering, dir, guard > limit / 2, &small);
             if (s->suspect && o == &s->obj && may_reinvert(s)) break; /* recompute, then choose */
-#ifdef HTS_TRACE
-            if (getenv("HTS_TRACE_PIV") && leave >= 0 && small)
-                fprintf(stderr, "small: enter %d leave basic %d a %.3g rowmax %.3g const %.3g\n", entering,
-                        s->rbasic[leave], row_coef(s, leave, entering), row_max(s, leave), s->rconst[leave]);
-#endif
             if (leave >= 0 ? !small : first < 0) break; /* unbounded: only as Bland's */
             if (first < 0) {
                 first = entering;
@@ -1324,34 +1305,6 @@ static ht_status optimize(ht_solver *s, hts_obj *o, const int32_t *ord, int32_t 
             if (unbounded) *unbounded = 1;
             return HT_OK;
         }
-#ifdef HTS_TRACE
-        if (getenv("HTS_TRACE_PIV")) {
-            int32_t n = col_clean(s, entering);
-            const int32_t *c = s->col[entering];
-            double best = ratio_const(s->rconst[leave]) / fabs(row_coef(s, leave, entering));
-            double amax = 0;
-            for (int32_t k = 0; k < n; k++) {
-                int32_t t = c[k];
-                int32_t b = s->rbasic[t];
-                if (b < 0 || !restricted(s, b)) continue;
-                double a = row_coef(s, t, entering) * dir;
-                if (a < -EPS && s->rconst[t] / -a <= best + 1e-6 && -a > amax) amax = -a;
-            }
-            double rmax = 0;
-            for (int32_t i = 0; i < s->rlen[leave]; i++) if (fabs(s->rcoef[leave][i]) > rmax) rmax = fabs(s->rcoef[leave][i]);
-            fprintf(stderr, "rowmax %.3g len %d const %.3g ", rmax, s->rlen[leave], s->rconst[leave]);
-            {
-                const double *v = o->vec + (size_t)o->pos[entering] * o->stride;
-                int32_t kk = 0;
-                while (kk < nord && fabs(v[ord[kk]]) <= EPS) kk++;
-                fprintf(stderr, "cost[%d/%d]=%.3g cst0=%.9g ", kk, nord, kk < nord ? v[ord[kk]] : 0.0,
-                        kk < nord ? o->cst[ord[kk]] : 0.0);
-            }
-            fprintf(stderr, "piv%s enter %d kind %d leave basic %d a %.3g ratio %.6g amax(near-ties) %.3g\n",
-                    o == &s->art ? "(art)" : "", entering, s->skind[entering], s->rbasic[leave],
-                    row_coef(s, leave, entering), best, amax);
-        }
-#endif
         ht_status st = pivot(s, leave, entering);
         if (st != HT_OK) return st;
     }
@@ -1463,9 +1416,6 @@ static void conflict_from_syms(ht_solver *s, const int32_t *syms, int32_t n, int
 
 /* Puts constraint k (its record complete) into the tableau. HT_E_UNSATISFIABLE leaves the
  * conflict set and, when the tableau was changed, s->broken set (the caller rebuilds it). */
-#ifdef HTS_TRACE
-static int trace_required(ht_solver *s, const char *where);
-#endif
 static ht_status tab_add(ht_solver *s, int32_t k) {
     int32_t r;
     /* Values up to date before the change stay so when the new row changes no other row
@@ -1538,9 +1488,6 @@ static ht_status tab_add(ht_solver *s, int32_t k) {
     }
     if ((st = row_expand(s, r)) != HT_OK) goto fail_syms;
     if (s->rconst[r] < 0) row_negate(s, r);
-#ifdef HTS_TRACE
-    if (getenv("HTS_TRACE_ADD")) fprintf(stderr, "tab_add %d: expanded, %d cells\n", k, s->rlen[r]);
-#endif
 
     /* The subject: the lowest-numbered external symbol, else a marker with a negative
      * coefficient (its value is then the non-negative constant). */
@@ -1579,13 +1526,6 @@ static ht_status tab_add(ht_solver *s, int32_t k) {
         }
         s->pending = 1;
         s->vals_dirty = !(clean && !s->vals_dirty && program_append(s, r));
-#ifdef HTS_TRACE
-        if (getenv("HTS_TRACE_ADD")) {
-            fprintf(stderr, "tab_add %d: subject %d kind %d\n", k, subject, s->skind[subject]);
-            s->vals_dirty = 1;
-            trace_required(s, "after subject");
-        }
-#endif
         return HT_OK;
     }
 
@@ -1642,13 +1582,6 @@ static ht_status tab_add(ht_solver *s, int32_t k) {
         if (s->obj.pos[art] >= 0) obj_remove_at(&s->obj, s->obj.pos[art]);
         sym_free(s, art);
     }
-#ifdef HTS_TRACE
-    if (getenv("HTS_TRACE_ADD")) {
-        fprintf(stderr, "tab_add %d: artificial, success %d\n", k, success);
-        s->vals_dirty = 1;
-        trace_required(s, "after art");
-    }
-#endif
     if (!success) {
         s->broken = 1; /* the caller removes the record and rebuilds */
         return HT_E_UNSATISFIABLE;
@@ -1805,9 +1738,6 @@ static ht_status rebuild(ht_solver *s) {
         if (!s->clive[k] || s->cpark[k]) continue;
         ht_status st = tab_add(s, k);
         if (st != HT_OK) {
-#ifdef HTS_TRACE
-            fprintf(stderr, "rebuild: constraint %d: status %d\n", k, st);
-#endif
             s->broken = 1;
             return st == HT_E_UNSATISFIABLE ? HT_E_CORRUPT : st;
         }
@@ -1923,9 +1853,6 @@ static ht_status reinvert(ht_solver *s) {
     s->pg_ok = 0;
     return HT_OK;
 inconsistent:
-#ifdef HTS_TRACE
-    fprintf(stderr, "reinvert: inconsistent basis, rebuilding\n");
-#endif
     st = rebuild(s);
     if (st != HT_OK) return st;
     if (s->probe_sym >= 0) {
@@ -1939,23 +1866,6 @@ broken:
     return st;
 }
 
-#ifdef HTS_TRACE
-static double sym_value(ht_solver *s, int32_t sym);
-static int trace_required(ht_solver *s, const char *where) {
-    int bad = 0;
-    for (int32_t k = 0; k < s->ncon; k++) {
-        if (!s->clive[k] || !is_required(s, k) || s->cmarker[k] < 0) continue;
-        double sum = s->cconst[k];
-        for (int32_t i = 0; i < s->cn[k]; i++) sum += s->ccoef[k][i] * sym_value(s, s->vsym[s->cvars[k][i]]);
-        if ((s->crel[k] == HT_REL_EQ && fabs(sum) > 1e-6) || (s->crel[k] == HT_REL_LE && sum > 1e-6) ||
-            (s->crel[k] == HT_REL_GE && sum < -1e-6)) {
-            fprintf(stderr, "%s: constraint %d broken (%g)\n", where, k, sum);
-            bad = 1;
-        }
-    }
-    return bad;
-}
-#endif
 
 /* ======================================================================================== */
 /* Parking                                                                                  */
@@ -2187,9 +2097,6 @@ static ht_status ensure(ht_solver *s, int level) {
         int32_t failed = -1;
         st = settle(s, 0, &moved, &failed);
         if (st != HT_OK) {
-#ifdef HTS_TRACE
-            fprintf(stderr, "ensure: settle: constraint %d: status %d\n", failed, st);
-#endif
             /* Required constraints were feasible together: only memory (or a numerical
              * breakdown) ends here. */
             s->broken = 1;
@@ -3005,9 +2912,6 @@ ht_status ht_solver_is_determined(ht_solver *s, ht_var v, bool *out) {
             return st == HT_E_UNSATISFIABLE ? HT_E_CORRUPT : st;
         }
     }
-#ifdef HTS_TRACE
-    fprintf(stderr, "probe: sym %d lo %.17g hi %.17g unb %d\n", x, lo, hi, unb);
-#endif
     *out = !unb && fabs(hi - lo) <= 1e-8 * (1.0 + fabs(lo));
     return HT_OK;
 }
@@ -3021,15 +2925,7 @@ ht_status ht_solver_stats(const ht_solver *s, size_t *variables, size_t *constra
     return HT_OK;
 }
 
-#ifdef HTS_TRACE
-#define CORRUPT                                                                                \
-    do {                                                                                       \
-        fprintf(stderr, "validate: line %d\n", __LINE__);                                      \
-        return HT_E_CORRUPT;                                                                   \
-    } while (0)
-#else
 #define CORRUPT return HT_E_CORRUPT
-#endif
 
 /* Whether live required constraint k fails to hold at the current values, beyond a tolerance
  * relative to the magnitude of its terms (validate and the tests' check). */
@@ -3043,9 +2939,6 @@ static bool required_violated(ht_solver *s, int32_t k) {
     double tol = 1e-6 * (1.0 + mag);
     bool violated = (s->crel[k] == HT_REL_EQ && fabs(sum) > tol) || (s->crel[k] == HT_REL_LE && sum > tol) ||
                     (s->crel[k] == HT_REL_GE && sum < -tol);
-#ifdef HTS_TRACE
-    if (violated) fprintf(stderr, "constraint %d rel %d: sum %g (mag %g)\n", k, s->crel[k], sum, mag);
-#endif
     return violated;
 }
 
@@ -3058,9 +2951,6 @@ ht_status ht_solver_validate(ht_solver *s) {
         int32_t b = s->rbasic[r];
         if (b < 0 || b >= s->nsym || s->skind[b] == K_FREE || s->srow[b] != r) CORRUPT;
         if (restricted(s, b) && s->rconst[r] < -1e-6) {
-#ifdef HTS_TRACE
-            fprintf(stderr, "row %d basic %d kind %d const %g\n", r, b, s->skind[b], s->rconst[r]);
-#endif
             CORRUPT;
         }
         if (!isfinite(s->rconst[r])) CORRUPT;
@@ -3114,24 +3004,3 @@ ht_status hts_test_check(ht_solver *s, double *maxcoef) {
     return st;
 }
 
-#ifdef HTS_TRACE
-void hts_trace_dump(ht_solver *s, const char *where);
-void hts_trace_dump(ht_solver *s, const char *where) {
-    fprintf(stderr, "---- %s\n", where);
-    for (int32_t r = s->rhead; r >= 0; r = s->rnext[r]) {
-        int32_t b = s->rbasic[r];
-        fprintf(stderr, "row %d: [%d k%d o%d] = %.12g", r, b, s->skind[b], s->sowner[b], s->rconst[r]);
-        for (int32_t i = 0; i < s->rlen[r]; i++)
-            fprintf(stderr, " %+.12g*[%d k%d o%d%s]", s->rcoef[r][i], s->rsym[r][i], s->skind[s->rsym[r][i]],
-                    s->sowner[s->rsym[r][i]], s->srow[s->rsym[r][i]] >= 0 ? " B" : "");
-        fprintf(stderr, "\n");
-    }
-    for (int32_t k = 0; k < s->ncon; k++) {
-        if (!s->clive[k]) continue;
-        fprintf(stderr, "con %d: rel %d prio %g const %g marker %d other %d:", k, s->crel[k], (double)s->cprio[k],
-                s->cconst[k], s->cmarker[k], s->cother[k]);
-        for (int32_t i = 0; i < s->cn[k]; i++) fprintf(stderr, " %+g*v%d", s->ccoef[k][i], s->vsym[s->cvars[k][i]]);
-        fprintf(stderr, "\n");
-    }
-}
-#endif
