@@ -6,7 +6,8 @@ let package = Package(
     products: [
         .library(name: "HitTestKit", targets: ["HitTestKit"]),
         .library(name: "CHitTest", targets: ["CHitTest"]),
-        .library(name: "CHitTestShared", type: .dynamic, targets: ["CHitTest"]),
+        .library(name: "CLayoutSolver", targets: ["CLayoutSolver"]),
+        .library(name: "CHitTestShared", type: .dynamic, targets: ["CHitTest", "CLayoutSolver"]),
         .executable(name: "hittest", targets: ["hittest"]),
         .executable(name: "hittest-example", targets: ["hittest-example"]),
         .executable(name: "hittest-bench", targets: ["hittest-bench"]),
@@ -22,11 +23,21 @@ let package = Package(
             ],
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
+        // The constraint solver (hittest_solver.h); takes ht_status from hittest.h.
+        .target(
+            name: "CLayoutSolver",
+            dependencies: ["CHitTest"],
+            path: "CSources/CLayoutSolver",
+            cSettings: [
+                .define("NDEBUG", .when(configuration: .release)),
+            ],
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
+        ),
 
         // MARK: - Swift library
         .target(
             name: "HitTestKit",
-            dependencies: ["CHitTest"],
+            dependencies: ["CHitTest", "CLayoutSolver"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
 
@@ -77,7 +88,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "hittest-bench",
-            dependencies: ["HitTestKit", "HitTestReference", "HitTestSampleScenes"],
+            dependencies: ["HitTestKit", "HitTestReference", "HitTestSampleScenes", "CLayoutSolver"],
             path: "Benchmarks/hittest-bench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -31,7 +31,7 @@ def types(text, start, end):
     return '\n'.join(lines[i:j+1])
 def body():
   for path,title,start,end in [('CSources/CHitTest/include/hittest.h','hittest.h','/** Status of every call','typedef struct ht_tree ht_tree;'),
-                                ('CSources/CHitTest/include/hittest_solver.h','hittest_solver.h','/** The opaque solver.','#define HT_SOLVER_MAX_HANDLES')]:
+                                ('CSources/CLayoutSolver/include/hittest_solver.h','hittest_solver.h','/** The opaque solver.','#define HT_SOLVER_MAX_HANDLES')]:
       text0=open(path).read(); typesEnd[path]=text0.index(end)
       text,items=parse(path)
       n=sum(1 for k,_ in items if k=='fn')

@@ -26,8 +26,10 @@ cd "$(dirname "$0")/.."
 cc=$(command -v clang || command -v cc)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-src=(CSources/CHitTest/*.c)
-flags=(-std=c11 -Wall -Wextra -Wpedantic -Werror -ICSources/CHitTest/include)
+source scripts/csources.sh
+c_sources
+src=("${c_hittest_src[@]}")
+flags=("${c_flags[@]}" "${c_includes[@]}")
 
 echo "== 1. differential against a rebuild (ASan, UBSan)"
 "$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
@@ -49,15 +51,16 @@ fi
 echo "(ht_tree_validate noticed it, as it must)"
 
 echo "== 3. hidden internals"
-for f in "${src[@]}"; do
-    "$cc" "${flags[@]}" -O2 -fPIC -c "$f" -o "$out/$(basename "$f" .c).o"
+mkdir -p "$out/objects"
+for f in "${c_hittest_src[@]}" "${c_solver_src[@]}"; do
+    "$cc" "${flags[@]}" -O2 -fPIC -c "$f" -o "$out/objects/$(basename "$(dirname "$f")")-$(basename "$f" .c).o"
 done
-bad=$(nm --defined-only -g "$out"/*.o | awk 'NF == 3 {print $3}' | grep -vE '^(ht_|htq_|htr_|hts_)' || true)
+bad=$(nm --defined-only -g "$out"/objects/*.o | awk 'NF == 3 {print $3}' | grep -vE '^(ht_|htq_|htr_|hts_)' || true)
 if [ -n "$bad" ]; then
     echo "FAIL: global symbols without a prefix:" $bad >&2
     exit 1
 fi
-api=$(cat CSources/CHitTest/include/hittest.h CSources/CHitTest/include/hittest_solver.h | grep -oE '^HT_API [^(]*\b(ht_[a-z_]+)\(' | grep -oE 'ht_[a-z_]+\($' | tr -d '(' | sort)
+api=$(cat CSources/CHitTest/include/hittest.h CSources/CLayoutSolver/include/hittest_solver.h | grep -oE '^HT_API [^(]*\b(ht_[a-z_]+)\(' | grep -oE 'ht_[a-z_]+\($' | tr -d '(' | sort)
 swift build --product CHitTestShared >/dev/null
 lib="$(swift build --show-bin-path)/libCHitTestShared.so"
 # Every defined dynamic symbol but the linker's own section markers.
@@ -72,8 +75,8 @@ echo "== 4. no fused multiply-adds (answers must match the Swift reference bit f
 # Clang honours `#pragma STDC FP_CONTRACT OFF`; GCC ignores it and fuses by default in GNU modes
 # on targets with FMA, so internal.h and geom.h give GCC its own pragma. Check both compilers.
 for c in "$cc" $(command -v gcc || true); do
-    for f in "${src[@]}"; do
-        if "$c" -std=gnu11 -O2 -march=haswell -ICSources/CHitTest/include -S "$f" -o - 2>/dev/null | grep -q vfmadd; then
+    for f in "${c_hittest_src[@]}" "${c_solver_src[@]}"; do
+        if "$c" -std=gnu11 -O2 -march=haswell "${c_includes[@]}" -S "$f" -o - 2>/dev/null | grep -q vfmadd; then
             echo "FAIL: $c fuses multiply-adds in $f" >&2
             exit 1
         fi

@@ -31,12 +31,12 @@ triple=$(swift -print-target-info | sed -n 's/^ *"triple": "\(.*\)",*$/\1/p' | h
 echo "== symbol graph ($triple)"
 rm -rf "$graphs" && mkdir -p "$graphs"
 "$extract" -module-name HitTestKit -target "$triple" -minimum-access-level public \
-    -I "$modules" -I CSources/CHitTest/include -output-dir "$graphs"
+    -I "$modules" -I CSources/CHitTest/include -I CSources/CLayoutSolver/include -output-dir "$graphs"
 
 echo "== the C API article has a section per exported function"
 missing=0
 cfunctions=0
-for name in $(sed -n 's/^HT_API [^(]*[ *]\([a-z_0-9]*\)(.*/\1/p' CSources/CHitTest/include/hittest.h CSources/CHitTest/include/hittest_solver.h); do
+for name in $(sed -n 's/^HT_API [^(]*[ *]\([a-z_0-9]*\)(.*/\1/p' CSources/CHitTest/include/hittest.h CSources/CLayoutSolver/include/hittest_solver.h); do
     cfunctions=$((cfunctions + 1))
     if ! grep -qx "#### $name" "$catalog/CAPI.md"; then
         echo "warning: CAPI.md: no section for $name (python3 scripts/capi-doc.py --update writes them)"

@@ -13,17 +13,20 @@ name=${1:?$usage}
 seconds=${2:-60}
 case "$name" in api|snapshot|scene|constraints|touchscript) ;; *) echo "unknown harness '$name' ($usage)" >&2; exit 2;; esac
 mkdir -p .build/fuzz "Fuzz/corpus/$name"
-c_objects() {
+source scripts/csources.sh
+c_sources
+c_objects() {   # both C targets, for the Swift harnesses
+    rm -rf .build/fuzz/swift-objects
     mkdir -p .build/fuzz/swift-objects
-    for f in CSources/CHitTest/*.c; do
-        clang -std=c11 -O1 -g -fsanitize=fuzzer-no-link,address -ICSources/CHitTest/include \
-            -c "$f" -o ".build/fuzz/swift-objects/$(basename "$f" .c).o"
+    for f in "${c_hittest_src[@]}" "${c_solver_src[@]}"; do
+        clang -std=c11 -O1 -g -fsanitize=fuzzer-no-link,address "${c_includes[@]}" \
+            -c "$f" -o ".build/fuzz/swift-objects/$(basename "$(dirname "$f")")-$(basename "$f" .c).o"
     done
 }
 if [ "$name" = touchscript ]; then
     c_objects
     swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name HitTestKit \
-        -ICSources/CHitTest/include Sources/HitTestKit/*/*.swift Fuzz/fuzz_touchscript.swift \
+        "${c_includes[@]}" Sources/HitTestKit/*/*.swift Fuzz/fuzz_touchscript.swift \
         .build/fuzz/swift-objects/*.o -lm -o .build/fuzz/touchscript
 elif [ "$name" = scene ] || [ "$name" = constraints ]; then
     c_objects
@@ -32,13 +35,13 @@ elif [ "$name" = scene ] || [ "$name" = constraints ]; then
     mkdir -p .build/fuzz/modules
     swiftc -O -sanitize=address -parse-as-library -module-name HitTestKit -emit-module \
         -emit-module-path .build/fuzz/modules/HitTestKit.swiftmodule -emit-library -static \
-        -ICSources/CHitTest/include Sources/HitTestKit/*/*.swift -o .build/fuzz/libHitTestKit.a
+        "${c_includes[@]}" Sources/HitTestKit/*/*.swift -o .build/fuzz/libHitTestKit.a
     swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "Fuzz$name" \
-        -I.build/fuzz/modules -ICSources/CHitTest/include Sources/HitTestScenes/*.swift "Fuzz/fuzz_$name.swift" \
+        -I.build/fuzz/modules "${c_includes[@]}" Sources/HitTestScenes/*.swift "Fuzz/fuzz_$name.swift" \
         .build/fuzz/libHitTestKit.a .build/fuzz/swift-objects/*.o -lm -o ".build/fuzz/$name"
 else
     clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-        -ICSources/CHitTest/include "Fuzz/fuzz_$name.c" CSources/CHitTest/*.c -lm -o ".build/fuzz/$name"
+        "${c_includes[@]}" "Fuzz/fuzz_$name.c" "${c_hittest_src[@]}" -lm -o ".build/fuzz/$name"
 fi
 # FoundationXML leaks a libxml2 error record on malformed XML (not ours): no leak checks for scene.
 # The touch and constraint harnesses build views whose recognizer closures form cycles as in UIKit.

@@ -14,8 +14,10 @@ swiftlib=$(dirname "$(dirname "$(command -v "$cc")")")/lib/swift/linux
 if [ -f "$swiftlib/libdispatch.so" ]; then
     extra=(-L"$swiftlib" -Wl,-rpath,"$swiftlib" -ldispatch -lBlocksRuntime)
 fi
-"$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror -g -O1 -fsanitize=thread -pthread \
-    -ICSources/CHitTest/include CSources/CHitTest/*.c CSources/tests/tsan_two_roots.c -lm \
+source scripts/csources.sh
+c_sources
+"$cc" "${c_flags[@]}" -g -O1 -fsanitize=thread -pthread \
+    "${c_includes[@]}" "${c_hittest_src[@]}" CSources/tests/tsan_two_roots.c -lm \
     "${extra[@]}" -o "$out/tsan_two_roots"
 TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$out/tsan_two_roots"
 echo "tsan: ok"

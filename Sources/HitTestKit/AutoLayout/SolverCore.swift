@@ -1,4 +1,5 @@
 import CHitTest
+import CLayoutSolver
 
 /// The C constraint solver (`hittest_solver.h`) behind one `LayoutEngine`: the only file of
 /// Auto Layout that imports `CHitTest`. Exhaustion and broken invariants stop the program with

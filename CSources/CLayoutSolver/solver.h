@@ -5,8 +5,8 @@
 #ifndef HT_SOLVER_H
 #define HT_SOLVER_H
 
-/* First, so that its no-fused-multiply-add pragma covers the solver too. */
-#include "geom.h"
+/* First, so that its no-fused-multiply-add pragma covers every function of the solver. */
+#include "../shared/fp_contract.h"
 
 #include "include/hittest_solver.h"
 
