@@ -18,6 +18,7 @@ let package = Package(
         .target(
             name: "CHitTest",
             path: "CSources/CHitTest",
+            exclude: ["tests"],
             cSettings: [
                 .define("NDEBUG", .when(configuration: .release)),
             ],
@@ -28,6 +29,7 @@ let package = Package(
             name: "CLayoutSolver",
             dependencies: ["CHitTest"],
             path: "CSources/CLayoutSolver",
+            exclude: ["tests"],
             cSettings: [
                 .define("NDEBUG", .when(configuration: .release)),
             ],

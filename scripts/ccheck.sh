@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks of the C core's seams (issue 17) that need their own builds:
-#  1. the mutation protocol against a from-scratch rebuild (CSources/tests/differential.c),
+#  1. the mutation protocol against a from-scratch rebuild (CSources/CHitTest/tests/differential.c),
 #     under AddressSanitizer and UndefinedBehaviorSanitizer: every answer agrees;
 #  2. the same with one invalidation planted missing from fields.h's table
 #     (-DHT_PLANT_MISSING_INVALIDATION): the answers must disagree with the rebuild, and
@@ -11,14 +11,14 @@
 #  4. no compiler fuses multiply-adds in the core (clang and gcc with FMA enabled).
 #  5. the bulk path's derived structures (answer-grid cells, sub-grids, unions of block-cell
 #     lists) against the plain walk on dense scenes, random trees and views aligned to the
-#     grid's boundaries, edge points included (CSources/tests/answers_check.c), under ASan and
+#     grid's boundaries, edge points included (CSources/CHitTest/tests/answers_check.c), under ASan and
 #     UBSan; then each planted bug (a sub-cell off by one, a candidate missing from a union, a
 #     margin of zero, the bulk loop's branch-free cell lookup rounding instead of truncating, a
 #     sub-grid code naming the wrong sub-grid, a compact
 #     record's threshold one ulp off: the last caught by ht_tree_validate's check of every
 #     threshold) must make it fail.
 #  6. a scroll (a bounds-origin change) rebuilds none of the scrolled view's derived data and
-#     keeps every answer exact (CSources/tests/scroll_check.c, ASan + UBSan); the planted bug
+#     keeps every answer exact (CSources/CHitTest/tests/scroll_check.c, ASan + UBSan); the planted bug
 #     HT_PLANT_SCROLL_CLIP (the block's grid clipped by the view's region again) must make it
 #     fail, through the answers alone and through ht_tree_validate.
 set -euo pipefail
@@ -33,11 +33,11 @@ flags=("${c_flags[@]}" "${c_includes[@]}")
 
 echo "== 1. differential against a rebuild (ASan, UBSan)"
 "$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-    "${src[@]}" CSources/tests/differential.c -lm -o "$out/differential" 2> >(grep -v "Cannot export local symbol" >&2)
+    "${src[@]}" CSources/CHitTest/tests/differential.c -lm -o "$out/differential" 2> >(grep -v "Cannot export local symbol" >&2)
 ASAN_OPTIONS=detect_leaks=1 "$out/differential" 16 100
 
 echo "== 2. a planted missing invalidation is caught"
-"$cc" "${flags[@]}" -O2 -DHT_PLANT_MISSING_INVALIDATION "${src[@]}" CSources/tests/differential.c -lm \
+"$cc" "${flags[@]}" -O2 -DHT_PLANT_MISSING_INVALIDATION "${src[@]}" CSources/CHitTest/tests/differential.c -lm \
     -o "$out/planted"
 if "$out/planted" 60 150 answers-only; then
     echo "FAIL: the differential check did not notice the planted missing invalidation" >&2
@@ -86,10 +86,10 @@ echo "no fused multiply-adds (clang and gcc, -march=haswell)"
 
 echo "== 5. answer grid, sub-grids and unions against the plain walk"
 "$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-    "${src[@]}" CSources/tests/answers_check.c -lm -o "$out/answers_check" 2> >(grep -v "Cannot export local symbol" >&2)
+    "${src[@]}" CSources/CHitTest/tests/answers_check.c -lm -o "$out/answers_check" 2> >(grep -v "Cannot export local symbol" >&2)
 ASAN_OPTIONS=detect_leaks=1 "$out/answers_check" 6
 for plant in SUB_OFF_BY_ONE UNION_MISSING ZERO_MARGIN LOOKUP_ROUND SUB_CODE THRESHOLD_ULP; do
-    "$cc" "${flags[@]}" -O2 -DHT_PLANT_$plant "${src[@]}" CSources/tests/answers_check.c -lm \
+    "$cc" "${flags[@]}" -O2 -DHT_PLANT_$plant "${src[@]}" CSources/CHitTest/tests/answers_check.c -lm \
         -o "$out/planted_$plant" 2> >(grep -v "Cannot export local symbol" >&2)
     if "$out/planted_$plant" 6 >/dev/null 2>&1; then
         echo "FAIL: answers_check did not notice the planted $plant" >&2
@@ -99,9 +99,9 @@ for plant in SUB_OFF_BY_ONE UNION_MISSING ZERO_MARGIN LOOKUP_ROUND SUB_CODE THRE
 done
 echo "== 6. a scroll rebuilds no block of the scrolled view; answers stay exact"
 "$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-    "${src[@]}" CSources/tests/scroll_check.c -lm -o "$out/scroll_check" 2> >(grep -v "Cannot export local symbol" >&2)
+    "${src[@]}" CSources/CHitTest/tests/scroll_check.c -lm -o "$out/scroll_check" 2> >(grep -v "Cannot export local symbol" >&2)
 ASAN_OPTIONS=detect_leaks=1 "$out/scroll_check" 150
-"$cc" "${flags[@]}" -O2 -DHT_PLANT_SCROLL_CLIP "${src[@]}" CSources/tests/scroll_check.c -lm \
+"$cc" "${flags[@]}" -O2 -DHT_PLANT_SCROLL_CLIP "${src[@]}" CSources/CHitTest/tests/scroll_check.c -lm \
     -o "$out/planted_scroll" 2> >(grep -v "Cannot export local symbol" >&2)
 for mode in answers-only ""; do
     if "$out/planted_scroll" 400 $mode >/dev/null 2>&1; then

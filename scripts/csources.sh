@@ -5,7 +5,7 @@
 # CHitTest (CSources/CHitTest: hittest.h) is the index and kernels; CLayoutSolver
 # (CSources/CLayoutSolver: hittest_solver.h, which takes ht_status from hittest.h) the
 # constraint solver. CSources/shared holds what both include (fp_contract.h). Each target's C
-# checks live beside it, in its tests/ folder.
+# checks live beside it, in its tests/ folder (excluded from the SwiftPM target).
 c_flags=(-std=c11 -Wall -Wextra -Wpedantic -Werror)
 c_sources() {
     local root=${1:-CSources}

@@ -13,7 +13,7 @@
  * from-scratch solve of the same final system. A failure prints the case, the line and, for
  * the randomized parts, the seed that reproduces it.
  */
-#include "../CLayoutSolver/solver.h"
+#include "../solver.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -21,7 +21,7 @@
  */
 #include <hittest.h>
 
-#include "../CHitTest/internal.h"
+#include "../internal.h"
 
 #include <math.h>
 #include <stdio.h>
