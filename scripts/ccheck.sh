@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Checks of the C core's seams (issue 17) that need their own builds:
+#  0. the sources carry no planted bug (HT_PLANT_) and read no environment (getenv) anywhere
+#     under CSources, checks included;
 #  1. the mutation protocol against a from-scratch rebuild (CSources/CHitTest/tests/differential.c),
 #     under AddressSanitizer and UndefinedBehaviorSanitizer: every answer agrees;
 #  2. the same with one invalidation planted missing from fields.h's table
@@ -57,6 +59,13 @@ planted() {
         "$dir/CSources/CHitTest/tests/$test.c" -lm -o "$bin" 2> >(grep -v "Cannot export local symbol" >&2)
     plants_run+=("$name")
 }
+
+echo "== 0. no planted bugs and no environment reads in CSources"
+if grep -rnE 'HT_PLANT_|getenv' CSources >&2; then
+    echo "FAIL: CSources must carry no planted bug (they are scripts/plants/*.patch) and read no environment (above)" >&2
+    exit 1
+fi
+echo "none"
 
 echo "== 1. differential against a rebuild (ASan, UBSan)"
 "$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
