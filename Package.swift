@@ -6,7 +6,8 @@ let package = Package(
     products: [
         .library(name: "HitTestKit", targets: ["HitTestKit"]),
         .library(name: "CHitTest", targets: ["CHitTest"]),
-        .library(name: "CHitTestShared", type: .dynamic, targets: ["CHitTest"]),
+        .library(name: "CLayoutSolver", targets: ["CLayoutSolver"]),
+        .library(name: "CHitTestShared", type: .dynamic, targets: ["CHitTest", "CLayoutSolver"]),
         .executable(name: "hittest", targets: ["hittest"]),
         .executable(name: "hittest-example", targets: ["hittest-example"]),
         .executable(name: "hittest-bench", targets: ["hittest-bench"]),
@@ -17,6 +18,18 @@ let package = Package(
         .target(
             name: "CHitTest",
             path: "CSources/CHitTest",
+            exclude: ["tests"],
+            cSettings: [
+                .define("NDEBUG", .when(configuration: .release)),
+            ],
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
+        ),
+        // The constraint solver (hittest_solver.h); takes ht_status from hittest.h.
+        .target(
+            name: "CLayoutSolver",
+            dependencies: ["CHitTest"],
+            path: "CSources/CLayoutSolver",
+            exclude: ["tests"],
             cSettings: [
                 .define("NDEBUG", .when(configuration: .release)),
             ],
@@ -31,14 +44,14 @@ let package = Package(
             dependencies: ["CHitTest"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Auto Layout, on the core only (it plugs into the core's layout seam).
+        // Auto Layout over the constraint solver, on the core only (it plugs into the core's
+        // layout seam).
         .target(
             name: "HitTestLayout",
-            dependencies: ["HitTestCore", "CHitTest"],
+            dependencies: ["HitTestCore", "CHitTest", "CLayoutSolver"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Animations on the simulated clock, on the core only (the core's change-recording and
-        // clock seams).
+        // Animations on the simulated clock, on the core only (the core's change-recording seam).
         .target(
             name: "HitTestAnimation",
             dependencies: ["HitTestCore"],
@@ -98,7 +111,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "hittest-bench",
-            dependencies: ["HitTestKit", "HitTestReference", "HitTestSampleScenes"],
+            dependencies: ["HitTestKit", "HitTestReference", "HitTestSampleScenes", "CLayoutSolver"],
             path: "Benchmarks/hittest-bench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

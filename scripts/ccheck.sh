@@ -1,42 +1,79 @@
 #!/usr/bin/env bash
 # Checks of the C core's seams (issue 17) that need their own builds:
-#  1. the mutation protocol against a from-scratch rebuild (CSources/tests/differential.c),
+#  0. the sources carry no planted bug (HT_PLANT_) and read no environment (getenv) anywhere
+#     under CSources, checks included;
+#  1. the mutation protocol against a from-scratch rebuild (CSources/CHitTest/tests/differential.c),
 #     under AddressSanitizer and UndefinedBehaviorSanitizer: every answer agrees;
 #  2. the same with one invalidation planted missing from fields.h's table
-#     (-DHT_PLANT_MISSING_INVALIDATION): the answers must disagree with the rebuild, and
-#     ht_tree_validate must report the stale block; the check fails if either does not;
-#  3. hidden internals: every global symbol of the objects is public (ht_) or prefixed
-#     (htq_, htr_, hts_), and the shared library CHitTestShared exports exactly the functions of
-#     hittest.h and hittest_solver.h.
-#  4. no compiler fuses multiply-adds in the core (clang and gcc with FMA enabled).
+#     (scripts/plants/missing-invalidation.patch): the answers must disagree with the rebuild,
+#     and ht_tree_validate must report the stale block; the check fails if either does not;
+#  3. hidden internals: every global symbol of the objects of both C targets is public (ht_) or
+#     prefixed (htq_, htr_, hts_), and the shared library CHitTestShared exports exactly the
+#     functions of hittest.h and hittest_solver.h.
+#  4. no compiler fuses multiply-adds in either C target (clang and gcc with FMA enabled).
 #  5. the bulk path's derived structures (answer-grid cells, sub-grids, unions of block-cell
 #     lists) against the plain walk on dense scenes, random trees and views aligned to the
-#     grid's boundaries, edge points included (CSources/tests/answers_check.c), under ASan and
-#     UBSan; then each planted bug (a sub-cell off by one, a candidate missing from a union, a
-#     margin of zero, the bulk loop's branch-free cell lookup rounding instead of truncating, a
-#     sub-grid code naming the wrong sub-grid, a compact
-#     record's threshold one ulp off: the last caught by ht_tree_validate's check of every
-#     threshold) must make it fail.
+#     grid's boundaries, edge points included (CSources/CHitTest/tests/answers_check.c), under
+#     ASan and UBSan; then each planted bug (a sub-cell off by one, a candidate missing from a
+#     union, a margin of zero, the bulk loop's branch-free cell lookup rounding instead of
+#     truncating, a sub-grid code naming the wrong sub-grid, a compact record's threshold one
+#     ulp off: the last caught by ht_tree_validate's check of every threshold) must make it fail.
 #  6. a scroll (a bounds-origin change) rebuilds none of the scrolled view's derived data and
-#     keeps every answer exact (CSources/tests/scroll_check.c, ASan + UBSan); the planted bug
-#     HT_PLANT_SCROLL_CLIP (the block's grid clipped by the view's region again) must make it
-#     fail, through the answers alone and through ht_tree_validate.
+#     keeps every answer exact (CSources/CHitTest/tests/scroll_check.c, ASan + UBSan); the planted
+#     bug scripts/plants/scroll-clip.patch (the block's grid clipped by the view's region again)
+#     must make it fail, through the answers alone and through ht_tree_validate.
+# Planted bugs are patches (scripts/plants/NAME.patch, unified diffs against CSources; see
+# scripts/plants/README.md), applied to a copy of the sources: the shipped sources carry none. A
+# patch that no longer applies fails the check, and so does a patch in scripts/plants that no
+# step runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cc=$(command -v clang || command -v cc)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-src=(CSources/CHitTest/*.c)
-flags=(-std=c11 -Wall -Wextra -Wpedantic -Werror -ICSources/CHitTest/include)
+source scripts/csources.sh
+c_sources
+src=("${c_hittest_src[@]}")
+flags=("${c_flags[@]}" "${c_includes[@]}")
+tests=CSources/CHitTest/tests
+plants_run=()
+
+# planted NAME TEST BINARY [CFLAGS...]: builds CHitTest with scripts/plants/NAME.patch applied
+# (to a copy of CSources) and the copy's tests/TEST.c into BINARY.
+planted() {
+    local name=$1 test=$2 bin=$3
+    shift 3
+    local patch="scripts/plants/$name.patch" dir="$out/plant-$name"
+    if [ ! -f "$patch" ]; then
+        echo "FAIL: no planted bug $patch" >&2
+        exit 1
+    fi
+    rm -rf "$dir" && mkdir -p "$dir" && cp -R CSources "$dir/"
+    if ! (cd "$dir" && git apply --whitespace=nowarn "$OLDPWD/$patch") >"$dir/apply.log" 2>&1; then
+        echo "FAIL: the planted bug $patch no longer applies to CSources:" >&2
+        sed 's/^/    /' "$dir/apply.log" >&2
+        echo "(make the bug again by hand in the sources, then write the patch anew: see scripts/plants/README.md)" >&2
+        exit 1
+    fi
+    "$cc" "${c_flags[@]}" -I"$dir/CSources/CHitTest/include" "$@" "$dir"/CSources/CHitTest/*.c \
+        "$dir/CSources/CHitTest/tests/$test.c" -lm -o "$bin" 2> >(grep -v "Cannot export local symbol" >&2)
+    plants_run+=("$name")
+}
+
+echo "== 0. no planted bugs and no environment reads in CSources"
+if grep -rnE 'HT_PLANT_|getenv' CSources >&2; then
+    echo "FAIL: CSources must carry no planted bug (they are scripts/plants/*.patch) and read no environment (above)" >&2
+    exit 1
+fi
+echo "none"
 
 echo "== 1. differential against a rebuild (ASan, UBSan)"
 "$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-    "${src[@]}" CSources/tests/differential.c -lm -o "$out/differential" 2> >(grep -v "Cannot export local symbol" >&2)
+    "${src[@]}" "$tests/differential.c" -lm -o "$out/differential" 2> >(grep -v "Cannot export local symbol" >&2)
 ASAN_OPTIONS=detect_leaks=1 "$out/differential" 16 100
 
-echo "== 2. a planted missing invalidation is caught"
-"$cc" "${flags[@]}" -O2 -DHT_PLANT_MISSING_INVALIDATION "${src[@]}" CSources/tests/differential.c -lm \
-    -o "$out/planted"
+echo "== 2. a planted missing invalidation is caught (scripts/plants/missing-invalidation.patch)"
+planted missing-invalidation differential "$out/planted" -O2
 if "$out/planted" 60 150 answers-only; then
     echo "FAIL: the differential check did not notice the planted missing invalidation" >&2
     exit 1
@@ -49,15 +86,16 @@ fi
 echo "(ht_tree_validate noticed it, as it must)"
 
 echo "== 3. hidden internals"
-for f in "${src[@]}"; do
-    "$cc" "${flags[@]}" -O2 -fPIC -c "$f" -o "$out/$(basename "$f" .c).o"
+mkdir -p "$out/objects"
+for f in "${c_hittest_src[@]}" "${c_solver_src[@]}"; do
+    "$cc" "${flags[@]}" -O2 -fPIC -c "$f" -o "$out/objects/$(basename "$(dirname "$f")")-$(basename "$f" .c).o"
 done
-bad=$(nm --defined-only -g "$out"/*.o | awk 'NF == 3 {print $3}' | grep -vE '^(ht_|htq_|htr_|hts_)' || true)
+bad=$(nm --defined-only -g "$out"/objects/*.o | awk 'NF == 3 {print $3}' | grep -vE '^(ht_|htq_|htr_|hts_)' || true)
 if [ -n "$bad" ]; then
     echo "FAIL: global symbols without a prefix:" $bad >&2
     exit 1
 fi
-api=$(cat CSources/CHitTest/include/hittest.h CSources/CHitTest/include/hittest_solver.h | grep -oE '^HT_API [^(]*\b(ht_[a-z_]+)\(' | grep -oE 'ht_[a-z_]+\($' | tr -d '(' | sort)
+api=$(cat CSources/CHitTest/include/hittest.h CSources/CLayoutSolver/include/hittest_solver.h | grep -oE '^HT_API [^(]*\b(ht_[a-z_]+)\(' | grep -oE 'ht_[a-z_]+\($' | tr -d '(' | sort)
 swift build --product CHitTestShared >/dev/null
 lib="$(swift build --show-bin-path)/libCHitTestShared.so"
 # Every defined dynamic symbol but the linker's own section markers.
@@ -72,8 +110,8 @@ echo "== 4. no fused multiply-adds (answers must match the Swift reference bit f
 # Clang honours `#pragma STDC FP_CONTRACT OFF`; GCC ignores it and fuses by default in GNU modes
 # on targets with FMA, so internal.h and geom.h give GCC its own pragma. Check both compilers.
 for c in "$cc" $(command -v gcc || true); do
-    for f in "${src[@]}"; do
-        if "$c" -std=gnu11 -O2 -march=haswell -ICSources/CHitTest/include -S "$f" -o - 2>/dev/null | grep -q vfmadd; then
+    for f in "${c_hittest_src[@]}" "${c_solver_src[@]}"; do
+        if "$c" -std=gnu11 -O2 -march=haswell "${c_includes[@]}" -S "$f" -o - 2>/dev/null | grep -q vfmadd; then
             echo "FAIL: $c fuses multiply-adds in $f" >&2
             exit 1
         fi
@@ -83,11 +121,10 @@ echo "no fused multiply-adds (clang and gcc, -march=haswell)"
 
 echo "== 5. answer grid, sub-grids and unions against the plain walk"
 "$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-    "${src[@]}" CSources/tests/answers_check.c -lm -o "$out/answers_check" 2> >(grep -v "Cannot export local symbol" >&2)
+    "${src[@]}" "$tests/answers_check.c" -lm -o "$out/answers_check" 2> >(grep -v "Cannot export local symbol" >&2)
 ASAN_OPTIONS=detect_leaks=1 "$out/answers_check" 6
-for plant in SUB_OFF_BY_ONE UNION_MISSING ZERO_MARGIN LOOKUP_ROUND SUB_CODE THRESHOLD_ULP; do
-    "$cc" "${flags[@]}" -O2 -DHT_PLANT_$plant "${src[@]}" CSources/tests/answers_check.c -lm \
-        -o "$out/planted_$plant" 2> >(grep -v "Cannot export local symbol" >&2)
+for plant in sub-off-by-one union-missing zero-margin lookup-round sub-code threshold-ulp; do
+    planted "$plant" answers_check "$out/planted_$plant" -O2
     if "$out/planted_$plant" 6 >/dev/null 2>&1; then
         echo "FAIL: answers_check did not notice the planted $plant" >&2
         exit 1
@@ -96,15 +133,24 @@ for plant in SUB_OFF_BY_ONE UNION_MISSING ZERO_MARGIN LOOKUP_ROUND SUB_CODE THRE
 done
 echo "== 6. a scroll rebuilds no block of the scrolled view; answers stay exact"
 "$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-    "${src[@]}" CSources/tests/scroll_check.c -lm -o "$out/scroll_check" 2> >(grep -v "Cannot export local symbol" >&2)
+    "${src[@]}" "$tests/scroll_check.c" -lm -o "$out/scroll_check" 2> >(grep -v "Cannot export local symbol" >&2)
 ASAN_OPTIONS=detect_leaks=1 "$out/scroll_check" 150
-"$cc" "${flags[@]}" -O2 -DHT_PLANT_SCROLL_CLIP "${src[@]}" CSources/tests/scroll_check.c -lm \
-    -o "$out/planted_scroll" 2> >(grep -v "Cannot export local symbol" >&2)
+planted scroll-clip scroll_check "$out/planted_scroll" -O2
 for mode in answers-only ""; do
     if "$out/planted_scroll" 400 $mode >/dev/null 2>&1; then
-        echo "FAIL: scroll_check did not notice the planted SCROLL_CLIP${mode:+ ($mode)}" >&2
+        echo "FAIL: scroll_check did not notice the planted scroll-clip${mode:+ ($mode)}" >&2
         exit 1
     fi
 done
-echo "(scroll_check noticed the planted SCROLL_CLIP, through the answers and through validation, as it must)"
+echo "(scroll_check noticed the planted scroll-clip, through the answers and through validation, as it must)"
+
+echo "== every planted bug in scripts/plants ran"
+for patch in scripts/plants/*.patch; do
+    name=$(basename "$patch" .patch)
+    case " ${plants_run[*]} " in
+    *" $name "*) ;;
+    *) echo "FAIL: $patch is run by no step of scripts/ccheck.sh" >&2; exit 1 ;;
+    esac
+done
+echo "${#plants_run[@]} planted bugs, each noticed: ${plants_run[*]}"
 echo "ccheck: ok"

@@ -13,11 +13,14 @@ name=${1:?$usage}
 seconds=${2:-60}
 case "$name" in api|snapshot|scene|constraints|touchscript) ;; *) echo "unknown harness '$name' ($usage)" >&2; exit 2;; esac
 mkdir -p .build/fuzz "Fuzz/corpus/$name"
-c_objects() {
+source scripts/csources.sh
+c_sources
+c_objects() {   # both C targets, for the Swift harnesses
+    rm -rf .build/fuzz/swift-objects
     mkdir -p .build/fuzz/swift-objects
-    for f in CSources/CHitTest/*.c; do
-        clang -std=c11 -O1 -g -fsanitize=fuzzer-no-link,address -ICSources/CHitTest/include \
-            -c "$f" -o ".build/fuzz/swift-objects/$(basename "$f" .c).o"
+    for f in "${c_hittest_src[@]}" "${c_solver_src[@]}"; do
+        clang -std=c11 -O1 -g -fsanitize=fuzzer-no-link,address "${c_includes[@]}" \
+            -c "$f" -o ".build/fuzz/swift-objects/$(basename "$(dirname "$f")")-$(basename "$f" .c).o"
     done
 }
 # One library module of the package, instrumented for AddressSanitizer, on the modules before it.
@@ -27,7 +30,7 @@ swift_module() {
     mkdir -p .build/fuzz/modules
     swiftc -O -sanitize=address -parse-as-library -module-name "$module" -package-name hittestkit \
         -emit-module -emit-module-path ".build/fuzz/modules/$module.swiftmodule" -emit-library -static \
-        -I.build/fuzz/modules -ICSources/CHitTest/include "$@" -o ".build/fuzz/lib$module.a"
+        -I.build/fuzz/modules "${c_includes[@]}" "$@" -o ".build/fuzz/lib$module.a"
 }
 layers() {
     swift_module HitTestCore Sources/HitTestCore/*/*.swift
@@ -39,7 +42,7 @@ if [ "$name" = touchscript ]; then
     c_objects
     # The harness reads the core's internals: it is compiled into that module.
     swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name HitTestCore -package-name hittestkit \
-        -ICSources/CHitTest/include Sources/HitTestCore/*/*.swift Fuzz/fuzz_touchscript.swift \
+        "${c_includes[@]}" Sources/HitTestCore/*/*.swift Fuzz/fuzz_touchscript.swift \
         .build/fuzz/swift-objects/*.o -lm -o .build/fuzz/touchscript
 elif [ "$name" = scene ] || [ "$name" = constraints ]; then
     c_objects
@@ -47,12 +50,12 @@ elif [ "$name" = scene ] || [ "$name" = constraints ]; then
     # sources and the harness in one instrumented module.
     layers
     swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "Fuzz$name" -package-name hittestkit \
-        -I.build/fuzz/modules -ICSources/CHitTest/include Sources/HitTestScenes/*.swift "Fuzz/fuzz_$name.swift" \
+        -I.build/fuzz/modules "${c_includes[@]}" Sources/HitTestScenes/*.swift "Fuzz/fuzz_$name.swift" \
         .build/fuzz/libHitTestKit.a .build/fuzz/libHitTestAnimation.a .build/fuzz/libHitTestLayout.a \
         .build/fuzz/libHitTestCore.a .build/fuzz/swift-objects/*.o -lm -o ".build/fuzz/$name"
 else
     clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-        -ICSources/CHitTest/include "Fuzz/fuzz_$name.c" CSources/CHitTest/*.c -lm -o ".build/fuzz/$name"
+        "${c_includes[@]}" "Fuzz/fuzz_$name.c" "${c_hittest_src[@]}" -lm -o ".build/fuzz/$name"
 fi
 # FoundationXML leaks a libxml2 error record on malformed XML (not ours): no leak checks for scene.
 # The touch and constraint harnesses build views whose recognizer closures form cycles as in UIKit.

@@ -20,6 +20,7 @@
 //
 //   swift run -c release hittest-bench --solver [--sizes 1000,5000,10000] [--reps 5]
 import CHitTest
+import CLayoutSolver
 import Foundation
 import HitTestKit
 

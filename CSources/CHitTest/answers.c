@@ -140,11 +140,7 @@ static int scratch_add(scratch *s, const uint32_t *items, size_t n) {
 /* `b` (parent space) mapped into the child's bounds space, widened; 0 if not finite. */
 static int map_box(const kid *k, ht_box b, ht_box *out) {
     ht_map map = {k->cx, k->cy, k->offx, k->offy, k->inv, (k->flags & K_IDENTITY) != 0, 0};
-#ifdef HT_PLANT_ZERO_MARGIN /* scripts/ccheck.sh: answers_check must notice */
-    return ht_box_map(b, &map, 0, out, NULL, NULL);
-#else
     return ht_box_map(b, &map, 1, out, NULL, NULL);
-#endif
 }
 
 static inline int box_inside(ht_box b, double x0, double y0, double x1, double y1) {
@@ -213,9 +209,6 @@ static int box_candidates(const block *blk, ht_box b, scratch *s, const uint32_t
     size_t w = 0;
     for (size_t i = 0; i < m; i++)
         if (w == 0 || u[i] != u[w - 1]) u[w++] = u[i];
-#ifdef HT_PLANT_UNION_MISSING /* scripts/ccheck.sh: answers_check must notice */
-    if (w > 1) w--; /* the union misses its last (bottommost) candidate */
-#endif
     s->used = start + w;
     *items = u;
     *n = (int32_t)w;
@@ -318,9 +311,6 @@ static int32_t cell_answer(const ht_tree *t, const answer_grid *g, int32_t ix, i
                            scratch *s) {
     double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
     double slack = ht_box_slack((ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
-#ifdef HT_PLANT_ZERO_MARGIN
-    slack = 0;
-#endif
     /* Every point that maps to this cell lies in this box (the mapping is monotonic). */
     ht_box b = {g->gx0 + ix * cw - slack, g->gy0 + iy * ch - slack, g->gx0 + (ix + 1) * cw + slack,
               g->gy0 + (iy + 1) * ch + slack};
@@ -337,9 +327,6 @@ static int32_t fill_sub(ht_tree *t, answer_grid *g, int32_t ix, int32_t iy, uint
                         scratch *s) {
     double cw = (g->gx1 - g->gx0) / ((double)g->nx * SUB), ch = (g->gy1 - g->gy0) / ((double)g->ny * SUB);
     double slack = ht_box_slack((ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
-#ifdef HT_PLANT_ZERO_MARGIN
-    slack = 0;
-#endif
     ht_box box[SUB_CELLS];
     int32_t ans[SUB_CELLS];
     for (int32_t jy = 0; jy < SUB; jy++) {

@@ -48,22 +48,12 @@
 /* Links (attach, detach, free): the old and the new parent's blocks, and the reach. */
 #define FX_LINKS (FX_PARENT_BLOCK | FX_REACH)
 
-/*
- * A test-only switch (scripts/ccheck.sh): drops the parent-block invalidation of `center`, to
- * show that the differential check catches a missing table entry. Never defined in a build.
- */
-#ifdef HT_PLANT_MISSING_INVALIDATION
-#define FX_CENTER FX_REACH
-#else
-#define FX_CENTER FX_POSITION
-#endif
-
 /* The order of the F64 lines is the snapshot record's order (file version 1). */
 #define HT_STORED_FIELDS(X)                                                                    \
     X(I32, priority, 0, priority, FX_ORDER)                                                    \
     X(FLAGS, flags, 0, flags, FX_FLAGS)                                                        \
-    X(F64, cx, 0.0, center_x, FX_CENTER)                                                       \
-    X(F64, cy, 0.0, center_y, FX_CENTER)                                                       \
+    X(F64, cx, 0.0, center_x, FX_POSITION)                                                     \
+    X(F64, cy, 0.0, center_y, FX_POSITION)                                                     \
     X(F64, bx, 0.0, bounds_x, FX_SHAPE)                                                        \
     X(F64, by, 0.0, bounds_y, FX_SHAPE)                                                        \
     X(F64, bw, 0.0, bounds_w, FX_SHAPE)                                                        \

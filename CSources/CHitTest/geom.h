@@ -23,16 +23,8 @@
 #ifndef HT_GEOM_H
 #define HT_GEOM_H
 
-/* Results must be bit-identical to the Swift reference walk, which never fuses multiply-adds.
- * Clang honours the standard pragma; GCC ignores it (and fuses by default in GNU modes, which
- * matters on targets with FMA, such as arm64), so it gets its own. */
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#else
-#pragma STDC FP_CONTRACT OFF
-#endif
+/* Results must be bit-identical to the Swift reference walk, which never fuses multiply-adds. */
+#include "../shared/fp_contract.h"
 
 #include <math.h>
 #include <stddef.h>

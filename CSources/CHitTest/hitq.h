@@ -240,19 +240,12 @@ static inline int32_t htq_sub_index(const answer_grid *g, size_t c) {
 static inline int32_t sub_of(double f, int32_t i) {
     double q = f * SUB;
     int32_t j = q < (double)(SUB * (i + 1)) ? (int32_t)q - SUB * i : SUB - 1;
-#ifdef HT_PLANT_SUB_OFF_BY_ONE /* scripts/ccheck.sh: answers_check must notice */
-    j = j < SUB - 1 ? j + 1 : j;
-#endif
     return j < 0 ? 0 : j;
 }
 
 /* The code that names sub-grid k directly. */
 static inline uint16_t sub_code(int32_t k) {
-#ifdef HT_PLANT_SUB_CODE /* scripts/ccheck.sh: answers_check must notice */
-    return (uint16_t)(MAX_CODES - 2 - k);
-#else
     return (uint16_t)(MAX_CODES - 1 - k);
-#endif
 }
 
 /* The sub-grid of cell `c` (which has one): named by its code, or found by rank. */
@@ -355,10 +348,6 @@ HT_HOT int32_t cell_pass_lookup(const cell_pass *p, double x, double y) {
     fy = fy > 0 ? fy : 0;
     fx = fx < p->mx ? fx : p->mx;
     fy = fy < p->my ? fy : p->my;
-#ifdef HT_PLANT_LOOKUP_ROUND /* scripts/ccheck.sh: answers_check must notice (cells rounded) */
-    fx = fx + 0.5 < p->mx ? fx + 0.5 : p->mx;
-    fy = fy + 0.5 < p->my ? fy + 0.5 : p->my;
-#endif
     size_t c = (size_t)(int32_t)fy * p->nx + (size_t)(int32_t)fx;
     return cell_pass_answer(p, c, in);
 }
@@ -372,11 +361,7 @@ HT_HOT int32_t cell_pass_lookup_xy(const cell_pass *p, const double *xy) {
     __m128d f = _mm_mul_pd(_mm_sub_pd(v, p->g0), p->s);
     int in = _mm_movemask_pd(_mm_and_pd(_mm_cmpge_pd(v, p->g0), _mm_cmplt_pd(v, p->g1))) == 3;
     f = _mm_min_pd(_mm_max_pd(f, _mm_setzero_pd()), p->m);
-#ifdef HT_PLANT_LOOKUP_ROUND
-    __m128i i = _mm_cvttpd_epi32(_mm_min_pd(_mm_add_pd(f, _mm_set1_pd(0.5)), p->m));
-#else
     __m128i i = _mm_cvttpd_epi32(f);
-#endif
     size_t c = (size_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(i, 1)) * p->nx + (size_t)_mm_cvtsi128_si32(i);
     return cell_pass_answer(p, c, in);
 }

@@ -125,8 +125,7 @@ static size_t fill_cells(const block *b, const cand_box *boxes, const int *kinds
 }
 
 /* Builds the grid of `b` from the candidates' boxes; on failure `b` has no grid. */
-static ht_status build_grid(const ht_tree *t, int32_t parent, block *b, const cand_box *boxes,
-                            const int *kinds) {
+static ht_status build_grid(block *b, const cand_box *boxes, const int *kinds) {
     double gx0 = INFINITY, gy0 = INFINITY, gx1 = -INFINITY, gy1 = -INFINITY;
     int32_t bounded = 0;
     for (int32_t k = 0; k < b->count; k++) {
@@ -138,19 +137,6 @@ static ht_status build_grid(const ht_tree *t, int32_t parent, block *b, const ca
         gx1 = r->x1 > gx1 ? r->x1 : gx1;
         gy1 = r->y1 > gy1 ? r->y1 : gy1;
     }
-#ifdef HT_PLANT_SCROLL_CLIP /* scripts/ccheck.sh: scroll_check must notice (the old clip, kept
-                               * while a bounds change no longer rebuilds the block) */
-    if (!(t->flags[parent] & (HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS))) {
-        double m = ht_box_slack(row_region(t, parent));
-        gx0 = fmax(gx0, t->rx0[parent] - m);
-        gy0 = fmax(gy0, t->ry0[parent] - m);
-        gx1 = fmin(gx1, t->rx1[parent] + m);
-        gy1 = fmin(gy1, t->ry1[parent] + m);
-    }
-#else
-    (void)t;
-    (void)parent;
-#endif
     /* The grid lies over the children's extent, in the parent's own space, and is not clipped
      * by the parent's region: nothing in a block depends on the parent's own row (its bounds,
      * insets, flags), only on its children's, so a scroll (a bounds-origin change, which moves
@@ -236,11 +222,9 @@ static double dval(int64_t k) {
     return d;
 }
 
+/* Both exits of `threshold` with a threshold found: *out = x; 0 when x is not finite. */
 static int threshold_found(double x, double *out) {
     *out = x;
-#ifdef HT_PLANT_THRESHOLD_ULP /* scripts/ccheck.sh: answers_check must notice */
-    *out = nextafter(*out, INFINITY);
-#endif
     return isfinite(*out);
 }
 
@@ -406,7 +390,7 @@ ht_status htq_remake_block(const ht_tree *t, int32_t p, const block *old, block 
             b->tests[k] = make_test(x);
     }
     if (count >= GRID_MIN) {
-        st = build_grid(t, p, b, boxes, kinds);
+        st = build_grid(b, boxes, kinds);
         if (st != HT_OK) goto done;
     }
     *out = b;

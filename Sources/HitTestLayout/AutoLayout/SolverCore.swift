@@ -1,5 +1,6 @@
 import HitTestCore
 import CHitTest
+import CLayoutSolver
 
 /// The C constraint solver (`hittest_solver.h`) behind one `LayoutEngine`: the only file of
 /// Auto Layout that imports `CHitTest`. Exhaustion and broken invariants stop the program with

@@ -16,12 +16,13 @@
  *     passes (it compares every block with a fresh build).
  *   scroll_check [scrolls] [answers-only]    exit 0: all agree; 1: a difference (printed)
  * With a second argument, ht_tree_validate is not consulted, so that only the answers decide.
- * The planted bug -DHT_PLANT_SCROLL_CLIP (the block's grid clipped by the view's region again,
- * while a bounds change still leaves the block alone) must make it exit 1, with and without ht_tree_validate.
+ * The planted bug scripts/plants/scroll-clip.patch (the block's grid clipped by the view's region
+ * again, while a bounds change still leaves the block alone) must make it exit 1, with and
+ * without ht_tree_validate.
  */
 #include <hittest.h>
 
-#include "../CHitTest/internal.h"
+#include "../internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,14 +2,18 @@
  * solver_tests.c - the constraint solver's tests (hittest_solver.h), run by
  * scripts/solvercheck.sh under AddressSanitizer and UndefinedBehaviorSanitizer.
  *
- *   solver_tests [SEED [ROUNDS]]
+ *   solver_tests [--seeds-only] [--check-each] [--trace-ops] [SEED [ROUNDS]]
+ *
+ *   --seeds-only   the randomized parts alone (no named cases)
+ *   --check-each   prints hts_test_check after each constraint and edit of the randomized parts
+ *   --trace-ops    prints each edit of the randomized edit sequences
  *
  * Named cases first (each prints its name), then randomized systems built from frames chosen
  * first (the solver must recover them to 1e-6), then randomized edits compared with a
  * from-scratch solve of the same final system. A failure prints the case, the line and, for
  * the randomized parts, the seed that reproduces it.
  */
-#include "../CHitTest/solver.h"
+#include "../solver.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +25,7 @@ static long reinversions = 0, reinverted_systems = 0; /* randomized systems: num
 static const char *current = "";
 static unsigned long current_seed = 0;
 static int has_seed = 0;
+static int opt_check_each = 0, opt_trace_ops = 0, opt_seeds_only = 0; /* command-line options */
 
 #define CHECK(cond)                                                                            \
     do {                                                                                       \
@@ -679,7 +684,7 @@ static void random_frames_are_recovered(unsigned long seed, int verbose) {
             fprintf(stderr, "  constraint %d: status %d (range variable %lld)\n", q, st, (long long)rv);
         }
         CHECK(st == HT_OK);
-        if (getenv("SOLVER_CHECK_EACH")) {
+        if (opt_check_each) {
             double mc = 0;
             ht_status cs = hts_test_check(S, &mc);
             fprintf(stderr, "  constraint %d (rel %d prio %g n %d): check %d maxcoef %.3g\n", q,
@@ -687,7 +692,7 @@ static void random_frames_are_recovered(unsigned long seed, int verbose) {
         }
     }
     ht_status solved = ht_solver_solve(S);
-    if (getenv("SOLVER_CHECK_EACH")) {
+    if (opt_check_each) {
         double mc = 0;
         long piv = 0, reb = 0;
         ht_status cs = hts_test_check(S, &mc);
@@ -737,9 +742,6 @@ typedef struct {
     int live;
 } rec;
 
-#ifdef HTS_TRACE
-void hts_trace_dump(ht_solver *s, const char *where);
-#endif
 /* Reads S's change list into mirror (mirror[i] is v[i]'s value, nv <= 64), as the Swift layer
  * does; the status of ht_solver_changes. */
 static ht_status mirror_changes(const ht_var *v, double *mirror, int nv) {
@@ -778,7 +780,7 @@ static void edits_match_a_fresh_solve(unsigned long seed) {
             r->sp.rel = rint_(3) - 1;
             r->sp.p = prios[rint_(8)];
             ht_status st = add_spec(S, &r->sp, &r->h);
-            if (getenv("SOLVER_TRACE_OPS")) {
+            if (opt_trace_ops) {
                 fprintf(stderr, "  step %d: add", step);
                 for (int q = 0; q < r->sp.n; q++) fprintf(stderr, " %+g*v%d", r->sp.cs[q], (int)(r->sp.vs[q] & 0xFFFFFF));
                 fprintf(stderr, " %+g rel %d @%g: %s (handle slot %d)\n", r->sp.k, r->sp.rel, (double)r->sp.p, ht_status_string(st), (int)(r->h & 0xFFFFFF));
@@ -792,33 +794,11 @@ static void edits_match_a_fresh_solve(unsigned long seed) {
             int i = rint_(nrec);
             if (!recs[i].live) continue;
             if (op == 2) {
-#ifdef HTS_TRACE
-                if (getenv("SOLVER_DUMP_STEP") && atoi(getenv("SOLVER_DUMP_STEP")) == step) {
-                    fprintf(stderr, "removing handle %d\n", recs[i].h);
-                    hts_trace_dump(S, "before");
-                }
-#endif
                 OK(ht_solver_remove_constraint(S, recs[i].h));
-#ifdef HTS_TRACE
-                if (getenv("SOLVER_DUMP_STEP") && atoi(getenv("SOLVER_DUMP_STEP")) == step)
-                    hts_trace_dump(S, "after");
-#endif
                 recs[i].live = 0;
             } else if (op == 3 || op == 4) {
                 double k = rint_(201) - 100;
-#ifdef HTS_TRACE
-                if (getenv("SOLVER_DUMP_STEP") && atoi(getenv("SOLVER_DUMP_STEP")) == step) {
-                    fprintf(stderr, "set_constant handle %d to %g\n", recs[i].h, k);
-                    hts_trace_dump(S, "before");
-                }
-#endif
                 ht_status st = ht_solver_set_constant(S, recs[i].h, k);
-#ifdef HTS_TRACE
-                if (getenv("SOLVER_DUMP_STEP") && atoi(getenv("SOLVER_DUMP_STEP")) == step) {
-                    fprintf(stderr, "status %d\n", st);
-                    hts_trace_dump(S, "after");
-                }
-#endif
                 if (st != HT_OK && st != HT_E_UNSATISFIABLE)
                     fprintf(stderr, "  step %d: set_constant: %s\n", step, ht_status_string(st));
                 CHECK(st == HT_OK || st == HT_E_UNSATISFIABLE);
@@ -834,7 +814,7 @@ static void edits_match_a_fresh_solve(unsigned long seed) {
             OK(mirror_changes(v, mirror, NV));
         }
         if ((seed & 1) && step % 37 == 36) OK(hts_test_reinvert(S)); /* odd seeds: mid-way too */
-        if (getenv("SOLVER_CHECK_EACH")) {
+        if (opt_check_each) {
             double mc = 0;
             ht_status cs = hts_test_check(S, &mc);
             fprintf(stderr, "  step %d op %d: check %d maxcoef %.3g\n", step, op, cs, mc);
@@ -1251,8 +1231,27 @@ static void inactive_inequalities_grow_linearly(void) {
 }
 
 int main(int argc, char **argv) {
-    unsigned long seed0 = argc > 1 ? strtoul(argv[1], NULL, 10) : 1;
-    int rounds = argc > 2 ? atoi(argv[2]) : 200;
+    unsigned long seed0 = 1;
+    int rounds = 200, npos = 0;
+    for (int a = 1; a < argc; a++) {
+        if (strcmp(argv[a], "--check-each") == 0) {
+            opt_check_each = 1;
+        } else if (strcmp(argv[a], "--trace-ops") == 0) {
+            opt_trace_ops = 1;
+        } else if (strcmp(argv[a], "--seeds-only") == 0) {
+            opt_seeds_only = 1;
+        } else if (argv[a][0] != '-' && npos == 0) {
+            seed0 = strtoul(argv[a], NULL, 10);
+            npos++;
+        } else if (argv[a][0] != '-' && npos == 1) {
+            rounds = atoi(argv[a]);
+            npos++;
+        } else {
+            fprintf(stderr, "solver_tests: unknown argument '%s' (usage: solver_tests "
+                            "[--seeds-only] [--check-each] [--trace-ops] [SEED [ROUNDS]])\n", argv[a]);
+            return 2;
+        }
+    }
     struct {
         const char *name;
         void (*fn)(void);
@@ -1295,7 +1294,7 @@ int main(int argc, char **argv) {
 #undef CASE
     };
     printf("solver: named cases\n");
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !getenv("SOLVER_SEEDS_ONLY"); i++) {
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !opt_seeds_only; i++) {
         begin(cases[i].name, 1);
         cases[i].fn();
         end();

@@ -6,8 +6,8 @@
  * maintained tree is prepared and compared with a copy rebuilt from nothing (saved and loaded:
  * the copy's blocks and answer grid are built from the rows alone): the same answers for
  * random and edge points, single and bulk, and ht_tree_validate passes on both. A missing
- * invalidation in fields.h's table (HT_PLANT_MISSING_INVALIDATION drops one) makes the two
- * disagree; the exit status says whether they did.
+ * invalidation in fields.h's table (scripts/plants/missing-invalidation.patch drops one) makes
+ * the two disagree; the exit status says whether they did.
  *   differential [trees] [steps] [answers-only]   exit 0: all agree; 1: a difference (printed)
  * With a third argument, ht_tree_validate is not consulted, so that only the answers decide.
  */

@@ -56,7 +56,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hittest.h"
+#include "hittest.h" /* ht_status and HT_API: the conventions of the C core (CHitTest) */
 
 #ifdef __cplusplus
 extern "C" {

@@ -15,8 +15,8 @@
  *   answers_check [scenes]    exit 0: every answer agrees; 1: a difference (printed)
  * Every scene is also checked by ht_tree_validate, which proves each compact test record's
  * thresholds (the walk without the grid uses them too, so no comparison with it can).
- * Planted bugs (-DHT_PLANT_SUB_OFF_BY_ONE, _UNION_MISSING, _ZERO_MARGIN, _LOOKUP_ROUND,
- * _SUB_CODE, _THRESHOLD_ULP in the core's sources) must make it exit 1.
+ * Planted bugs (scripts/plants/sub-off-by-one, union-missing, zero-margin, lookup-round,
+ * sub-code and threshold-ulp.patch, applied to a copy of the core's sources) must make it exit 1.
  */
 #include <hittest.h>
 

@@ -1,0 +1,216 @@
+/*
+ * program.c - the evaluation program: the values of the basic symbols, definitions in
+ * creation order, recomputed from the oldest touched row on after an edit of constants alone;
+ * and the change list that ht_solver_changes reads.
+ */
+#include "solver.h"
+
+/* Notes that row r's constant changed (and nothing else): its value and those of the
+ * definitions that refer to it are recomputed alone. Without memory: everything is. */
+void hts_touch_row(ht_solver *s, int32_t r) {
+    if (s->vals_dirty || !s->pg_ok) {
+        s->vals_dirty = 1;
+        return;
+    }
+    if (s->ntouched == s->touchedcap) {
+        int32_t cap = next_cap(s->touchedcap, s->ntouched + 1);
+        int32_t *p = xrealloc(s, s->touched, sizeof(int32_t) * (size_t)cap);
+        if (!p) {
+            s->vals_dirty = 1;
+            return;
+        }
+        s->touched = p;
+        s->touchedcap = cap;
+    }
+    s->touched[s->ntouched++] = r;
+}
+
+/* Room in the evaluation program for `rows` entries (rows + 1 offsets) and `refs` references;
+ * 0 when memory runs out (what was grown stays, with the old capacity recorded). */
+static int program_reserve(ht_solver *s, int32_t rows, int32_t refs) {
+    if (rows > s->pgcap) {
+        int32_t cap = next_cap(s->pgcap, rows);
+        int32_t *a = xrealloc(s, s->pg_row, sizeof(int32_t) * (size_t)cap);
+        if (!a) return 0;
+        s->pg_row = a;
+        int32_t *b = xrealloc(s, s->pg_off, sizeof(int32_t) * (size_t)cap);
+        if (!b) return 0;
+        s->pg_off = b;
+        double *c = xrealloc(s, s->pg_const, sizeof(double) * (size_t)cap);
+        if (!c) return 0;
+        s->pg_const = c;
+        double *d = xrealloc(s, s->pg_val, sizeof(double) * (size_t)cap);
+        if (!d) return 0;
+        s->pg_val = d;
+        int32_t *e = xrealloc(s, s->pg_var, sizeof(int32_t) * (size_t)cap);
+        if (!e) return 0;
+        s->pg_var = e;
+        s->pgcap = cap;
+    }
+    if (refs > s->pgrefcap) {
+        int32_t cap = next_cap(s->pgrefcap, refs);
+        int32_t *a = xrealloc(s, s->pg_ref, sizeof(int32_t) * (size_t)cap);
+        if (!a) return 0;
+        s->pg_ref = a;
+        double *b = xrealloc(s, s->pg_coef, sizeof(double) * (size_t)cap);
+        if (!b) return 0;
+        s->pg_coef = b;
+        s->pgrefcap = cap;
+    }
+    return 1;
+}
+
+/* The evaluation program: the live rows in creation order, flat, with only the cells that
+ * refer to other definitions (the other cells are parametric, value 0). Rebuilt after a change
+ * of structure; an edit that changes constants alone patches them and streams through it. */
+static int build_program(ht_solver *s) {
+    int32_t n = 0, nref = 0;
+    for (int32_t r = s->rhead; r >= 0; r = s->rnext[r]) {
+        n++;
+        for (int32_t i = 0; i < s->rlen[r]; i++) nref += s->srow[s->rsym[r][i]] >= 0;
+    }
+    if (!program_reserve(s, n + 1, nref)) return 0;
+    int32_t p = 0, k = 0;
+    for (int32_t r = s->rhead; r >= 0; r = s->rnext[r], p++) {
+        s->row_pg[r] = p;
+        s->pg_row[p] = r;
+        s->pg_var[p] = s->skind[s->rbasic[r]] == K_EXT ? s->sowner[s->rbasic[r]] : -1;
+        s->pg_const[p] = s->rconst[r];
+        s->pg_off[p] = k;
+        for (int32_t i = 0; i < s->rlen[r]; i++) {
+            int32_t q = s->srow[s->rsym[r][i]];
+            if (q < 0) continue;
+            s->pg_ref[k] = s->row_pg[q]; /* older: numbered already */
+            s->pg_coef[k] = s->rcoef[r][i];
+            k++;
+        }
+    }
+    s->pg_off[p] = k;
+    s->npg = p;
+    return 1;
+}
+
+/* Variable slot `slot` has value v now: into the change list if it differs from the value
+ * last reported. */
+static inline void note_var(ht_solver *s, int32_t slot, double v) {
+    if (s->vchg[slot] || v == s->vrep[slot]) return;
+    s->vchg[slot] = 1;
+    if (s->nchg < s->varcap)
+        s->chg[s->nchg++] = slot;
+    else
+        s->chg_all = 1;
+}
+
+/* Variable slot `slot` changed value to v: when parked constraints use it or v is beyond the
+ * range, it is checked at the next `hts_settle`. */
+static inline void note_chk(ht_solver *s, int32_t slot, double v) {
+    if (s->vchk[slot] || (s->vpkn[slot] == 0 && fabs(v) <= HT_SOLVER_MAX_VALUE)) return;
+    s->vchk[slot] = 1;
+    s->chk[s->nchk++] = slot; /* room for every slot, each once */
+}
+
+/* Every live variable against the value last reported (after a change of structure). */
+void hts_note_all_vars(ht_solver *s) {
+    for (int32_t i = 0; i < s->nvar; i++) {
+        if (!s->vlive[i]) continue;
+        int32_t r = s->srow[s->vsym[i]];
+        note_var(s, i, r >= 0 ? s->rval[r] : 0.0);
+    }
+}
+
+/* From program row `from` on (the rows before it keep their values: a row refers only to
+ * older rows). With track (the program ran before: its values are the previous ones), a
+ * variable whose value moved goes into the change list; a new program compares every
+ * variable after. */
+static void run_program(ht_solver *s, int32_t from, int track) {
+    const int32_t *off = s->pg_off, *ref = s->pg_ref, *row = s->pg_row, *var = s->pg_var;
+    const double *cst = s->pg_const, *coef = s->pg_coef;
+    double *val = s->pg_val, *rval = s->rval;
+    for (int32_t p = from, n = s->npg; p < n; p++) {
+        double v = cst[p];
+        for (int32_t k = off[p], e = off[p + 1]; k < e; k++) v += coef[k] * val[ref[k]];
+        if (track && v != val[p] && var[p] >= 0) {
+            note_var(s, var[p], v);
+            note_chk(s, var[p], v);
+        }
+        val[p] = v;
+        rval[row[p]] = v;
+    }
+}
+
+/* Values of every basic symbol, definitions in creation order. */
+void hts_refresh_values(ht_solver *s) {
+    if (!s->vals_dirty && s->ntouched == 0) return;
+    if (!s->vals_dirty && s->pg_ok) {
+        /* Only the rows from the oldest touched one on can change. */
+        int32_t from = s->npg;
+        for (int32_t i = 0; i < s->ntouched; i++) {
+            int32_t r = s->touched[i];
+            int32_t p = s->row_pg[r];
+            s->pg_const[p] = s->rconst[r];
+            if (p < from) from = p;
+        }
+        s->ntouched = 0;
+        run_program(s, from, 1);
+        return;
+    }
+    s->ntouched = 0;
+    s->chk_all = 1; /* every value may have moved */
+    s->pg_ok = build_program(s);
+    if (s->pg_ok) {
+        run_program(s, 0, 0);
+        s->vals_dirty = 0;
+        hts_note_all_vars(s); /* a variable may have stopped being basic (value 0) */
+        return;
+    }
+    /* Without memory for the program: row by row. */
+    for (int32_t r = s->rhead; r >= 0; r = s->rnext[r]) {
+        double v = s->rconst[r];
+        const int32_t *cs = s->rsym[r];
+        const double *cc = s->rcoef[r];
+        for (int32_t i = 0, n = s->rlen[r]; i < n; i++) {
+            int32_t q = s->srow[cs[i]];
+            if (q >= 0) v += cc[i] * s->rval[q];
+        }
+        s->rval[r] = v;
+    }
+    s->vals_dirty = 0;
+    hts_note_all_vars(s);
+}
+
+/* Appends row r, the newest row, to an up-to-date evaluation program and computes its value:
+ * the other rows keep theirs (r refers only to older rows, and no row refers to r's basic
+ * symbol yet). 0 when memory runs out (the caller then marks every value stale). */
+int hts_program_append(ht_solver *s, int32_t r) {
+    int32_t p = s->npg, k = s->pg_off[p], nref = 0;
+    for (int32_t i = 0; i < s->rlen[r]; i++) nref += s->srow[s->rsym[r][i]] >= 0;
+    if (!program_reserve(s, p + 2, k + nref)) return 0;
+    double v = s->rconst[r];
+    for (int32_t i = 0; i < s->rlen[r]; i++) {
+        int32_t q = s->srow[s->rsym[r][i]];
+        if (q < 0) continue;
+        s->pg_ref[k] = s->row_pg[q];
+        s->pg_coef[k] = s->rcoef[r][i];
+        v += s->rcoef[r][i] * s->pg_val[s->row_pg[q]];
+        k++;
+    }
+    int32_t b = s->rbasic[r];
+    s->row_pg[r] = p;
+    s->pg_row[p] = r;
+    s->pg_var[p] = s->skind[b] == K_EXT ? s->sowner[b] : -1;
+    s->pg_const[p] = s->rconst[r];
+    s->pg_val[p] = v;
+    s->pg_off[p + 1] = k;
+    s->npg = p + 1;
+    s->rval[r] = v;
+    if (s->pg_var[p] >= 0) {
+        note_var(s, s->pg_var[p], v);
+        note_chk(s, s->pg_var[p], v);
+    }
+    return 1;
+}
+
+double hts_sym_value(ht_solver *s, int32_t sym) {
+    hts_refresh_values(s);
+    return s->srow[sym] >= 0 ? s->rval[s->srow[sym]] : 0.0;
+}
