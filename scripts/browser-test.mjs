@@ -149,7 +149,7 @@ try {
   await page.send("Page.enable");
   await page.send("Runtime.enable");
 
-  // 1. A real dump: Adyen's issuer list (README's explain example).
+  // 1. A real dump: Adyen's issuer list (docs/cli.md's explain example).
   console.log("== an imported recursiveDescription (Adyen's issuer list)");
   const issuers = join(work, "issuers.json"), issuersPage = join(work, "issuers.html");
   run("import", join(repo, "Tests/Fixtures/snapshot-adyen-issuerlist-searchbar.txt"), "-o", issuers);

@@ -4,7 +4,7 @@ import HitTestReference
 import HitTestSampleScenes
 
 extension Bench {
-    /// Bulk hit testing over time (issue 18 item 3): a 1 M-point bulk query against a
+    /// Bulk hit testing over time: a 1 M-point bulk query against a
     /// presentation snapshot of `app` at a time while 100 views animate, beside the same query
     /// against the model snapshot; plus the cost of taking each snapshot. Answers of the
     /// presentation snapshot are checked against the reference's presentation walk on a sample.

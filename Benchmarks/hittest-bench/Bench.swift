@@ -46,9 +46,12 @@ let usage = """
                          chain, a grid and a form of 1,000, 5,000 and 10,000 views
       --layout           only the layout figures (LayoutBench.swift): a window resize of app, and an
                          Auto Layout chain of 1,000 and 10,000 views through the Swift layer (build,
-                         one edit on the current and the previous path), in thread CPU time
+                         one edit that moves one view and one that moves all), in thread CPU time
       --replay           only the gesture replay table (app; ReplayBench.swift); with
                          --replay-case N[:on|:off] only dressing N (1-3), log on or off
+      --figures [FILE]   also write what the run prints into FILE (default \(defaultFiguresPath),
+                         from the package root): the section named by this command line, with
+                         when, the machine, its load and the build; other sections are kept
       --help             this text
 
     The full run also reports the presentation-snapshot case (100 views animating in app), the
@@ -532,8 +535,8 @@ final class Bench {
 
     func report(_ options: Options) {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        print("hittest-bench — \(cores) cores, \(options.points) points per set, median of \(options.reps) repetitions")
-        print("")
+        emit("hittest-bench — \(cores) cores, \(options.points) points per set, median of \(options.reps) repetitions")
+        emit("")
         let header = ["scene", "points", "method", "sample", "Mpoints/s", "ns/point", "× fair walk", "÷ stream", "tests/point", "ns/test"]
         var table: [[String]] = [header]
         for r in rows {
@@ -547,34 +550,34 @@ final class Bench {
         }
         let widths = header.indices.map { c in table.map { $0[c].count }.max()! }
         for (i, line) in table.enumerated() {
-            print("| " + line.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: " | ") + " |")
-            if i == 0 { print("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|") }
+            emit("| " + line.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: " | ") + " |")
+            if i == 0 { emit("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|") }
         }
-        print("")
+        emit("")
         for scene in Set(rows.map(\.scene)).sorted() {
             for set in ["uniform", "clustered"] {
                 let one = rows.first { $0.scene == scene && $0.points == set && $0.method == "bulk-1" }
                 let all = rows.first { $0.scene == scene && $0.points == set && $0.method == "bulk-\(cores)" }
-                if let one, let all { print("\(scene)/\(set): bulk on \(cores) cores = \(fmt(all.pointsPerSecond / one.pointsPerSecond))× bulk on 1") }
+                if let one, let all { emit("\(scene)/\(set): bulk on \(cores) cores = \(fmt(all.pointsPerSecond / one.pointsPerSecond))× bulk on 1") }
             }
         }
-        print("")
+        emit("")
         for scene in unique(rows.map(\.scene)) {
             for set in ["uniform", "clustered"] {
                 guard let fair = rows.first(where: { $0.scene == scene && $0.points == set && $0.method == "fair-walk" }),
                     let one = rows.first(where: { $0.scene == scene && $0.points == set && $0.method == "bulk-1" })
                 else { continue }
                 let single = rows.first { $0.scene == scene && $0.points == set && $0.method == "single" }
-                print(
+                emit(
                     "\(scene)/\(set): fair walk \(fmt(fair.nsPerPoint)) ns/point, \(fair.testsPerPoint.map(fmt) ?? "?") views tested per point, "
                         + "\(fair.nsPerTest.map(fmt) ?? "?") ns per view tested; bulk-1 \(fmt(one.nsPerPoint)) ns/point = \(timesFairWalk(one).map(fmt) ?? "?")× the fair walk, "
                         + "\(timesStream(one).map(fmt) ?? "?")÷ stream"
                         + (single.map { "; single \(fmt($0.nsPerPoint)) ns/point = \(timesFairWalk($0).map(fmt) ?? "?")× the fair walk" } ?? ""))
             }
         }
-        print("")
-        for line in extras { print(line) }
-        print("")
+        emit("")
+        for line in extras { emit(line) }
+        emit("")
         if let csv = options.csv {
             var text = "scene,points,method,sample,points_per_second,ns_per_point,times_fair_walk,per_stream,tests_per_point,ns_per_test\n"
             for r in rows {
@@ -586,9 +589,9 @@ final class Bench {
         }
         if let svg = options.svg { write(chart(), to: svg) }
         if failures.isEmpty {
-            print("All answers matched: engine == fair walk == definition walk. (checksum \(sink & 0xFFFF))")
+            emit("All answers matched: engine == fair walk == definition walk. (checksum \(sink & 0xFFFF))")
         } else {
-            for f in failures { print("MISMATCH: \(f)") }
+            for f in failures { emit("MISMATCH: \(f)") }
         }
     }
 

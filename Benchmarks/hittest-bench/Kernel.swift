@@ -48,7 +48,7 @@ func runKernel(_ options: Options) -> Bool {
     if options.firstQueryOnly {
         let scenes = options.scenesGiven ? options.scenes : firstQueryScenes
         progress("first query: \(options.points) points, \(options.reps) rounds")
-        print(firstQueryText(measureFirstQuery(scenes, points: options.points, reps: options.reps)))
+        emit(firstQueryText(measureFirstQuery(scenes, points: options.points, reps: options.reps)))
         return true
     }
     let scenes = options.scenesGiven ? options.scenes : kernelScenes
@@ -165,14 +165,14 @@ func runKernel(_ options: Options) -> Bool {
         firstQueryFigures += firsts
         all.append(fig)
     }
-    print(kernelTable(all))
-    if !firstQueryFigures.isEmpty { print("\n" + firstQueryText(firstQueryFigures)) }
-    if sink == 42 { print("") }
+    emit(kernelTable(all))
+    if !firstQueryFigures.isEmpty { emit("\n" + firstQueryText(firstQueryFigures)) }
+    if sink == 42 { emit("") }
     var ok = failures.isEmpty
-    for f in failures { print("FAIL: \(f)") }
+    for f in failures { emit("FAIL: \(f)") }
     if let path = options.writeBaseline {
         write(baselineText(all), to: path)
-        print("baseline written to \(path)")
+        emit("baseline written to \(path)")
     }
     if let path = options.baseline {
         ok = compareBaseline(all, path: path) && ok
@@ -219,11 +219,11 @@ func compareBaseline(_ all: [KernelFigures], path: String) -> Bool {
             let change = v / b - 1
             let worse = change > 0.25
             if worse { ok = false }
-            print("\(worse ? "WORSE" : "ok   ") \(f.scene) \(k): \(String(format: "%.3g", v)) against \(String(format: "%.3g", b)) (\(change >= 0 ? "+" : "")\(String(format: "%.0f", change * 100))%)")
+            emit("\(worse ? "WORSE" : "ok   ") \(f.scene) \(k): \(String(format: "%.3g", v)) against \(String(format: "%.3g", b)) (\(change >= 0 ? "+" : "")\(String(format: "%.0f", change * 100))%)")
         }
     }
-    if compared == 0 { print("no ratio of this run is in \(path)"); return false }
-    print(ok ? "regression guard: every ratio within 25% of \(path)" : "regression guard: FAILED (a ratio is more than 25% worse than \(path))")
+    if compared == 0 { emit("no ratio of this run is in \(path)"); return false }
+    emit(ok ? "regression guard: every ratio within 25% of \(path)" : "regression guard: FAILED (a ratio is more than 25% worse than \(path))")
     return ok
 }
 

@@ -1,17 +1,12 @@
 import Foundation
 import HitTestKit
-@_spi(Benchmarks) import HitTestKit
 import HitTestSampleScenes
 
-// Layout benchmarks (issue 13, item 5, the Swift layer): the layout pass on `app` after a
-// window resize, and Auto Layout through the Swift layer on a vertical chain of N views, each
-// pinned to the previous one with 5 constraints: build + solve, and one edit re-solved. (The
-// solver's C API alone is measured by the solver's own benchmark.) Times are medians of this
-// thread's CPU time (robust on a shared machine). The one-edit figures are taken in
-// interleaved pairs in one process: the Swift layer's current path (the solver reports the
-// variables that changed; only those views' frames are written) and its previous one (every
-// item's four values read back, every subview's frame written), switched by
-// `AutoLayoutBenchmark.readsEveryValue`.
+// Layout benchmarks through the Swift layer: the layout pass on `app` after a window resize, and
+// Auto Layout on a vertical chain of N views, each pinned to the previous one with 5
+// constraints: build + solve, and one edit re-solved, when one view moves and when all move.
+// (The solver's C API alone is measured by `--solver`, SolverBench.swift.) Times are medians of
+// this thread's CPU time (robust on a shared machine).
 //
 //   swift run -c release hittest-bench --layout [--quick] [--reps N]
 
@@ -25,24 +20,6 @@ private func cpuMedian(_ reps: Int, _ body: () -> Void) -> Double {
     }
     times.sort()
     return times[times.count / 2]
-}
-
-/// Medians of `reps` interleaved pairs: `body` on the current path, then on the previous one.
-private func editPair(_ reps: Int, _ body: () -> Void) -> (current: Double, previous: Double) {
-    var current: [Double] = [], previous: [Double] = []
-    for _ in 0..<reps {
-        for old in [false, true] {
-            AutoLayoutBenchmark.readsEveryValue = old
-            let t0 = threadCPUSeconds()
-            body()
-            let t = threadCPUSeconds() - t0
-            if old { previous.append(t) } else { current.append(t) }
-        }
-    }
-    AutoLayoutBenchmark.readsEveryValue = false
-    current.sort()
-    previous.sort()
-    return (current[current.count / 2], previous[previous.count / 2])
 }
 
 /// Gives the app scene UIKit-like masks: full-width views stretch, full-height views stretch,
@@ -120,13 +97,12 @@ func layoutBenchmarks(reps: Int, quick: Bool) -> [String] {
         }
         progress("layout: Auto Layout chain of \(n)")
         var built: (root: View, views: [View], constraints: [LayoutConstraint])?
-        let builds = editPair(quick ? 1 : 3) {
+        let build = cpuMedian(quick ? 1 : 3) {
             built = nil
             let c = chain(n)
             c.root.layoutIfNeeded()
             built = c
         }
-        let build = builds.current
         guard let c = built else { continue }
         previousBuild = (n, build)
         progress("layout: chain of \(n) built and solved in \(fmt(build * 1e3)) ms CPU (median)")
@@ -139,28 +115,28 @@ func layoutBenchmarks(reps: Int, quick: Bool) -> [String] {
         }
         check("the build", firstTop: 8, lastGap: 4)
         // One edit + solve + frames applied: the last view's top (one view moves) and the first
-        // view's top (all n move); each on the current path and the previous one, interleaved.
+        // view's top (all n move).
         var flip = false
         let lastTop = c.constraints[5 * (n - 1) + 2]
-        let editOne = editPair(max(reps, 51)) {
+        let editOne = cpuMedian(max(reps, 51)) {
             flip.toggle()
             lastTop.constant = flip ? 5 : 4
             c.root.layoutIfNeeded()
         }
         let lastGap: Double = flip ? 5 : 4
         check("the one-view edits", firstTop: 8, lastGap: lastGap)
-        progress("layout: one-view edit \(fmt(editOne.current * 1e6)) µs (previous path \(fmt(editOne.previous * 1e6)) µs)")
+        progress("layout: one-view edit \(fmt(editOne * 1e6)) µs")
         let firstTop = c.constraints[2]
-        let editAll = editPair(max(reps, 21)) {
+        let editAll = cpuMedian(max(reps, 21)) {
             flip.toggle()
             firstTop.constant = flip ? 9 : 8
             c.root.layoutIfNeeded()
         }
         check("the all-view edits", firstTop: flip ? 9 : 8, lastGap: lastGap)
         lines.append(
-            "layout: Auto Layout chain of \(n) views (\(5 * n) constraints) through the Swift layer, CPU time: build + solve + apply \(fmt(build * 1e3)) ms (previous path \(fmt(builds.previous * 1e3)) ms); "
-                + "one edit re-solved and applied: \(fmt(editOne.current * 1e6)) µs when one view moves (previous path \(fmt(editOne.previous * 1e6)) µs, target <= 20 µs at 1,000), "
-                + "\(fmt(editAll.current * 1e6)) µs when all \(n) move (previous path \(fmt(editAll.previous * 1e6)) µs)")
+            "layout: Auto Layout chain of \(n) views (\(5 * n) constraints) through the Swift layer, CPU time: build + solve + apply \(fmt(build * 1e3)) ms; "
+                + "one edit re-solved and applied: \(fmt(editOne * 1e6)) µs when one view moves, "
+                + "\(fmt(editAll * 1e6)) µs when all \(n) move (\(fmt(editAll / Double(n) * 1e9)) ns per moved view)")
         progress(lines[lines.count - 1])
     }
     return lines
@@ -168,6 +144,6 @@ func layoutBenchmarks(reps: Int, quick: Bool) -> [String] {
 
 /// `--layout`: the layout benchmarks alone, printed.
 func layoutBenchOnly(_ options: Options) -> Never {
-    for line in layoutBenchmarks(reps: options.reps, quick: options.quick) { print(line) }
-    exit(0)
+    for line in layoutBenchmarks(reps: options.reps, quick: options.quick) { emit(line) }
+    finish(0)
 }

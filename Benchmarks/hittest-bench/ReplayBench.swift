@@ -2,7 +2,7 @@ import Foundation
 import HitTestKit
 import HitTestSampleScenes
 
-/// The replay benchmark with gesture recognizers (issue 12 item 7): the `app` scene with a tap
+/// The replay benchmark with gesture recognizers: the `app` scene with a tap
 /// recognizer on each cell and a pan recognizer on the table, then with the table as a
 /// ScrollView and a Button in each cell, fed taps, drags and flicks; input steps per second
 /// with the delivery log on and off, beside the same replay with no recognizers.
@@ -25,7 +25,7 @@ extension Bench {
                 }
             }
         },
-        // Issue 12 item 7's scene: the table is a ScrollView (its own pan and content-touch
+        // The scroll-view scene: the table is a ScrollView (its own pan and content-touch
         // delay), each cell has a tap recognizer and a Button (over the cell's button view).
         GestureDressing(name: "table as ScrollView + Button and tap per cell") { scene in
             guard let table = scene.views.first(where: { $0.accessibilityIdentifier == "table" }),
@@ -181,11 +181,11 @@ extension Bench {
         var options = options
         if !options.scenes.contains("app") { options.scenes.append("app") }
         gestureReplayBenchmark(options)
-        print("hittest-bench --replay — median of \(options.reps) runs, each on a fresh application")
+        emit("hittest-bench --replay — median of \(options.reps) runs, each on a fresh application")
         for var line in extras {
             for d in Bench.gestureDressings { line = line.replacingOccurrences(of: "; \(d.name): ", with: "\n  \(d.name): ") }
-            print(line.replacingOccurrences(of: "input steps): ", with: "input steps):\n  "))
+            emit(line.replacingOccurrences(of: "input steps): ", with: "input steps):\n  "))
         }
-        exit(0)
+        finish(0)
     }
 }

@@ -1,9 +1,9 @@
-// The constraint solver's benchmark (issue 13 item 5): the C solver (hittest_solver.h) called
+// The constraint solver's benchmark: the C solver (hittest_solver.h) called
 // directly, on three systems of N views (four variables each: x, y, w, h):
 // - chain: a vertical chain, each view pinned to the previous one with 5 required constraints
 //   (leading, trailing, top = previous bottom + 8, height, width — the last one redundant);
 // - ineq: the same chain plus one inactive required inequality per view, `top >= superview.top`
-//   (issue 24 item 10: quadratic and worse before inactive inequalities were parked);
+//   (the solver parks inactive inequalities outside the tableau, so this grows linearly too);
 // - grid: N cells, 10 per row, square, 4 apart, cell 0 is 96 wide, every row's last trailing
 //   edge <= 1000;
 // - form: rows of a label and a field: the label at the margin with its intrinsic size (hugging
@@ -40,8 +40,8 @@ func solverBenchIfAsked(_ arguments: [String]) {
         }
         i += 1
     }
-    print("Constraint solver (CSources/CHitTest/solver.c), median of \(reps) builds, edits averaged over 200")
-    print("system     N   build+solve      one edit      rows  checksum")
+    emit("Constraint solver (CSources/CHitTest/solver.c), median of \(reps) builds, edits averaged over 200")
+    emit("system     N   build+solve      one edit      rows  checksum")
     for kind in SolverSystem.Kind.allCases {
         for n in sizes {
             var builds: [Double] = []
@@ -59,13 +59,13 @@ func solverBenchIfAsked(_ arguments: [String]) {
                 }
             }
             builds.sort()
-            print(String(format: "%-6@ %6d %10.2f ms %10.2f µs %9d  %.0f", kind.rawValue as NSString, n,
+            emit(String(format: "%-6@ %6d %10.2f ms %10.2f µs %9d  %.0f", kind.rawValue as NSString, n,
                          builds[builds.count / 2] * 1e3, edit * 1e6, rows, checksum))
         }
     }
-    print("Through the Auto Layout API (the chain of --layout in a window: views, constraints, activate, layoutIfNeeded),")
-    print("thread CPU time, median of \(reps) builds, edits averaged over 200")
-    print("system         N   build+layout     one edit  checksum")
+    emit("Through the Auto Layout API (the chain of --layout in a window: views, constraints, activate, layoutIfNeeded),")
+    emit("thread CPU time, median of \(reps) builds, edits averaged over 200")
+    emit("system         N   build+layout     one edit  checksum")
     for inequalities in [false, true] {
         for n in sizes {
             var builds: [Double] = []
@@ -79,15 +79,15 @@ func solverBenchIfAsked(_ arguments: [String]) {
                 if rep == reps - 1 { edit = chain.timeEdits(200) }
             }
             builds.sort()
-            print(String(format: "%-10@ %6d %11.2f ms %9.2f µs  %.0f", (inequalities ? "al-ineq" : "al-chain") as NSString, n,
+            emit(String(format: "%-10@ %6d %11.2f ms %9.2f µs  %.0f", (inequalities ? "al-ineq" : "al-chain") as NSString, n,
                          builds[builds.count / 2] * 1e3, edit * 1e6, checksum))
         }
     }
-    exit(0)
+    finish(0)
 }
 
 /// The chain of `hittest-bench --layout` (LayoutBench.swift) in a window, with `top >=
-/// window.top` on every view for its `ineq` variant (issue 24 item 10), through the public Auto
+/// window.top` on every view for its `ineq` variant, through the public Auto
 /// Layout API: the first view pinned to the window (leading 16, trailing -16, top 8, height
 /// 44, width >= 0), each next one to the previous (leading, trailing, top = bottom + 4, height,
 /// centerX).

@@ -159,7 +159,7 @@ public enum HitTestCLI {
     static let usage = """
         usage: hittest <command> [options]
 
-        UIKit's hit testing over scene files (see SCENE_FORMAT in the README). Text inputs
+        UIKit's hit testing over scene files (the format: docs/scene-files.md). Text inputs
         (scenes, points, scripts, dumps) are UTF-8, lines ending at LF, CRLF or CR; `-` is
         standard input or output. Names from the input (ids, classes) are printed with control
         characters escaped (`\\n`, `\\u{1B}`, `\\\\`).
@@ -192,7 +192,7 @@ public enum HitTestCLI {
         \(exitStatusTable)
         """
 
-    /// The exit statuses, the same for every command (printed by `--help`, in the README).
+    /// The exit statuses, the same for every command (printed by `--help`, in docs/cli.md).
     static let exitStatusTable = """
         exit status (every command):
           0  done

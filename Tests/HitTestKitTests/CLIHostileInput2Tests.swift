@@ -319,14 +319,14 @@ import Testing
     // MARK: - 16: exit statuses
 
     @Test func oneExitStatusTable() throws {
-        // Every command's --help ends with the table; the README carries the same table.
+        // Every command's --help ends with the table; docs/cli.md carries the same table.
         for command in ["query", "render", "audit", "explain", "import", "stats", "demo", "replay"] {
             let (status, c) = H.run([command, "--help"])
             #expect(status == 0 && c.out.hasSuffix(HitTestCLI.exitStatusTable), "\(command)")
         }
         let (_, usage) = H.run(["--help"])
         #expect(usage.out.contains(HitTestCLI.exitStatusTable))
-        let readme = try String(contentsOf: T.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: T.root.appendingPathComponent("docs/cli.md"), encoding: .utf8)
         // (Indented there as a list item's block.)
         func unindented(_ text: String) -> String {
             text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.drop { $0 == " " } }.joined(separator: "\n")
