@@ -40,7 +40,7 @@ func solverBenchIfAsked(_ arguments: [String]) {
         }
         i += 1
     }
-    emit("Constraint solver (CSources/CHitTest/solver.c), median of \(reps) builds, edits averaged over 200")
+    emit("Constraint solver (CSources/CLayoutSolver), median of \(reps) builds, edits averaged over 200")
     emit("system     N   build+solve      one edit      rows  checksum")
     for kind in SolverSystem.Kind.allCases {
         for n in sizes {

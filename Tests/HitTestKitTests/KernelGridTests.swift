@@ -10,7 +10,7 @@ import Testing
 /// priorities: single, bulk (1 and 2 threads) == the fair walk on random points and on points on
 /// and within 1e-12 and one ulp of the edges of the topmost and rotated views, then again after
 /// moves and rotations (the grid refreshed in place), and == the reference on a sample.
-/// (The C side, with planted bugs, is CSources/tests/answers_check.c in scripts/ccheck.sh.)
+/// (The C side, with planted bugs, is CSources/CHitTest/tests/answers_check.c in scripts/ccheck.sh.)
 @Suite struct KernelGridTests {
     static func scene(seed: UInt64) -> (window: View, views: [View]) {
         var rng = SplitMix64(seed: seed)
