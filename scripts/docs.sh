@@ -27,7 +27,7 @@ echo "== the C API article against the headers' comments (scripts/capi-doc.py --
 python3 scripts/capi-doc.py --check || { echo "docs.sh: the C API article is out of date" >&2; exit 1; }
 cfunctions=$(sed -n 's/^HT_API [^(]*[ *]\([a-z_0-9]*\)(.*/\1/p' CSources/CHitTest/include/hittest.h CSources/CLayoutSolver/include/hittest_solver.h | wc -l)
 
-echo "== swift build --target HitTestKit"
+echo "== swift build --target HitTestKit (and the layers it re-exports)"
 swift build --target HitTestKit >/dev/null
 bin=$(swift build --show-bin-path)
 modules="$bin/Modules"
@@ -35,9 +35,21 @@ modules="$bin/Modules"
 triple=$(swift -print-target-info | sed -n 's/^ *"triple": "\(.*\)",*$/\1/p' | head -n 1)
 
 echo "== symbol graph ($triple)"
-rm -rf "$graphs" && mkdir -p "$graphs"
-"$extract" -module-name HitTestKit -target "$triple" -minimum-access-level public \
-    -I "$modules" -I CSources/CHitTest/include -I CSources/CLayoutSolver/include -output-dir "$graphs"
+# HitTestKit re-exports its layers (HitTestCore, HitTestLayout, HitTestAnimation), whose public
+# names users reach through `import HitTestKit`: their graphs (extension graphs included) are
+# merged into one graph of module HitTestKit, documented as one module.
+rm -rf "$graphs" "$graphs-layers" && mkdir -p "$graphs" "$graphs-layers"
+for layer in HitTestCore HitTestLayout HitTestAnimation; do
+    "$extract" -module-name "$layer" -target "$triple" -minimum-access-level public \
+        -I "$modules" -I CSources/CHitTest/include -I CSources/CLayoutSolver/include -output-dir "$graphs-layers"
+done
+python3 scripts/merge-symbol-graphs.py HitTestKit "$graphs/HitTestKit.symbols.json" "$graphs-layers"/*.symbols.json
+
+echo "== every public spelling of the baseline reachable through import HitTestKit (scripts/public-surface.py)"
+python3 scripts/public-surface.py check Tests/Fixtures/public-surface.txt "$graphs/HitTestKit.symbols.json" | grep -v '^public-surface: new:' || {
+    echo "docs.sh: a public spelling of Tests/Fixtures/public-surface.txt is gone" >&2
+    exit 1
+}
 
 echo "== docc convert"
 rm -rf "$out"
