@@ -125,11 +125,38 @@ let package = Package(
             path: "Tests/HitTestTestSupport",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // One test target per module (the C libraries' checks sit beside them, in tests/).
         .testTarget(
-            name: "HitTestKitTests",
+            name: "HitTestCoreTests",
             dependencies: [
-                "HitTestKit", "HitTestScenes", "HitTestReference", "HitTestSampleScenes", "HitTestCLI",
-                "HitTestTestSupport", "CHitTest", "hittest-c-example",
+                "HitTestKit", "HitTestCore", "HitTestReference", "HitTestSampleScenes", "HitTestTestSupport",
+                "CHitTest", "hittest-c-example",
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "HitTestLayoutTests",
+            dependencies: ["HitTestKit", "HitTestLayout", "HitTestReference", "HitTestTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "HitTestAnimationTests",
+            dependencies: ["HitTestKit", "HitTestAnimation", "HitTestReference", "HitTestTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "HitTestScenesTests",
+            dependencies: [
+                "HitTestKit", "HitTestScenes", "HitTestCLI", "HitTestReference", "HitTestSampleScenes",
+                "HitTestTestSupport",
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "HitTestCLITests",
+            dependencies: [
+                "HitTestKit", "HitTestScenes", "HitTestCLI", "HitTestReference", "HitTestSampleScenes",
+                "HitTestTestSupport",
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

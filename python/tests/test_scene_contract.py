@@ -1,6 +1,6 @@
 """One scene contract for both loaders: every file of Tests/Fixtures/scene-contract (and every
 scene file of the repository) is accepted or refused by `hittest.load_scene` exactly as
-manifest.json says, which is what the Swift loader does (Tests/HitTestKitTests/
+manifest.json says, which is what the Swift loader does (Tests/HitTestScenesTests/
 SceneContractTests.swift runs the same manifest): the same node path, the same message."""
 import json
 from pathlib import Path

@@ -322,7 +322,7 @@ bad("animations-second-one.json", anim({"view": "a", "at": 0, "duration": 1}, {"
 
 manifest = {
     "about": ("The scene contract: every file here (and every scene file of the repository) is accepted or refused "
-              "alike by the Swift loader (SceneFile(json:), Tests/HitTestKitTests/SceneContractTests.swift) and the "
+              "alike by the Swift loader (SceneFile(json:), Tests/HitTestScenesTests/SceneContractTests.swift) and the "
               "Python loader (hittest.load_scene, python/tests/test_scene_contract.py): an accepted file has "
               "\"accepted\": true; a refused one the error's node path (\"\" for the file) and message, exactly. "
               "\"python\" gives the Python loader's outcome where it differs on purpose: a scene with Auto Layout "

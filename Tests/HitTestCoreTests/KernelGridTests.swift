@@ -1,5 +1,6 @@
 import Foundation
 import HitTestKit
+import HitTestTestSupport
 import HitTestReference
 import HitTestSampleScenes
 import Testing
@@ -42,7 +43,7 @@ import Testing
         var rng = SplitMix64(seed: seed)
         var out = (0..<3000).map { _ in Point(x: rng.unit() * 400 - 5, y: rng.unit() * 860 - 8) }
         let chosen = Array(views.reversed().prefix(60)) + views.filter { !$0.transform.isIdentity }
-        for v in chosen { out += DenseSceneTests.edgePoints(v, in: window) }
+        for v in chosen { out += edgePoints(v, in: window) }
         return out
     }
 

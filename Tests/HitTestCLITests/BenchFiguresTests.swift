@@ -1,4 +1,5 @@
 import Foundation
+import HitTestTestSupport
 import Testing
 
 /// `hittest-bench --figures FILE`: every mode writes what it prints into one generated file, a
@@ -8,7 +9,7 @@ import Testing
 @Suite(.serialized) struct BenchFiguresTests {
     static func bench() throws -> URL {
         try #require(
-            SnapshotFileTests.productDirectories()
+            TestPaths.productDirectories()
                 .map { $0.appendingPathComponent("hittest-bench") }
                 .first { FileManager.default.isExecutableFile(atPath: $0.path) },
             "hittest-bench was not built (swift build builds it)")

@@ -194,7 +194,7 @@ import Testing
     /// The tool itself with its standard output closed (`>&-`): exit 2 and the message.
     @Test func aClosedStandardOutputIsAnError() throws {
         let binary = try #require(
-            SnapshotFileTests.productDirectories().map { $0.appendingPathComponent("hittest") }
+            TestPaths.productDirectories().map { $0.appendingPathComponent("hittest") }
                 .first { FileManager.default.isExecutableFile(atPath: $0.path) }, "the hittest tool was not built")
         let errPath = T.temp("err.txt")
         var actions = posix_spawn_file_actions_t()

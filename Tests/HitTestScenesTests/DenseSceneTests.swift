@@ -86,29 +86,6 @@ private func grown(_ r: Rect, _ d: Double) -> Rect {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/dense-overlap.json")
 
-    /// Points on each edge of `marker` (corners and middles, in its bounds space, converted to
-    /// the window's), each also moved by ±1e-12 and by one ulp in x and in y.
-    static func edgePoints(_ marker: View, in window: View) -> [Point] {
-        let b = marker.bounds
-        var out: [Point] = []
-        for t in [0, 0.5, 1.0] {
-            let local = [
-                Point(x: b.minX + t * b.width, y: b.minY), Point(x: b.minX + t * b.width, y: b.maxY),
-                Point(x: b.minX, y: b.minY + t * b.height), Point(x: b.maxX, y: b.minY + t * b.height),
-            ]
-            for l in local {
-                let p = marker.convert(l, to: window)
-                out += [
-                    p,
-                    Point(x: p.x - 1e-12, y: p.y), Point(x: p.x + 1e-12, y: p.y),
-                    Point(x: p.x, y: p.y - 1e-12), Point(x: p.x, y: p.y + 1e-12),
-                    Point(x: p.x.nextDown, y: p.y), Point(x: p.x, y: p.y.nextUp),
-                ]
-            }
-        }
-        return out
-    }
-
     /// The markers whose edges are tested: the topmost ones (their edges decide answers) and
     /// rotated ones, topmost first.
     func markers(top: Int, rotated: Int) -> [View] {
@@ -161,7 +138,7 @@ private func grown(_ r: Rect, _ d: Double) -> Rect {
     func againstReference() {
         let root = scene.root
         var points = SampleScenes.uniformPoints(120, in: grown(root.bounds, 10), seed: 13)
-        for m in markers(top: 4, rotated: 2) { points += Self.edgePoints(m, in: root) }
+        for m in markers(top: 4, rotated: 2) { points += edgePoints(m, in: root) }
         check(points, againstReference: true, "dense-overlap")
     }
 
@@ -169,7 +146,7 @@ private func grown(_ r: Rect, _ d: Double) -> Rect {
     func manyEdges() {
         let root = scene.root
         var points = SampleScenes.uniformPoints(20_000, in: root.bounds, seed: 14)
-        for m in markers(top: 150, rotated: 100) { points += Self.edgePoints(m, in: root) }
+        for m in markers(top: 150, rotated: 100) { points += edgePoints(m, in: root) }
         check(points, againstReference: false, "dense-overlap edges")
     }
 

@@ -165,27 +165,11 @@ import Testing
     }
 
     /// The plain-C example program, built as its own target, prints what it should.
-    /// The directories where SwiftPM put this build's products, wherever the scratch path is
-    /// (`swift test --scratch-path …`): the running test executable's own directory (Linux runs
-    /// `<products>/<Package>PackageTests.xctest` itself), the test bundle's directory (macOS),
-    /// then the default `.build` next to the package.
-    static func productDirectories() -> [URL] {
-        var dirs: [URL] = []
-        if let exe = Bundle.main.executableURL { dirs.append(exe.resolvingSymlinksInPath().deletingLastPathComponent()) }
-        dirs.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent())
-        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            dirs.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        dirs += [".build/debug", ".build/release"].map { root.appendingPathComponent($0) }
-        return dirs
-    }
-
     @Test func cExampleProgramRuns() throws {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let binary = try #require(
-            Self.productDirectories()
+            TestPaths.productDirectories()
                 .map { $0.appendingPathComponent("hittest-c-example") }
                 .first { FileManager.default.isExecutableFile(atPath: $0.path) },
             "hittest-c-example was not built")
