@@ -23,15 +23,6 @@ import HitTestCore
 //   incrementally; the solve runs at the next layout pass (`solveIfNeeded`), marks the
 //   superviews of the views whose frame changed, and their `layoutSubviews` apply the frames.
 
-/// Benchmarks only (`hittest-bench --layout`): the Swift layer's previous one-edit path, for
-/// before/after figures taken in one process.
-@_spi(Benchmarks) public enum AutoLayoutBenchmark {
-    /// When true, a solve reads every item's four values and the default `layoutSubviews`
-    /// writes every Auto Layout subview's frame (O(N) per edit: the path before the solver
-    /// reported its changed variables); when false (the default), only what changed.
-    nonisolated(unsafe) public static var readsEveryValue = false
-}
-
 /// A view's Auto Layout state, allocated the first time it takes part.
 final class AutoLayoutNode {
     /// The engine of the tree this view is the root of.
@@ -582,11 +573,6 @@ final class LayoutEngine {
         solver.solve()
         dirty = false
         var moved = false
-        if AutoLayoutBenchmark.readsEveryValue {
-            moved = readEveryValue()
-            if moved && !safeAreaConstraints.isEmpty { recheckSafeArea = true }
-            return
-        }
         // The solver reports the variables whose value changed (O(changed) after an edit):
         // only their items are looked at, plus the new or re-pinned ones.
         changedItems.removeAll(keepingCapacity: true)
@@ -626,20 +612,6 @@ final class LayoutEngine {
         }
         changedItems.removeAll(keepingCapacity: true)
         if moved && !safeAreaConstraints.isEmpty { recheckSafeArea = true }
-    }
-
-    /// The previous path (`AutoLayoutBenchmark.readsEveryValue`): every item's four values.
-    private func readEveryValue() -> Bool {
-        solver.forEachChange { _, _ in }  // keeps the change list current for the other path
-        while let it = recheck.popLast() { it.recheckQueued = false }
-        var moved = false
-        for it in items {
-            if let host = adopt(solvedFrame(of: it), for: it) {
-                moved = true
-                host.setNeedsLayout()
-            }
-        }
-        return moved
     }
 
     /// The item's four values in the solver.
@@ -850,16 +822,6 @@ extension View {
         guard let node = autoLayoutState, node.hostedItems > 0 else { return }
         // The items of one tree share its engine: solve it (it queues what moved), then apply.
         treeRoot.autoLayoutState?.ownedEngine?.solveIfNeeded()
-        if AutoLayoutBenchmark.readsEveryValue {
-            for s in storedSubviews {
-                guard let it = s.autoLayoutState?.item, !s.layoutState.translatesAutoresizingMaskIntoConstraints else { continue }
-                let queued = it.applyQueued
-                it.applyQueued = true
-                s.setLayoutFrame(it.solved)
-                it.applyQueued = queued
-            }
-            return
-        }
         guard !node.pendingApply.isEmpty else { return }
         let queue = node.pendingApply
         node.pendingApply = []
