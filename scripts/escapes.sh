@@ -2,7 +2,8 @@
 # The unsafe escapes in the Swift sources: `@exclusivity(unchecked)`, `unowned(unsafe)`,
 # `Unmanaged` and `_withUnsafeGuaranteedRef` (and any other underscored standard-library entry
 # point, `._name(`). Prints the count per kind and per file (code only: comments are stripped),
-# and fails if one appears outside a module's storage file or on a public or open declaration.
+# and fails if one appears outside a module's storage file (but for the listed backing fields)
+# or on a public or open declaration.
 # Usage: bash scripts/escapes.sh [--quiet]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,21 @@ allowed=(
     Sources/HitTestCore/Core/Storage.swift
     Sources/HitTestLayout/Storage.swift
     Sources/HitTestAnimation/Storage.swift
+)
+# Files that may still hold `@exclusivity(unchecked)` on internal or private backing fields of
+# the public classes (never on a public or open declaration, never any other escape): their
+# hot fields are read on every replay step, and moving them behind a storage object is the
+# remaining step of issue 25 item 3 (see Core/Storage.swift, "Left in class files").
+unchecked_fields_allowed=(
+    Sources/HitTestCore/Gestures/ContinuousRecognizers.swift
+    Sources/HitTestCore/Gestures/DiscreteRecognizers.swift
+    Sources/HitTestCore/Gestures/GestureRecognizer.swift
+    Sources/HitTestCore/Scrolling/ScrollView.swift
+    Sources/HitTestCore/Touches/Application.swift
+    Sources/HitTestCore/Touches/Touch.swift
+    Sources/HitTestCore/Views/Responder.swift
+    Sources/HitTestCore/Views/View.swift
+    Sources/HitTestCore/Views/Window.swift
 )
 kinds=('@exclusivity(unchecked)' 'unowned(unsafe)' 'Unmanaged' '_withUnsafeGuaranteedRef')
 quiet=${1:-}
@@ -31,6 +47,12 @@ while IFS= read -r f; do
     [ "$quiet" = --quiet ] || echo "$f:$line"
     ok=0
     for a in "${allowed[@]}"; do [ "$f" = "$a" ] && ok=1; done
+    if [ $ok = 0 ]; then
+        for a in "${unchecked_fields_allowed[@]}"; do
+            # Only `@exclusivity(unchecked)` may appear in these.
+            [ "$f" = "$a" ] && [ "$line" = " @exclusivity(unchecked)=$(printf '%s\n' "$code" | grep -oF '@exclusivity(unchecked)' | wc -l)" ] && ok=1
+        done
+    fi
     if [ $ok = 0 ]; then
         echo "error: $f holds unsafe escapes outside its module's storage file (${allowed[*]})" >&2
         status=1
