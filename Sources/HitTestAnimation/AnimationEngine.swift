@@ -240,12 +240,11 @@ final class AnimationContext: ViewChangeRecorder {
     var stack: [OpenAnimationBlock] = []
 
     /// This thread's context, created on first use.
+    /// (The thread-local slot is `AnimationContextSlot`, Storage.swift.)
     static var current: AnimationContext {
-        if let raw = pthread_getspecific(contextKey) {
-            return Unmanaged<AnimationContext>.fromOpaque(raw).takeUnretainedValue()
-        }
+        if let context = AnimationContextSlot.context { return context }
         let context = AnimationContext()
-        pthread_setspecific(contextKey, Unmanaged.passRetained(context).toOpaque())
+        AnimationContextSlot.install(context)
         return context
     }
 
@@ -313,16 +312,6 @@ final class AnimationContext: ViewChangeRecorder {
     }
 }
 
-/// The pthread key of the per-thread context; its destructor releases the context.
-private let contextKey: pthread_key_t = {
-    var key = pthread_key_t()
-    let status = pthread_key_create(&key) { raw in
-        guard let raw else { return }
-        Unmanaged<AnimationContext>.fromOpaque(raw).release()
-    }
-    precondition(status == 0, "HitTestKit: pthread_key_create failed (\(status))")
-    return key
-}()
 
 // MARK: - Views: animations, presentation, interaction
 

@@ -7,21 +7,19 @@ import CHitTest
 /// views added to one another share it, and a view removed from its superview keeps its node,
 /// so putting it back costs O(1). Every view with a node holds the `CoreTree` strongly; the
 /// tree refers to its views without retaining them (a view frees its node in `deinit`).
-package final class CoreTree {
+package final class CoreTree: CoreTreeStorage {
     /// `ht_tree *`, owned here, never escapes.
     let tree: OpaquePointer
-    /// The view of each slot (slot = handle & 0xFFFFFF), unretained.
-    private var views: [Unmanaged<View>?] = []
+    // The view of each slot, `views`, and `activeQueries` and `prepared` (below) are in
+    // `CoreTreeStorage` (Core/Storage.swift).
     /// Views with a `pointInsideHandler` or `hitTestHandler`: hooks are needed only when > 0.
     private(set) var handlerCount = 0
-    /// Hit tests in progress on this index (handlers run inside them). The C walk holds
-    /// pointers into the derived structures, so the views must not change until they end.
-    @exclusivity(unchecked) private var activeQueries = 0
+    // `activeQueries`: hit tests in progress on this index (handlers run inside them). The C
+    // walk holds pointers into the derived structures, so the views must not change until they end.
 
-    /// False after any change to the C index until `ht_tree_prepare` has run: C queries refuse
-    /// a changed tree (they never write), so every query path prepares first, and this flag
-    /// keeps that to one C call per batch of changes rather than one per query.
-    @exclusivity(unchecked) private var prepared = false
+    // `prepared`: false after any change to the C index until `ht_tree_prepare` has run: C
+    // queries refuse a changed tree (they never write), so every query path prepares first, and
+    // this flag keeps that to one C call per batch of changes rather than one per query.
 
     /// Stops with a clear message when a handler changes the views during a hit test; every
     /// change to the C index goes through here.
@@ -39,7 +37,7 @@ package final class CoreTree {
         return body()
     }
 
-    init() {
+    override init() {
         var t: OpaquePointer?
         Self.check(ht_tree_create(0, &t), "creating a tree")
         tree = t!
@@ -65,7 +63,7 @@ package final class CoreTree {
     package func view(for handle: Int32) -> View? {
         guard handle >= 0 else { return nil }
         let s = Self.slot(handle)
-        return s < views.count ? views[s]?.takeUnretainedValue() : nil
+        return s < views.count ? views[s].object : nil
     }
 
     // MARK: - Nodes
@@ -76,8 +74,8 @@ package final class CoreTree {
         var h: Int32 = 0
         Self.check(ht_node_create(tree, &h), "creating a node")
         let s = Self.slot(h)
-        if s >= views.count { views.append(contentsOf: repeatElement(nil, count: s - views.count + 1)) }
-        views[s] = Unmanaged.passUnretained(view)
+        if s >= views.count { views.append(contentsOf: repeatElement(Unretained(nil), count: s - views.count + 1)) }
+        views[s] = Unretained(view)
         view.core = self
         view.node = h
         if view.hasHandler { handlerCount += 1 }
@@ -88,7 +86,7 @@ package final class CoreTree {
     func unregister(_ view: View) {
         mutating("freeing a view")
         Self.check(ht_node_free(tree, view.node), "freeing a node")
-        views[Self.slot(view.node)] = nil
+        views[Self.slot(view.node)] = Unretained(nil)
         if view.hasHandler { handlerCount -= 1 }
         view.core = nil
         view.node = -1
@@ -333,7 +331,7 @@ package final class CoreTree {
 
     /// Every view with a node in this index, in slot order.
     package func forEachView(_ body: (View) -> Void) {
-        for case let view? in views { body(view.takeUnretainedValue()) }
+        for reference in views { if let view = reference.object { body(view) } }
     }
 
     /// An independent copy of the index with `rows` written over their nodes, prepared for
@@ -461,7 +459,7 @@ private final class HookContext {
     /// Runs `body` with hooks bound to this context. Returns the foreign answer if a handler
     /// gave one (the C result is then meaningless), else nil.
     func run(_ body: (UnsafePointer<ht_hooks>) -> ht_status) -> View? {
-        let raw = Unmanaged.passUnretained(self).toOpaque()
+        let raw = unretainedContext(self)
         var hooks = ht_hooks(context: raw, point_inside: pointInsideHook, hit_test: hitTestHook)
         let status = withExtendedLifetime(self) { body(&hooks) }
         if status == HT_E_FOREIGN_ANSWER, let answer = foreignAnswer { return answer }
@@ -473,7 +471,7 @@ private final class HookContext {
 private func pointInsideHook(
     _ raw: UnsafeMutableRawPointer?, _ node: ht_node, _ x: Double, _ y: Double
 ) -> Int32 {
-    let context = Unmanaged<HookContext>.fromOpaque(raw!).takeUnretainedValue()
+    let context = object(fromContext: raw!, as: HookContext.self)
     guard let view = context.core.view(for: node), view.hasHandler else { return -1 }
     // Dynamic dispatch: an override, else the default (the handler, else the region).
     return view.point(inside: Point(x: x, y: y), with: context.event) ? 1 : 0
@@ -483,7 +481,7 @@ private func hitTestHook(
     _ raw: UnsafeMutableRawPointer?, _ node: ht_node, _ x: Double, _ y: Double,
     _ out: UnsafeMutablePointer<ht_node>?
 ) -> Int32 {
-    let context = Unmanaged<HookContext>.fromOpaque(raw!).takeUnretainedValue()
+    let context = object(fromContext: raw!, as: HookContext.self)
     guard let view = context.core.view(for: node), view.hasHandler else { return -1 }
     let core = context.core
     // Dynamic dispatch: an override, else the default (the handler, else the C default walk

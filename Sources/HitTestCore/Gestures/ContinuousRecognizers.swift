@@ -19,21 +19,41 @@ open class PanGestureRecognizer: GestureRecognizer {
     public static let defaultRestingInterval = 0.05
 
     /// Fingers needed to begin (default 1).
-    @exclusivity(unchecked) public var minimumNumberOfTouches = 1 {
-        didSet { requireValue(minimumNumberOfTouches >= 1, "PanGestureRecognizer.minimumNumberOfTouches", "at least 1", minimumNumberOfTouches) }
+    public var minimumNumberOfTouches: Int {
+        get { storedMinimumNumberOfTouches }
+        set {
+            storedMinimumNumberOfTouches = newValue
+            requireValue(storedMinimumNumberOfTouches >= 1, "PanGestureRecognizer.minimumNumberOfTouches", "at least 1", storedMinimumNumberOfTouches)
+        }
     }
+    @exclusivity(unchecked) final var storedMinimumNumberOfTouches: Int = 1
     /// Fingers counted at most (default `Int.max`).
-    @exclusivity(unchecked) public var maximumNumberOfTouches = Int.max {
-        didSet { requireValue(maximumNumberOfTouches >= 1, "PanGestureRecognizer.maximumNumberOfTouches", "at least 1", maximumNumberOfTouches) }
+    public var maximumNumberOfTouches: Int {
+        get { storedMaximumNumberOfTouches }
+        set {
+            storedMaximumNumberOfTouches = newValue
+            requireValue(storedMaximumNumberOfTouches >= 1, "PanGestureRecognizer.maximumNumberOfTouches", "at least 1", storedMaximumNumberOfTouches)
+        }
     }
+    @exclusivity(unchecked) final var storedMaximumNumberOfTouches: Int = Int.max
     /// How far (pt, screen) the centroid must move before the pan begins.
-    @exclusivity(unchecked) public var hysteresis = PanGestureRecognizer.defaultHysteresis {
-        didSet { requireValue(hysteresis >= 0 && hysteresis.isFinite, "PanGestureRecognizer.hysteresis", "a finite non-negative distance", hysteresis) }
+    public var hysteresis: Double {
+        get { storedHysteresis }
+        set {
+            storedHysteresis = newValue
+            requireValue(storedHysteresis >= 0 && storedHysteresis.isFinite, "PanGestureRecognizer.hysteresis", "a finite non-negative distance", storedHysteresis)
+        }
     }
+    @exclusivity(unchecked) final var storedHysteresis: Double = PanGestureRecognizer.defaultHysteresis
     /// How long (s) a finger may rest before lifting and still keep its velocity.
-    @exclusivity(unchecked) public var restingInterval = PanGestureRecognizer.defaultRestingInterval {
-        didSet { requireValue(restingInterval >= 0 && restingInterval.isFinite, "PanGestureRecognizer.restingInterval", "a finite non-negative time", restingInterval) }
+    public var restingInterval: Double {
+        get { storedRestingInterval }
+        set {
+            storedRestingInterval = newValue
+            requireValue(storedRestingInterval >= 0 && storedRestingInterval.isFinite, "PanGestureRecognizer.restingInterval", "a finite non-negative time", storedRestingInterval)
+        }
     }
+    @exclusivity(unchecked) final var storedRestingInterval: Double = PanGestureRecognizer.defaultRestingInterval
 
     /// Where translation is measured from (screen).
     @exclusivity(unchecked) private var origin: Point?
@@ -76,7 +96,7 @@ open class PanGestureRecognizer: GestureRecognizer {
         let maximum = maximumNumberOfTouches
         activeTouches.withUnsafeBufferPointer { touches in
             for k in touches.indices {
-                let counts = Unmanaged.passUnretained(touches[k])._withUnsafeGuaranteedRef { $0.phase != .ended && $0.phase != .cancelled }
+                let counts = withBorrowed(touches[k]) { $0.phase != .ended && $0.phase != .cancelled }
                 guard counts else { continue }
                 n += 1
                 if n == maximum { break }
@@ -94,7 +114,7 @@ open class PanGestureRecognizer: GestureRecognizer {
         let maximum = maximumNumberOfTouches
         activeTouches.withUnsafeBufferPointer { touches in
             for k in touches.indices {
-                let counted = Unmanaged.passUnretained(touches[k])._withUnsafeGuaranteedRef { t -> Bool in
+                let counted = withBorrowed(touches[k]) { t -> Bool in
                     guard t.phase != .ended && t.phase != .cancelled else { return false }
                     x += t.screenLocation.x
                     y += t.screenLocation.y

@@ -27,7 +27,7 @@ extension GestureRecognizer {
         // Unretained: the slice holds the touches, which are only read.
         touches.withUnsafeBufferPointer { buffer in
             for k in buffer.indices {
-                let p = Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { $0.screenLocation }
+                let p = withBorrowed(buffer[k]) { $0.screenLocation }
                 x += p.x
                 y += p.y
             }
@@ -75,21 +75,41 @@ open class TapGestureRecognizer: GestureRecognizer {
     public static let defaultMaximumTapInterval = 0.35
 
     /// Taps needed (default 1).
-    @exclusivity(unchecked) public var numberOfTapsRequired = 1 {
-        didSet { requireValue(numberOfTapsRequired >= 1, "TapGestureRecognizer.numberOfTapsRequired", "at least 1", numberOfTapsRequired) }
+    public var numberOfTapsRequired: Int {
+        get { storedNumberOfTapsRequired }
+        set {
+            storedNumberOfTapsRequired = newValue
+            requireValue(storedNumberOfTapsRequired >= 1, "TapGestureRecognizer.numberOfTapsRequired", "at least 1", storedNumberOfTapsRequired)
+        }
     }
+    @exclusivity(unchecked) final var storedNumberOfTapsRequired: Int = 1
     /// Fingers per tap (default 1).
-    @exclusivity(unchecked) public var numberOfTouchesRequired = 1 {
-        didSet { requireValue(numberOfTouchesRequired >= 1, "TapGestureRecognizer.numberOfTouchesRequired", "at least 1", numberOfTouchesRequired) }
+    public var numberOfTouchesRequired: Int {
+        get { storedNumberOfTouchesRequired }
+        set {
+            storedNumberOfTouchesRequired = newValue
+            requireValue(storedNumberOfTouchesRequired >= 1, "TapGestureRecognizer.numberOfTouchesRequired", "at least 1", storedNumberOfTouchesRequired)
+        }
     }
+    @exclusivity(unchecked) final var storedNumberOfTouchesRequired: Int = 1
     /// How far (pt, screen) a finger may move from where it went down before the tap fails.
-    @exclusivity(unchecked) public var allowableMovement = TapGestureRecognizer.defaultAllowableMovement {
-        didSet { requireValue(allowableMovement >= 0, "TapGestureRecognizer.allowableMovement", "a non-negative distance", allowableMovement) }
+    public var allowableMovement: Double {
+        get { storedAllowableMovement }
+        set {
+            storedAllowableMovement = newValue
+            requireValue(storedAllowableMovement >= 0, "TapGestureRecognizer.allowableMovement", "a non-negative distance", storedAllowableMovement)
+        }
     }
+    @exclusivity(unchecked) final var storedAllowableMovement: Double = TapGestureRecognizer.defaultAllowableMovement
     /// The longest wait (s) from a lift to the next tap's touch-down.
-    @exclusivity(unchecked) public var maximumTapInterval = TapGestureRecognizer.defaultMaximumTapInterval {
-        didSet { requireValue(maximumTapInterval >= 0 && maximumTapInterval.isFinite, "TapGestureRecognizer.maximumTapInterval", "a finite non-negative time", maximumTapInterval) }
+    public var maximumTapInterval: Double {
+        get { storedMaximumTapInterval }
+        set {
+            storedMaximumTapInterval = newValue
+            requireValue(storedMaximumTapInterval >= 0 && storedMaximumTapInterval.isFinite, "TapGestureRecognizer.maximumTapInterval", "a finite non-negative time", storedMaximumTapInterval)
+        }
     }
+    @exclusivity(unchecked) final var storedMaximumTapInterval: Double = TapGestureRecognizer.defaultMaximumTapInterval
 
     @exclusivity(unchecked) private var starts: [(touch: Touch, point: Point)] = []
     @exclusivity(unchecked) private var fingersDown = 0
@@ -175,25 +195,50 @@ open class TapGestureRecognizer: GestureRecognizer {
 /// for the taps' timing]
 open class LongPressGestureRecognizer: GestureRecognizer {
     /// How long (s) the fingers must stay down (default 0.5).
-    @exclusivity(unchecked) public var minimumPressDuration = 0.5 {
-        didSet { requireValue(minimumPressDuration >= 0 && minimumPressDuration.isFinite, "LongPressGestureRecognizer.minimumPressDuration", "a finite non-negative time", minimumPressDuration) }
+    public var minimumPressDuration: Double {
+        get { storedMinimumPressDuration }
+        set {
+            storedMinimumPressDuration = newValue
+            requireValue(storedMinimumPressDuration >= 0 && storedMinimumPressDuration.isFinite, "LongPressGestureRecognizer.minimumPressDuration", "a finite non-negative time", storedMinimumPressDuration)
+        }
     }
+    @exclusivity(unchecked) final var storedMinimumPressDuration: Double = 0.5
     /// How far (pt, screen) a finger may move before the press began (default 10).
-    @exclusivity(unchecked) public var allowableMovement = 10.0 {
-        didSet { requireValue(allowableMovement >= 0, "LongPressGestureRecognizer.allowableMovement", "a non-negative distance", allowableMovement) }
+    public var allowableMovement: Double {
+        get { storedAllowableMovement }
+        set {
+            storedAllowableMovement = newValue
+            requireValue(storedAllowableMovement >= 0, "LongPressGestureRecognizer.allowableMovement", "a non-negative distance", storedAllowableMovement)
+        }
     }
+    @exclusivity(unchecked) final var storedAllowableMovement: Double = 10.0
     /// Taps before the press (default 0).
-    @exclusivity(unchecked) public var numberOfTapsRequired = 0 {
-        didSet { requireValue(numberOfTapsRequired >= 0, "LongPressGestureRecognizer.numberOfTapsRequired", "at least 0", numberOfTapsRequired) }
+    public var numberOfTapsRequired: Int {
+        get { storedNumberOfTapsRequired }
+        set {
+            storedNumberOfTapsRequired = newValue
+            requireValue(storedNumberOfTapsRequired >= 0, "LongPressGestureRecognizer.numberOfTapsRequired", "at least 0", storedNumberOfTapsRequired)
+        }
     }
+    @exclusivity(unchecked) final var storedNumberOfTapsRequired: Int = 0
     /// Fingers (default 1).
-    @exclusivity(unchecked) public var numberOfTouchesRequired = 1 {
-        didSet { requireValue(numberOfTouchesRequired >= 1, "LongPressGestureRecognizer.numberOfTouchesRequired", "at least 1", numberOfTouchesRequired) }
+    public var numberOfTouchesRequired: Int {
+        get { storedNumberOfTouchesRequired }
+        set {
+            storedNumberOfTouchesRequired = newValue
+            requireValue(storedNumberOfTouchesRequired >= 1, "LongPressGestureRecognizer.numberOfTouchesRequired", "at least 1", storedNumberOfTouchesRequired)
+        }
     }
+    @exclusivity(unchecked) final var storedNumberOfTouchesRequired: Int = 1
     /// The longest wait (s) between the taps before the press (default 0.35). [ours]
-    @exclusivity(unchecked) public var maximumTapInterval = TapGestureRecognizer.defaultMaximumTapInterval {
-        didSet { requireValue(maximumTapInterval >= 0 && maximumTapInterval.isFinite, "LongPressGestureRecognizer.maximumTapInterval", "a finite non-negative time", maximumTapInterval) }
+    public var maximumTapInterval: Double {
+        get { storedMaximumTapInterval }
+        set {
+            storedMaximumTapInterval = newValue
+            requireValue(storedMaximumTapInterval >= 0 && storedMaximumTapInterval.isFinite, "LongPressGestureRecognizer.maximumTapInterval", "a finite non-negative time", storedMaximumTapInterval)
+        }
     }
+    @exclusivity(unchecked) final var storedMaximumTapInterval: Double = TapGestureRecognizer.defaultMaximumTapInterval
 
     @exclusivity(unchecked) private var starts: [(touch: Touch, point: Point)] = []
     @exclusivity(unchecked) private var fingersDown = 0
@@ -292,19 +337,38 @@ open class SwipeGestureRecognizer: GestureRecognizer {
     }
 
     /// The directions recognized (default `.right`).
-    @exclusivity(unchecked) public var direction: Direction = .right
+    public var direction: Direction {
+        get { storedDirection }
+        set { storedDirection = newValue }
+    }
+    @exclusivity(unchecked) final var storedDirection: Direction = .right
     /// Fingers (default 1).
-    @exclusivity(unchecked) public var numberOfTouchesRequired = 1 {
-        didSet { requireValue(numberOfTouchesRequired >= 1, "SwipeGestureRecognizer.numberOfTouchesRequired", "at least 1", numberOfTouchesRequired) }
+    public var numberOfTouchesRequired: Int {
+        get { storedNumberOfTouchesRequired }
+        set {
+            storedNumberOfTouchesRequired = newValue
+            requireValue(storedNumberOfTouchesRequired >= 1, "SwipeGestureRecognizer.numberOfTouchesRequired", "at least 1", storedNumberOfTouchesRequired)
+        }
     }
+    @exclusivity(unchecked) final var storedNumberOfTouchesRequired: Int = 1
     /// The shortest displacement (pt) along the swipe's axis (default 50). [ours]
-    @exclusivity(unchecked) public var minimumDistance = 50.0 {
-        didSet { requireValue(minimumDistance >= 0 && minimumDistance.isFinite, "SwipeGestureRecognizer.minimumDistance", "a finite non-negative distance", minimumDistance) }
+    public var minimumDistance: Double {
+        get { storedMinimumDistance }
+        set {
+            storedMinimumDistance = newValue
+            requireValue(storedMinimumDistance >= 0 && storedMinimumDistance.isFinite, "SwipeGestureRecognizer.minimumDistance", "a finite non-negative distance", storedMinimumDistance)
+        }
     }
+    @exclusivity(unchecked) final var storedMinimumDistance: Double = 50.0
     /// The longest time (s) from touch-down to lift (default 0.5). [ours]
-    @exclusivity(unchecked) public var maximumDuration = 0.5 {
-        didSet { requireValue(maximumDuration >= 0, "SwipeGestureRecognizer.maximumDuration", "a non-negative time", maximumDuration) }
+    public var maximumDuration: Double {
+        get { storedMaximumDuration }
+        set {
+            storedMaximumDuration = newValue
+            requireValue(storedMaximumDuration >= 0, "SwipeGestureRecognizer.maximumDuration", "a non-negative time", storedMaximumDuration)
+        }
     }
+    @exclusivity(unchecked) final var storedMaximumDuration: Double = 0.5
 
     @exclusivity(unchecked) private var starts: [(touch: Touch, point: Point)] = []
     @exclusivity(unchecked) private var startTime = 0.0

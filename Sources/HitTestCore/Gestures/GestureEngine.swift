@@ -13,18 +13,17 @@
 /// - `disposition` holds phases while a recognizer with `delaysTouchesBegan`/`Ended` may still
 ///   recognize.
 /// - `settle` resets the recognizers whose touches have all ended (G5).
-final class GestureEngine: TouchInterceptor {
-    /// `unowned(unsafe)` for speed; the application clears it when it dies (`detach()`).
-    /// (Kept as `Unmanaged`: the same reference; `isLogging` tests it without a retain.)
+final class GestureEngine: GestureEngineStorage, TouchInterceptor {
+    /// The application, unretained (Core/Storage.swift); the application clears it when it
+    /// dies (`detach()`).
     var application: Application? {
-        get { applicationReference?.takeUnretainedValue() }
-        set { applicationReference = newValue.map { Unmanaged.passUnretained($0) } }
+        get { applicationReference.object }
+        set { applicationReference = Unretained(newValue) }
     }
-    @exclusivity(unchecked) private var applicationReference: Unmanaged<Application>?
 
     /// The application's log is on (read without a retain: nothing runs between the loads).
     @inline(__always) private var isLogging: Bool {
-        applicationReference?._withUnsafeGuaranteedRef { $0.recorder.isEnabled } ?? false
+        applicationReference.withObject { $0.recorder.isEnabled } ?? false
     }
 
     /// The touch's recognizers, fixed when it began (G2): the hit view's first.
@@ -33,22 +32,9 @@ final class GestureEngine: TouchInterceptor {
         init(_ recognizers: [GestureRecognizer]) { self.recognizers = recognizers }
     }
 
-    private enum Work {
-        case set(GestureRecognizer, GestureRecognizer.State)
-        case retry(GestureRecognizer)
-    }
+    typealias Work = GestureEngineWork
 
-    /// Recognizers with touches, a gesture in progress or a state to reset.
-    @exclusivity(unchecked) private var active: [GestureRecognizer] = []
-    /// Recognizers waiting for another's failure (G12).
-    @exclusivity(unchecked) private var waiting: [GestureRecognizer] = []
-    @exclusivity(unchecked) private var work: [Work] = []
-    @exclusivity(unchecked) private var draining = false
-    @exclusivity(unchecked) private var stamp = 0
-    /// The set a one-touch step's recognizers get, reused (see `ReusableTouchSet`).
-    @exclusivity(unchecked) private var oneTouch = ReusableTouchSet()
-
-    init() {}
+    override init() {}
 
     private var router: TouchRouter? { application?.router }
 
@@ -120,7 +106,7 @@ final class GestureEngine: TouchInterceptor {
                 let list = unsafeDowncast(watchers, to: Watchers.self).recognizers
                 list.withUnsafeBufferPointer { buffer in
                     for k in buffer.indices {
-                        Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { g in
+                        withBorrowed(buffer[k]) { g in
                             if g.isLive && !g.storedState.isFinished { GestureEngine.send(touch.phase, set, event, to: g) }
                         }
                     }
@@ -179,7 +165,7 @@ final class GestureEngine: TouchInterceptor {
             // Fields only: the recognizers are lent unretained (`list` holds them).
             list.withUnsafeBufferPointer { buffer in
                 for k in buffer.indices {
-                    Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { g in
+                    withBorrowed(buffer[k]) { g in
                         g.noteLocation()
                         if let i = g.activeTouches.firstIndex(where: { $0 === touch }) { g.activeTouches.remove(at: i) }
                     }
@@ -201,26 +187,28 @@ final class GestureEngine: TouchInterceptor {
         var kept = 0
         var i = 0
         while i < active.count {
-            // Unretained while only its fields are read (`active` holds it); held strongly
+            // Borrowed while only its fields are read (`active` holds it); held strongly
             // across a reset, which runs arbitrary code.
-            let u = Unmanaged.passUnretained(active[i])
+            let index = i
             i += 1
-            var held: GestureRecognizer?
-            if u._withUnsafeGuaranteedRef({ $0.activeTouches.isEmpty && $0.storedState.isFinished }) {
-                let g = u.takeUnretainedValue()
-                held = g
-                resetRecognizer(g)
-            }
-            let done = u._withUnsafeGuaranteedRef { g in
+            func isDone(_ g: GestureRecognizer) -> Bool {
                 g.storedState == .possible && g.activeTouches.isEmpty && !g.isInSequence && g.pendingState == nil
             }
-            if done {
-                u._withUnsafeGuaranteedRef { $0.isActive = false }
+            if withBorrowed(active[index], { $0.activeTouches.isEmpty && $0.storedState.isFinished }) {
+                let g = active[index]
+                resetRecognizer(g)
+                if isDone(g) {
+                    g.isActive = false
+                } else {
+                    if kept != index { active[kept] = g }
+                    kept += 1
+                }
+            } else if withBorrowed(active[index], isDone) {
+                withBorrowed(active[index]) { $0.isActive = false }
             } else {
-                if kept != i - 1 { active[kept] = u.takeUnretainedValue() }  // in place already: no write
+                if kept != index { active[kept] = active[index] }  // in place already: no write
                 kept += 1
             }
-            withExtendedLifetime(held) {}
         }
         active.removeLast(active.count - kept)
     }
@@ -234,7 +222,7 @@ final class GestureEngine: TouchInterceptor {
         let list = unsafeDowncast(watchers, to: Watchers.self).recognizers
         let held = list.withUnsafeBufferPointer { buffer -> Bool in
             for k in buffer.indices {
-                let holds = Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { g -> Bool in
+                let holds = withBorrowed(buffer[k]) { g -> Bool in
                     guard g.isLive && g.storedState == .possible else { return false }
                     // A recognizer that was reset (G5) after its own touches ended is possible
                     // again but no longer follows this touch: it holds nothing of it.
@@ -389,7 +377,7 @@ final class GestureEngine: TouchInterceptor {
             let list = unsafeDowncast(watchers, to: Watchers.self).recognizers
             list.withUnsafeBufferPointer { buffer in
                 for k in buffer.indices {
-                    let more = Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { o in o === g || body(o) }
+                    let more = withBorrowed(buffer[k]) { o in o === g || body(o) }
                     if !more { return }
                 }
             }
@@ -511,4 +499,10 @@ final class GestureEngine: TouchInterceptor {
         g.sequenceTouches.emptyKeepingCapacity()  // its buffer serves the next gesture
         g.reset()
     }
+}
+
+/// A queued state change or retry of `GestureEngine` (its `work` list, Core/Storage.swift).
+enum GestureEngineWork {
+    case set(GestureRecognizer, GestureRecognizer.State)
+    case retry(GestureRecognizer)
 }

@@ -103,43 +103,70 @@ open class GestureRecognizer {
     }
 
     /// The view the recognizer is attached to (`addGestureRecognizer(_:)`), or nil.
-    /// (`unowned(unsafe)`, not `weak`, for speed: cleared when it is removed and when the view
+    /// (Unretained, not `weak`, for speed: cleared when it is removed and when the view
     /// dies, so it never dangles.)
     public internal(set) var view: View? {
-        get { viewReference?.takeUnretainedValue() }
+        get { viewReference.object }
         set {
-            viewReference = newValue.map { Unmanaged.passUnretained($0) }
+            viewReference = Unretained(newValue)
             cachedDebugName = nil
         }
     }
-    /// `view`, kept as `Unmanaged` (the same `unowned(unsafe)` reference): `isLive` tests it
+    /// `view`, unretained (Core/Storage.swift): `isLive` tests it
     /// without a retain.
-    @exclusivity(unchecked) var viewReference: Unmanaged<View>?
+    @exclusivity(unchecked) final var viewReference = Unretained<View>(nil)
 
     /// A disabled recognizer receives no touches; disabling one that has begun cancels it
     /// (and one that is possible in the middle of a gesture fails it) (G11). Default true.
-    @exclusivity(unchecked) public var isEnabled = true {
-        didSet {
-            guard oldValue, !isEnabled else { return }
+    public var isEnabled: Bool {
+        get { storedIsEnabled }
+        set {
+            let oldValue = storedIsEnabled
+            storedIsEnabled = newValue
+            guard oldValue, !storedIsEnabled else { return }
             abandon()
         }
     }
+    @exclusivity(unchecked) final var storedIsEnabled: Bool = true
 
     /// When the recognizer recognizes, its touches are cancelled in their views (G6). Default true.
-    @exclusivity(unchecked) public var cancelsTouchesInView = true
+    public var cancelsTouchesInView: Bool {
+        get { storedCancelsTouchesInView }
+        set { storedCancelsTouchesInView = newValue }
+    }
+    @exclusivity(unchecked) final var storedCancelsTouchesInView: Bool = true
     /// While the recognizer may still recognize, its touches' phases are held from their views
     /// (G7). Default false.
-    @exclusivity(unchecked) public var delaysTouchesBegan = false
+    public var delaysTouchesBegan: Bool {
+        get { storedDelaysTouchesBegan }
+        set { storedDelaysTouchesBegan = newValue }
+    }
+    @exclusivity(unchecked) final var storedDelaysTouchesBegan: Bool = false
     /// While the recognizer may still recognize, a touch's `ended` is held from its view (G8).
     /// Default true.
-    @exclusivity(unchecked) public var delaysTouchesEnded = true
+    public var delaysTouchesEnded: Bool {
+        get { storedDelaysTouchesEnded }
+        set { storedDelaysTouchesEnded = newValue }
+    }
+    @exclusivity(unchecked) final var storedDelaysTouchesEnded: Bool = true
 
     /// The delegate (every method optional).
-    @exclusivity(unchecked) public weak var delegate: GestureRecognizerDelegate?
+    public var delegate: GestureRecognizerDelegate? {
+        get { storedDelegate }
+        set { storedDelegate = newValue }
+    }
+    @exclusivity(unchecked) final weak var storedDelegate: GestureRecognizerDelegate?
 
     /// A name for the delivery log; nil: the type's short name and the index in its view's
     /// recognizers (`Tap#0`).
-    @exclusivity(unchecked) public var name: String? { didSet { cachedDebugName = nil } }
+    public var name: String? {
+        get { storedName }
+        set {
+            storedName = newValue
+            cachedDebugName = nil
+        }
+    }
+    @exclusivity(unchecked) final var storedName: String?
 
     /// Makes this recognizer wait for `other` to fail before it recognizes (G12): while `other`
     /// is possible and tracking touches, recognizing leaves this one `.possible`; it recognizes
@@ -303,7 +330,7 @@ open class GestureRecognizer {
     var touchWindow: Window? { activeTouches.first?.window ?? view?.window }
 
     /// Attached to a view and enabled.
-    var isLive: Bool { isEnabled && viewReference != nil }
+    var isLive: Bool { isEnabled && !viewReference.isNil }
     /// Received a touch since the last reset: "tracking" in G12's sense.
     var isInSequence: Bool { !sequenceTouches.isEmpty }
 

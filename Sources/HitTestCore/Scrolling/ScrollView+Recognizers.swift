@@ -1,11 +1,15 @@
 /// The scroll view's pan: it drags the content (S5) and, through the scroll view's
 /// `gestureRecognizerShouldBegin`, gives way to content that keeps its touches (S4).
 final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
-    /// The scroll view that owns it. `unowned(unsafe)`, not `weak` (a weak reference would put
-    /// every retain and release of the scroll view on the runtime's slow path): the scroll
-    /// view clears it in its `deinit`, so a recognizer kept after its scroll view is gone does
-    /// nothing.
-    @exclusivity(unchecked) unowned(unsafe) var scrollView: ScrollView?
+    /// The scroll view that owns it. Unretained (Core/Storage.swift), not `weak` (a weak
+    /// reference would put every retain and release of the scroll view on the runtime's slow
+    /// path): the scroll view clears it in its `deinit`, so a recognizer kept after its scroll
+    /// view is gone does nothing.
+    var scrollView: ScrollView? {
+        get { scrollViewReference.object }
+        set { scrollViewReference = Unretained(newValue) }
+    }
+    private var scrollViewReference = Unretained<ScrollView>(nil)
 
     /// Created by (and attached to) its scroll view, which owns it and sets `scrollView`.
     init() {
@@ -34,8 +38,12 @@ final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
 /// but never the pan, so the finger can drag on.
 final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
     /// The scroll view that owns it (it may outlive a scroll view a user let go of: the scroll
-    /// view clears this in its `deinit`; `unowned(unsafe)` for speed, as the pan's).
-    @exclusivity(unchecked) unowned(unsafe) var owner: ScrollView?
+    /// view clears this in its `deinit`; unretained for speed, as the pan's).
+    var owner: ScrollView? {
+        get { ownerReference.object }
+        set { ownerReference = Unretained(newValue) }
+    }
+    private var ownerReference = Unretained<ScrollView>(nil)
 
     /// Created by (and attached to) its scroll view, which sets `owner` and
     /// `delaysTouchesBegan`.

@@ -84,76 +84,120 @@ open class ScrollView: View {
 
     /// The size of the content (`contentSize`), default zero.
     /// - Precondition: finite.
-    @exclusivity(unchecked) public var contentSize: Size = .zero {
-        didSet {
+    public var contentSize: Size {
+        get { storedContentSize }
+        set {
+            storedContentSize = newValue
             requireValue(
-                contentSize.width.isFinite && contentSize.height.isFinite, "ScrollView.contentSize", "finite", contentSize)
+                storedContentSize.width.isFinite && storedContentSize.height.isFinite, "ScrollView.contentSize", "finite", storedContentSize)
         }
     }
+    @exclusivity(unchecked) final var storedContentSize: Size = .zero
 
     /// Extra room around the content (`contentInset`), default zero.
     /// - Precondition: finite.
-    @exclusivity(unchecked) public var contentInset: EdgeInsets = .zero {
-        didSet {
-            let e = contentInset
+    public var contentInset: EdgeInsets {
+        get { storedContentInset }
+        set {
+            storedContentInset = newValue
+            let e = storedContentInset
             requireValue(
                 e.top.isFinite && e.left.isFinite && e.bottom.isFinite && e.right.isFinite, "ScrollView.contentInset", "finite",
                 e)
         }
     }
+    @exclusivity(unchecked) final var storedContentInset: EdgeInsets = .zero
 
     /// The insets the offset limits use: `contentInset` (there are no safe areas here). [ours]
     public var adjustedContentInset: EdgeInsets { contentInset }
 
     /// Whether a drag scrolls (`isScrollEnabled`, default true): false disables the pan.
-    @exclusivity(unchecked) public var isScrollEnabled = true {
-        didSet { scrollEnabledDidChange() }
+    public var isScrollEnabled: Bool {
+        get { storedIsScrollEnabled }
+        set {
+            storedIsScrollEnabled = newValue
+            scrollEnabledDidChange()
+        }
     }
+    @exclusivity(unchecked) final var storedIsScrollEnabled: Bool = true
 
     /// Whether a drag ends on a multiple of the bounds size (`isPagingEnabled`, default false):
     /// at the lift the view moves to the nearest page, or to the next page in the direction of
     /// a flick faster than `pagingFlickSpeed`. [ours for the rule]
-    @exclusivity(unchecked) public var isPagingEnabled = false
+    public var isPagingEnabled: Bool {
+        get { storedIsPagingEnabled }
+        set { storedIsPagingEnabled = newValue }
+    }
+    @exclusivity(unchecked) final var storedIsPagingEnabled: Bool = false
 
     /// The speed above which a flick turns the page, in points per second. [ours]
     public static let pagingFlickSpeed: Double = 300
 
     /// Whether a drag may pull the content past its edges (`bounces`, default true); the
     /// overshoot is half the finger's movement past the edge (S6, [ours] for the half).
-    @exclusivity(unchecked) public var bounces = true
+    public var bounces: Bool {
+        get { storedBounces }
+        set { storedBounces = newValue }
+    }
+    @exclusivity(unchecked) final var storedBounces: Bool = true
 
     /// Whether a vertical drag moves the content even when it is not taller than the view
     /// (`alwaysBounceVertical`, default false; needs `bounces`).
-    @exclusivity(unchecked) public var alwaysBounceVertical = false
+    public var alwaysBounceVertical: Bool {
+        get { storedAlwaysBounceVertical }
+        set { storedAlwaysBounceVertical = newValue }
+    }
+    @exclusivity(unchecked) final var storedAlwaysBounceVertical: Bool = false
 
     /// Whether a horizontal drag moves the content even when it is not wider than the view
     /// (`alwaysBounceHorizontal`, default false; needs `bounces`).
-    @exclusivity(unchecked) public var alwaysBounceHorizontal = false
+    public var alwaysBounceHorizontal: Bool {
+        get { storedAlwaysBounceHorizontal }
+        set { storedAlwaysBounceHorizontal = newValue }
+    }
+    @exclusivity(unchecked) final var storedAlwaysBounceHorizontal: Bool = false
 
     /// How fast a flick slows down (`decelerationRate`, default `.normal`).
     /// - Precondition: the rate `isValid`: in (0, `DecelerationRate.slowest`] (0.9999). [ours]
-    @exclusivity(unchecked) public var decelerationRate: DecelerationRate = .normal {
-        didSet {
+    public var decelerationRate: DecelerationRate {
+        get { storedDecelerationRate }
+        set {
+            storedDecelerationRate = newValue
             requireValue(
-                decelerationRate.isValid, "ScrollView.decelerationRate", "in (0, \(DecelerationRate.slowest.rawValue)]",
-                decelerationRate.rawValue)
+                storedDecelerationRate.isValid, "ScrollView.decelerationRate", "in (0, \(DecelerationRate.slowest.rawValue)]",
+                storedDecelerationRate.rawValue)
         }
     }
+    @exclusivity(unchecked) final var storedDecelerationRate: DecelerationRate = .normal
 
     /// Whether touches on the content are held for 150 ms before the content gets them
     /// (`delaysContentTouches`, default true; S2).
-    @exclusivity(unchecked) public var delaysContentTouches = true {
-        didSet { delayRecognizer.delaysTouchesBegan = delaysContentTouches }
+    public var delaysContentTouches: Bool {
+        get { storedDelaysContentTouches }
+        set {
+            storedDelaysContentTouches = newValue
+            delayRecognizer.delaysTouchesBegan = storedDelaysContentTouches
+        }
     }
+    @exclusivity(unchecked) final var storedDelaysContentTouches: Bool = true
 
     /// Whether a drag may take a touch the content has begun (`canCancelContentTouches`,
     /// default true; S4).
-    @exclusivity(unchecked) public var canCancelContentTouches = true
+    public var canCancelContentTouches: Bool {
+        get { storedCanCancelContentTouches }
+        set { storedCanCancelContentTouches = newValue }
+    }
+    @exclusivity(unchecked) final var storedCanCancelContentTouches: Bool = true
 
     /// The delegate, held weakly.
-    @exclusivity(unchecked) public weak var delegate: ScrollViewDelegate? {
-        didSet { if delegate != nil { hasHadDelegate = true } }
+    public var delegate: ScrollViewDelegate? {
+        get { storedDelegate }
+        set {
+            storedDelegate = newValue
+            if storedDelegate != nil { hasHadDelegate = true }
+        }
     }
+    @exclusivity(unchecked) final weak var storedDelegate: ScrollViewDelegate?
 
     /// A delegate was set once: until then `didScroll` skips the weak load (a weak load of
     /// nil still costs a runtime call per scroll).
@@ -175,11 +219,19 @@ open class ScrollView: View {
 
     /// Whether the user is dragging the content (`isDragging`): from the pan's start to the
     /// lift.
-    @exclusivity(unchecked) public private(set) var isDragging = false
+    public private(set) var isDragging: Bool {
+        get { storedIsDragging }
+        set { storedIsDragging = newValue }
+    }
+    @exclusivity(unchecked) final var storedIsDragging: Bool = false
 
     /// Whether the content is moving after a drag (`isDecelerating`): deceleration, or the
     /// snap back after an overscroll or to a page.
-    @exclusivity(unchecked) public private(set) var isDecelerating = false
+    public private(set) var isDecelerating: Bool {
+        get { storedIsDecelerating }
+        set { storedIsDecelerating = newValue }
+    }
+    @exclusivity(unchecked) final var storedIsDecelerating: Bool = false
 
     /// The touch that caused the current change, for the log.
     @exclusivity(unchecked) var currentTouch: Int?
@@ -201,7 +253,7 @@ open class ScrollView: View {
     }
 
     deinit {
-        // The recognizers and the motion's ticks refer to this view unowned(unsafe): they lose
+        // The recognizers and the motion's ticks refer to this view unretained: they lose
         // it now.
         scrollPan.scrollView = nil
         delayRecognizer.owner = nil
@@ -285,13 +337,13 @@ open class ScrollView: View {
     }
 
     /// This view's window's application's recorder when it logs, read through the unretained
-    /// references (the view's window and the window's application, both `unowned(unsafe)` and
+    /// references (the view's window and the window's application, both `Unretained` and
     /// cleared when their target dies; nothing runs between the loads): with the log off the
     /// test costs no retain; with it on, the recorder is the one object retained (it lives as
     /// long as it is held, whatever becomes of the window or the application meanwhile).
     @inline(__always) private var loggingRecorder: DeliveryRecorder? {
-        storedWindowReference?._withUnsafeGuaranteedRef { window in
-            window.applicationReference?._withUnsafeGuaranteedRef { $0.recorder.isEnabled ? $0.recorder : nil }
+        storedWindowReference.withObject { window in
+            window.applicationReference.withObject { $0.recorder.isEnabled ? $0.recorder : nil } ?? nil
         } ?? nil
     }
 
@@ -456,16 +508,20 @@ open class ScrollView: View {
     @exclusivity(unchecked) private var motion: Motion?
     /// The application whose deadline queue runs `motion` (held while it runs).
     @exclusivity(unchecked) private var motionApplication: Application? {
-        didSet { motionApplicationReference = motionApplication.map { Unmanaged.passUnretained($0) } }
+        didSet { motionApplicationReference = Unretained(motionApplication) }
     }
     /// `motionApplication`, unretained (it holds it), for the tick's calls.
-    @exclusivity(unchecked) private var motionApplicationReference: Unmanaged<Application>?
+    @exclusivity(unchecked) private var motionApplicationReference = Unretained<Application>(nil)
 
-    /// What a motion tick's deadline refers to: the view, `unowned(unsafe)` (a weak reference
-    /// would put every retain and release of the view on the runtime's slow path) and cleared
-    /// by its `deinit`, so a tick still pending then runs as a no-op, as a weak one did.
+    /// What a motion tick's deadline refers to: the view, unretained (a weak reference would
+    /// put every retain and release of the view on the runtime's slow path) and cleared by its
+    /// `deinit`, so a tick still pending then runs as a no-op, as a weak one did.
     private final class TickTarget {
-        unowned(unsafe) var view: ScrollView?
+        var view: ScrollView? {
+            get { viewReference.object }
+            set { viewReference = Unretained(newValue) }
+        }
+        private var viewReference = Unretained<ScrollView>(nil)
     }
 
     private let tickTarget: TickTarget
@@ -576,7 +632,7 @@ open class ScrollView: View {
             contentOffset = next
         }
         // The offset change may have stopped or replaced the motion (a delegate call).
-        guard motion?.token == m.token, let application = motionApplicationReference else { return }
+        guard motion?.token == m.token, !motionApplicationReference.isNil else { return }
         if done {
             finishMotion()
         } else {
@@ -585,9 +641,9 @@ open class ScrollView: View {
             // The tick running now is this motion's: it is re-keyed in place (the same order
             // as a new deadline; no slot taken, no closure stored). The application is lent
             // unretained: `motionApplication` holds it.
-            motion!.token = application._withUnsafeGuaranteedRef { application in
+            motion!.token = motionApplicationReference.withObject { application in
                 application.rescheduleRunning(current.token, at: due) ?? application.schedule(at: due, tickAction)
-            }
+            }!
         }
     }
 

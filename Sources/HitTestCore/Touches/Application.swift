@@ -28,7 +28,7 @@ public final class Application: Responder {
     let forwarder = ChainForwarder()
     // The pipeline's stages are constants (a lazy property cost a test and a retain at every
     // access, several times per step). Each refers back to the application
-    // `unowned(unsafe)`: set here in `init`, cleared in `deinit`; the application is the only
+    // unretained (Core/Storage.swift): set here in `init`, cleared in `deinit`; the application is the only
     // owner that hands them work, so the reference is set exactly while the application lives.
     let tracker = TouchTracker()
     let router = TouchRouter()
@@ -43,7 +43,7 @@ public final class Application: Responder {
     }
 
     deinit {
-        // Windows and the engine refer to the application unowned(unsafe).
+        // Windows and the engine refer to the application unretained.
         for window in storedWindows where window.application === self { window.application = nil }
         gestureEngine.detach()
         tracker.application = nil
@@ -102,7 +102,7 @@ public final class Application: Responder {
         let windows = storedWindows
         windows.withUnsafeBufferPointer { buffer in
             for k in buffer.indices.reversed() {
-                Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { window in
+                withBorrowed(buffer[k]) { window in
                     if event.touchList.contains(where: { $0.window === window }) { window.sendEvent(event) }
                 }
             }
@@ -169,9 +169,14 @@ public final class Application: Responder {
     /// The simulated time in seconds: the latest timestamp seen (input) or advanced to
     /// (`advanceTime(to:)`); while a deadline runs, its time. Never the wall clock. 0 before
     /// the first input, which may be at any time.
-    @exclusivity(unchecked) public private(set) var currentTime: Double = 0 {
-        didSet { recorder.now = currentTime }
+    public private(set) var currentTime: Double {
+        get { storedCurrentTime }
+        set {
+            storedCurrentTime = newValue
+            recorder.now = storedCurrentTime
+        }
     }
+    @exclusivity(unchecked) final var storedCurrentTime: Double = 0
 
     /// How many input steps were refused because they were earlier than `currentTime`.
     public private(set) var refusedStepCount = 0
@@ -343,7 +348,7 @@ public final class Application: Responder {
         let windows = storedWindows
         windows.withUnsafeBufferPointer { buffer in
             for k in buffer.indices {
-                Unmanaged.passUnretained(buffer[k])._withUnsafeGuaranteedRef { $0.runLayoutPass() }
+                withBorrowed(buffer[k]) { $0.runLayoutPass() }
             }
         }
         withExtendedLifetime(windows) {}

@@ -178,11 +178,9 @@ public struct TouchDelivery: Sendable, Hashable, CustomStringConvertible {
 
 /// Where the pipeline writes `Application.deliveryLog`. A class so that the tracker, the
 /// router, the dispatcher and the responder chain's forwarding share one.
-package final class DeliveryRecorder {
-    @exclusivity(unchecked) var isEnabled = true
-    @exclusivity(unchecked) var entries: [TouchDelivery] = []
-    /// The application's `currentTime`, kept here by the application: every entry's time.
-    @exclusivity(unchecked) var now: Double = 0
+/// (Its fields, `isEnabled`, `entries` and `now`, are in `DeliveryRecorderStorage`,
+/// Core/Storage.swift.)
+package final class DeliveryRecorder: DeliveryRecorderStorage {
 
     /// One entry per touch, in touch identifier order.
     /// (The test of `isEnabled` inline, the recording out of line: with the log off a call

@@ -44,11 +44,10 @@ enum Dispatcher {
 /// do not override the touch methods this is indistinguishable from plain recursion; an
 /// override that does work after calling `super` more than `maximumDepth` levels below
 /// another default forward sees that work run before, not after, the rest of the chain. [ours]
-final class ChainForwarder {
+final class ChainForwarder: ChainForwarderStorage {
     /// Nested default forwards before the loop takes over.
     static let maximumDepth = 256
 
-    @exclusivity(unchecked) private var depth = 0
     private var queued: [(phase: Touch.Phase, touches: Set<Touch>, event: Event?, next: Responder)] = []
 
     /// Calls `next`'s touch method for `phase`, now or (too deep) from the outermost forward.

@@ -17,15 +17,31 @@ public final class Touch: Hashable {
     /// The identifier the input gave this touch (the finger).
     public let identifier: Int
     /// The current phase.
-    @exclusivity(unchecked) public internal(set) var phase: Phase
+    public internal(set) var phase: Phase {
+        get { storedPhase }
+        set { storedPhase = newValue }
+    }
+    @exclusivity(unchecked) final var storedPhase: Phase
     /// When the touch last changed, in seconds.
-    @exclusivity(unchecked) public internal(set) var timestamp: Double
+    public internal(set) var timestamp: Double {
+        get { storedTimestamp }
+        set { storedTimestamp = newValue }
+    }
+    @exclusivity(unchecked) final var storedTimestamp: Double
     /// The number of taps in a row at about this spot (1 for a single tap).
     public internal(set) var tapCount: Int
     /// The view the touch was delivered to, fixed when it began (nil when it hit nothing).
-    @exclusivity(unchecked) public internal(set) var view: View?
+    public internal(set) var view: View? {
+        get { storedView }
+        set { storedView = newValue }
+    }
+    @exclusivity(unchecked) final var storedView: View?
     /// The window the touch began in (held strongly, as `UITouch` holds it).
-    @exclusivity(unchecked) public internal(set) var window: Window?
+    public internal(set) var window: Window? {
+        get { storedWindow }
+        set { storedWindow = newValue }
+    }
+    @exclusivity(unchecked) final var storedWindow: Window?
     /// The location in screen coordinates.
     @exclusivity(unchecked) var screenLocation: Point
     @exclusivity(unchecked) var previousScreenLocation: Point
@@ -39,8 +55,8 @@ public final class Touch: Hashable {
 
     init(identifier: Int, phase: Phase, location: Point, timestamp: Double, tapCount: Int) {
         self.identifier = identifier
-        self.phase = phase
-        self.timestamp = timestamp
+        storedPhase = phase
+        storedTimestamp = timestamp
         self.tapCount = tapCount
         screenLocation = location
         previousScreenLocation = location
@@ -77,7 +93,11 @@ public final class Touch: Hashable {
 /// A set of touches delivered together (`UIEvent`).
 public final class Event {
     /// When the event happened, in seconds.
-    @exclusivity(unchecked) public private(set) var timestamp: Double
+    public private(set) var timestamp: Double {
+        get { storedTimestamp }
+        set { storedTimestamp = newValue }
+    }
+    @exclusivity(unchecked) final var storedTimestamp: Double
     /// Every touch on the screen: the ones that changed and the stationary ones, each once.
     @exclusivity(unchecked) private(set) var touchList: [Touch]
     /// `touchList` as a set, made on first use (most events are never asked for one).
@@ -96,7 +116,7 @@ public final class Event {
     @exclusivity(unchecked) private(set) var application: Application?
 
     init(timestamp: Double, touches: Set<Touch>, application: Application?) {
-        self.timestamp = timestamp
+        storedTimestamp = timestamp
         touchList = Array(touches)
         touchSet = touches
         self.application = application
@@ -104,14 +124,14 @@ public final class Event {
 
     /// An event of `list` (no touch twice).
     init(timestamp: Double, list: [Touch], application: Application?) {
-        self.timestamp = timestamp
+        storedTimestamp = timestamp
         touchList = list
         self.application = application
     }
 
     /// Makes this event (which nothing else holds) the event of another step.
     func reuse(timestamp: Double, list: [Touch], application: Application) {
-        self.timestamp = timestamp
+        storedTimestamp = timestamp
         touchList = list
         touchSet = nil
         self.application = application

@@ -70,22 +70,19 @@ protocol TouchInterceptor: AnyObject {
 /// and hands the dispatcher the calls to make, grouped as UIKit groups them: one call per view
 /// per phase, `began` first, then `moved`, `ended`, `cancelled`; touches in identifier order,
 /// views in the order of their first touch.
-final class TouchRouter {
-    /// `unowned(unsafe)`: set by the application's `init`, cleared by its `deinit` (see
-    /// `Application.router`); nil (a trap on use, as a dead `unowned` one) after that.
-    @exclusivity(unchecked) unowned(unsafe) var application: Application!
-    /// The gesture seam; nil until recognizers exist.
-    @exclusivity(unchecked) var interceptor: TouchInterceptor? {
-        didSet { engine = (interceptor as? GestureEngine).map { Unmanaged.passUnretained($0) } }
+final class TouchRouter: TouchRouterStorage {
+    /// Set by the application's `init`, cleared by its `deinit` (see `Application.router`);
+    /// unretained (Core/Storage.swift), nil (a trap on use, as a dead `unowned` one) after that.
+    var application: Application! {
+        get { applicationReference.object }
+        set { applicationReference = Unretained(newValue) }
     }
-    /// `interceptor` when it is the application's gesture engine (always, but in tests):
-    /// called directly and unretained (the application holds its engine in a constant for its
-    /// whole life, and `interceptor` holds it too while this is set).
-    @exclusivity(unchecked) private var engine: Unmanaged<GestureEngine>?
-    /// Touches with `route.pending` phases, in the order they got them.
-    @exclusivity(unchecked) private var queued: [Touch] = []
+    /// The gesture seam; nil until recognizers exist.
+    var interceptor: TouchInterceptor? {
+        didSet { engine = Unretained(interceptor as? GestureEngine) }
+    }
 
-    init() {}
+    override init() {}
 
     // MARK: - The step
 
@@ -99,11 +96,11 @@ final class TouchRouter {
 
     /// Shows the interceptor the step's changed, watched touches before any view (G3).
     func stepWillDeliver(_ changed: [Touch], event: Event) {
-        if changed.count == 1, let engine {
+        if changed.count == 1, !engine.isNil {
             // One touch (most steps), the application's engine: no list, no existential.
             let touch = changed[0]
             if touch.route.isWatched && touch.phase != .stationary {
-                engine._withUnsafeGuaranteedRef { $0.touchesWillBeDelivered(changed, event: event, router: self) }
+                _ = engine.withObject { $0.touchesWillBeDelivered(changed, event: event, router: self) }
             }
             return
         }
@@ -191,7 +188,7 @@ final class TouchRouter {
     /// The interceptor holds the phase `touch` has now (the engine called directly when it
     /// is the interceptor).
     private func holds(_ touch: Touch) -> Bool {
-        if let engine { return engine._withUnsafeGuaranteedRef { $0.disposition(of: touch.phase, for: touch) } == .hold }
+        if let hold = engine.withObject({ $0.disposition(of: touch.phase, for: touch) == .hold }) { return hold }
         guard let interceptor else { return false }
         return interceptor.disposition(of: touch.phase, for: touch) == .hold
     }
@@ -254,8 +251,6 @@ final class TouchRouter {
 
     // MARK: - Planning
 
-    /// A one-element set reused from call to call (see `ReusableTouchSet`).
-    @exclusivity(unchecked) private var oneTouch = ReusableTouchSet()
 
     /// One phase of one touch to its view: what `plan` and `Dispatcher.dispatch` do for a single
     /// item with a single phase, without building their lists.

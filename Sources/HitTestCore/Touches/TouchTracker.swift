@@ -6,15 +6,13 @@
 /// UIKit's rules at `.began` (SEMANTICS 8.3, 8.4: multiple and exclusive touch), counts taps,
 /// and asks the router to cancel touches the system ends (a view left its window, a finger
 /// began again). It calls no touch method itself.
-final class TouchTracker {
-    /// `unowned(unsafe)`: set by the application's `init`, cleared by its `deinit` (see
-    /// `Application.tracker`); nil (a trap on use, as a dead `unowned` one) after that.
-    @exclusivity(unchecked) unowned(unsafe) var application: Application!
-    /// The touches down, in the order they began: every walk over them is in that order, so a
-    /// replay does the same thing in the same order each time.
-    @exclusivity(unchecked) private(set) var active: [Touch] = []
-    @exclusivity(unchecked) private var byIdentifier: [Int: Touch] = [:]
-    @exclusivity(unchecked) private var lastTap: (location: Point, time: Double, count: Int)?
+final class TouchTracker: TouchTrackerStorage {
+    /// Set by the application's `init`, cleared by its `deinit` (see `Application.tracker`);
+    /// unretained (Core/Storage.swift), nil (a trap on use, as a dead `unowned` one) after that.
+    var application: Application! {
+        get { applicationReference.object }
+        set { applicationReference = Unretained(newValue) }
+    }
 
     /// What one step changed.
     struct Step {
@@ -26,7 +24,7 @@ final class TouchTracker {
         var confinedTo: [Int?] = []
     }
 
-    init() {}
+    override init() {}
 
     /// No touch is down.
     var isIdle: Bool { active.isEmpty }
@@ -123,8 +121,6 @@ final class TouchTracker {
         }
     }
 
-    /// The previous step's `changed` list, emptied, for the next step to fill.
-    @exclusivity(unchecked) private var spareChanged: [Touch] = []
 
     /// Takes back a step's `changed` list once the step is over (it is reused, emptied, so it
     /// keeps no touch alive).
@@ -269,9 +265,9 @@ final class TouchTracker {
         for k in list.indices {
             // The test reads fields only (the list holds the touch, the touch its view and
             // window): unretained. A touch to cancel is held strongly for the call.
-            let left = Unmanaged.passUnretained(list[k])._withUnsafeGuaranteedRef { touch -> Bool in
+            let left = withBorrowed(list[k]) { touch -> Bool in
                 guard touch.isDelivered || touch.route.isWatched, let view = touch.view else { return false }
-                return view.storedWindowReference?.toOpaque() != touch.window.map { Unmanaged.passUnretained($0).toOpaque() }
+                return !view.storedWindowReference.refers(to: touch.window)
             }
             if left { application.router.cancelBySystem(list[k], at: time, reason: "its view left the window") }
         }

@@ -35,7 +35,7 @@ extension View {
 
     private var depth: Int {
         var d = 0
-        var v = Unmanaged.passUnretained(self)
+        var v = Unretained<View>(self)
         while let s = View.parent(of: v) {
             d += 1
             v = s
@@ -44,20 +44,21 @@ extension View {
     }
 
     /// The superview of `v`, unretained.
-    @inline(__always) private static func parent(of v: Unmanaged<View>) -> Unmanaged<View>? {
-        v._withUnsafeGuaranteedRef { view in view.storedSuperview.map { Unmanaged.passUnretained($0) } }
+    @inline(__always) private static func parent(of v: Unretained<View>) -> Unretained<View>? {
+        guard let s = v.withObject({ $0.storedSuperviewReference }), !s.isNil else { return nil }
+        return s
     }
 
-    // The walks below hold the views as `Unmanaged` references: a conversion reads the tree
+    // The walks below hold the views as `Unretained` references (Core/Storage.swift): a conversion reads the tree
     // and changes nothing, so every view it passes stays alive, and no retain or release is
     // paid per step.
     static func convert(_ point: Point, from a: View, to b: View) -> Point {
         if a === b { return point }
-        typealias U = Unmanaged<View>
-        func same(_ x: U?, _ y: U?) -> Bool { x?.toOpaque() == y?.toOpaque() }
+        typealias U = Unretained<View>
+        func same(_ x: U?, _ y: U?) -> Bool { (x ?? U(nil)).isIdentical(to: y ?? U(nil)) }
         // Equalise depths, then climb together to the common ancestor (nil: different roots).
-        var ua: U? = U.passUnretained(a)
-        var ub: U? = U.passUnretained(b)
+        var ua: U? = U(a)
+        var ub: U? = U(b)
         var da = a.depth
         var db = b.depth
         while da > db {
@@ -74,16 +75,16 @@ extension View {
         }
         let ancestor = ua
         var p = point
-        var v: U? = U.passUnretained(a)
+        var v: U? = U(a)
         while let current = v, !same(current, ancestor) {
-            p = current._withUnsafeGuaranteedRef { $0.toSuperview(p) }
+            p = current.withObject { $0.toSuperview(p) }!
             v = parent(of: current)
         }
         // Down from the ancestor to b. A short path (the usual case) is found again from b for
         // each step rather than collected in an array: no allocation, the same steps in the
         // same order.
         var k = 0
-        v = U.passUnretained(b)
+        v = U(b)
         while let current = v, !same(current, ancestor) {
             k += 1
             v = parent(of: current)
@@ -91,20 +92,20 @@ extension View {
         if k <= 8 {
             var i = k - 1
             while i >= 0 {
-                var step = U.passUnretained(b)
+                var step = U(b)
                 for _ in 0..<i { step = parent(of: step)! }
-                p = step._withUnsafeGuaranteedRef { $0.fromSuperview(p) }
+                p = step.withObject { $0.fromSuperview(p) }!
                 i -= 1
             }
             return p
         }
         var path: [U] = []
-        v = U.passUnretained(b)
+        v = U(b)
         while let current = v, !same(current, ancestor) {
             path.append(current)
             v = parent(of: current)
         }
-        for step in path.reversed() { p = step._withUnsafeGuaranteedRef { $0.fromSuperview(p) } }
+        for step in path.reversed() { p = step.withObject { $0.fromSuperview(p) }! }
         return p
     }
 }

@@ -17,50 +17,66 @@ open class View: Responder {
     @exclusivity(unchecked) package var node: Int32 = -1
 
     @exclusivity(unchecked) package var storedSubviews: [View] = []
-    // The back references are `unowned(unsafe)`, not `weak`: a weak reference gives its target
-    // a side table, and every retain and release of a view, window or controller then takes
-    // the runtime's slow path (measured as the replay's bottleneck). Each is cleared when its
-    // target dies (`deinit` here and in `ViewController`) or detaches, so none dangles.
+    // The back references are `Unretained` (Core/Storage.swift), not `weak`: a weak reference
+    // gives its target a side table, and every retain and release of a view, window or
+    // controller then takes the runtime's slow path (measured as the replay's bottleneck). Each
+    // is cleared when its target dies (`deinit` here and in `ViewController`) or detaches, so
+    // none dangles.
     /// The superview; cleared by its `deinit` and by `removeFromSuperview()`.
-    @exclusivity(unchecked) unowned(unsafe) package var storedSuperview: View?
-    /// The window; cleared for the subtree when it leaves the window or the window dies.
-    /// (Kept as `Unmanaged`, read through `storedWindow`: the same `unowned(unsafe)` reference,
-    /// which hot paths can also test without a retain.)
-    @exclusivity(unchecked) var storedWindowReference: Unmanaged<Window>?
-    package var storedWindow: Window? {
-        get { storedWindowReference?.takeUnretainedValue() }
-        set { storedWindowReference = newValue.map { Unmanaged.passUnretained($0) } }
+    package var storedSuperview: View? {
+        get { storedSuperviewReference.object }
+        set { storedSuperviewReference = Unretained(newValue) }
     }
+    @exclusivity(unchecked) final var storedSuperviewReference = Unretained<View>(nil)
+    /// The window; cleared for the subtree when it leaves the window or the window dies.
+    /// (Hot paths can also test `storedWindowReference` without a retain.)
+    package var storedWindow: Window? {
+        get { storedWindowReference.object }
+        set { storedWindowReference = Unretained(newValue) }
+    }
+    @exclusivity(unchecked) final var storedWindowReference = Unretained<Window>(nil)
     /// Set by `ViewController` on its root view, for the responder chain; cleared when the
     /// controller lets go of the view or dies.
-    @exclusivity(unchecked) unowned(unsafe) var owningController: ViewController?
+    var owningController: ViewController? {
+        get { owningControllerReference.object }
+        set { owningControllerReference = Unretained(newValue) }
+    }
+    @exclusivity(unchecked) final var owningControllerReference = Unretained<ViewController>(nil)
 
     // MARK: Geometry
 
     /// The centre of the view in its superview's bounds space (`UIView.center`).
-    @exclusivity(unchecked) public var center: Point {
-        didSet {
-            View.requireFinite(center.isFinite, "center", center)
+    public var center: Point {
+        get { storedCenter }
+        set {
+            let oldValue = storedCenter
+            storedCenter = newValue
+            View.requireFinite(storedCenter.isFinite, "center", storedCenter)
             core?.writeCenter(self)
             if let r = ChangeRecording.current { r.record(self, .center, old: .point(oldValue)) }  // Animation: A1
             layoutState.autoLayout?.frameDidChange(of: self)
         }
     }
+    @exclusivity(unchecked) final var storedCenter: Point
 
     /// The view's own coordinate space (`UIView.bounds`). Its origin scrolls the subviews (a
     /// scroll view's content offset); changing its size keeps `center`, so the frame grows
     /// about the anchor point.
-    @exclusivity(unchecked) public var bounds: Rect {
-        didSet {
+    public var bounds: Rect {
+        get { storedBounds }
+        set {
+            let oldValue = storedBounds
+            storedBounds = newValue
             View.requireFinite(
-                bounds.origin.isFinite && bounds.width.isFinite && bounds.height.isFinite,
-                "bounds", bounds)
+                storedBounds.origin.isFinite && storedBounds.width.isFinite && storedBounds.height.isFinite,
+                "bounds", storedBounds)
             core?.writeBounds(self)
             if let r = ChangeRecording.current { r.record(self, .bounds, old: .rect(oldValue)) }  // Animation: A1
-            if bounds.size != oldValue.size { boundsSizeDidChange(from: oldValue.size) }
-            if bounds.origin != oldValue.origin { boundsOriginDidChange() }
+            if storedBounds.size != oldValue.size { boundsSizeDidChange(from: oldValue.size) }
+            if storedBounds.origin != oldValue.origin { boundsOriginDidChange() }
         }
     }
+    @exclusivity(unchecked) final var storedBounds: Rect
 
     /// Called last when a bounds change moved the origin (a scroll view's scroll). A hook, not
     /// an override of `bounds`: every `bounds` read stays a direct load.
@@ -68,23 +84,30 @@ open class View: Responder {
 
     /// The transform, applied about the anchor point (`UIView.transform`). A singular
     /// transform (scale 0) is allowed; the view and its subtree can then never be hit.
-    @exclusivity(unchecked) public var transform: AffineTransform {
-        didSet {
-            View.requireFinite(transform.isFinite, "transform", transform)
+    public var transform: AffineTransform {
+        get { storedTransform }
+        set {
+            let oldValue = storedTransform
+            storedTransform = newValue
+            View.requireFinite(storedTransform.isFinite, "transform", storedTransform)
             core?.writeTransform(self)
             if let r = ChangeRecording.current { r.record(self, .transform, old: .transform(oldValue)) }  // Animation: A1
         }
     }
+    @exclusivity(unchecked) final var storedTransform: AffineTransform
 
     /// The anchor point in unit coordinates (`CALayer.anchorPoint`), default (0.5, 0.5).
     /// Changing it keeps `center` and so moves the frame.
-    @exclusivity(unchecked) public var anchorPoint: Point = Point(x: 0.5, y: 0.5) {
-        didSet {
-            View.requireFinite(anchorPoint.isFinite, "anchorPoint", anchorPoint)
+    public var anchorPoint: Point {
+        get { storedAnchorPoint }
+        set {
+            storedAnchorPoint = newValue
+            View.requireFinite(storedAnchorPoint.isFinite, "anchorPoint", storedAnchorPoint)
             core?.writeAnchor(self)
             layoutState.autoLayout?.frameDidChange(of: self)  // Auto Layout: the frame moved
         }
     }
+    @exclusivity(unchecked) final var storedAnchorPoint: Point = Point(x: 0.5, y: 0.5)
 
     // MARK: Flags
 
@@ -168,9 +191,9 @@ open class View: Responder {
     public init(frame: Rect) {
         View.requireFinite(
             frame.origin.isFinite && frame.width.isFinite && frame.height.isFinite, "frame", frame)
-        bounds = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
-        center = Point(x: frame.midX, y: frame.midY)
-        transform = .identity
+        storedBounds = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
+        storedCenter = Point(x: frame.midX, y: frame.midY)
+        storedTransform = .identity
         super.init()
         if !View.classesWalkedInC.contains(ObjectIdentifier(type(of: self))) {
             asksSwiftForHitTesting = true
@@ -218,7 +241,7 @@ open class View: Responder {
     }
 
     deinit {
-        // Recognizers refer to their view unowned(unsafe): they lose it now.
+        // Recognizers refer to their view unretained: they lose it now.
         for g in attachedRecognizers { g.view = nil }
         // Release deep subtrees iteratively: a 100,000-deep chain must not recurse in deinit.
         var pending = storedSubviews

@@ -7,14 +7,13 @@ open class Window: View {
     }
 
     /// The application showing this window, set by `Application.addWindow(_:)`.
-    /// (`unowned(unsafe)`: cleared by `removeWindow(_:)` and when the application dies.)
+    /// (Unretained: cleared by `removeWindow(_:)` and when the application dies.)
     public internal(set) var application: Application? {
-        get { applicationReference?.takeUnretainedValue() }
-        set { applicationReference = newValue.map { Unmanaged.passUnretained($0) } }
+        get { applicationReference.object }
+        set { applicationReference = Unretained(newValue) }
     }
-    /// `application`, kept as `Unmanaged` (the same `unowned(unsafe)` reference; hot paths
-    /// test it without a retain).
-    @exclusivity(unchecked) var applicationReference: Unmanaged<Application>?
+    /// `application`, unretained (Core/Storage.swift; hot paths test it without a retain).
+    @exclusivity(unchecked) final var applicationReference = Unretained<Application>(nil)
 
     /// The root view controller (`UIWindow.rootViewController`). Setting it installs its view
     /// as the window's only content, sized to the window's bounds; the old one's view is removed.
@@ -75,7 +74,7 @@ open class ViewController: Responder {
     }
 
     deinit {
-        // The view refers to its controller unowned(unsafe).
+        // The view refers to its controller unretained.
         if let storedView, storedView.owningController === self { storedView.owningController = nil }
     }
 
