@@ -68,7 +68,7 @@ enum { R_NIL, R_HIT, R_PUSHED, R_ERROR, R_FOREIGN, R_NO_MEMORY };
  */
 typedef struct tframe {
     size_t base; /* where the frame's children start in `order` */
-    int32_t bk;  /* the block's candidates passed so far */
+    int32_t bk;  /* the block's candidates passed so far; -1: the block holds every child */
 } tframe;
 
 typedef struct trace {
@@ -105,7 +105,8 @@ static void note_closed(const ht_tree *t, trace *tr, int32_t slot, int32_t depth
     note(t, tr, slot, depth, x, y, d, in, 0, d == HT_TRACE_HIT ? make_handle(t, slot) : HT_NULL_NODE);
 }
 
-/* Lists the children of `slot`, whose frame is at `depth`, in search order. */
+/* Lists the children of `slot`, whose frame is at `depth`, in search order (unless its block
+ * holds every child: they are its candidates then, in that order). */
 static int trace_open(const ht_tree *t, trace *tr, int32_t depth, int32_t slot) {
     if (depth >= tr->tfcap) {
         int32_t cap = tr->tfcap ? tr->tfcap * 2 : 64;
@@ -113,6 +114,11 @@ static int trace_open(const ht_tree *t, trace *tr, int32_t depth, int32_t slot) 
         if (!f) return 0;
         tr->tf = f;
         tr->tfcap = cap;
+    }
+    const block *b = t->hq.blocks[slot];
+    if (b && b->count == t->nkids[slot]) {
+        tr->tf[depth] = (tframe){tr->otop, -1};
+        return 1;
     }
     size_t n = (size_t)t->nkids[slot];
     if (tr->otop + n > tr->ocap) {
@@ -134,6 +140,7 @@ static int trace_open(const ht_tree *t, trace *tr, int32_t depth, int32_t slot) 
 static const kid *trace_kid(const ht_tree *t, trace *tr, int32_t depth, const block *b,
                             int32_t pos, kid *row) {
     tframe *f = &tr->tf[depth];
+    if (f->bk < 0) return &b->kids[pos];
     int32_t s = tr->order[f->base + (size_t)pos];
     if (b && f->bk < b->count && b->kids[f->bk].slot == s) return &b->kids[f->bk++];
     htq_row_kid(t, s, row);
