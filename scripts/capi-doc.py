@@ -7,7 +7,7 @@ import re, sys, io, contextlib
 def parse(path):
     text=open(path).read()
     out=[]
-    pat=re.compile(r'/\* ---- (.+?) -+ \*/|/\*\*((?:(?!\*/).)*?)\*/\s*HT_API\s+([^;]+);|/\*\*((?:(?!\*/).)*?)\*/\s*(#define [^\n]+|typedef struct \w+ \{.*?\} \w+;)', re.S)
+    pat=re.compile(r'/\* ---- (.+?) -+ \*/|/\*\*((?:(?!\*/).)*?)\*/\s*HT_API\s+([^;]+);|/\*\*((?:(?!\*/).)*?)\*/\s*(#define [^\n]+|typedef (?:struct|enum) \w+ \{.*?\} \w+;)', re.S)
     for m in pat.finditer(text):
         if m.group(5):
             if m.start() > typesEnd[path]:
