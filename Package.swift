@@ -156,7 +156,7 @@ let package = Package(
             name: "HitTestCLITests",
             dependencies: [
                 "HitTestKit", "HitTestScenes", "HitTestCLI", "HitTestReference", "HitTestSampleScenes",
-                "HitTestTestSupport",
+                "HitTestTestSupport", "CHitTest",
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -4,8 +4,11 @@
  * The input is a program: each op reads its arguments from the bytes that follow (handles
  * chosen among live, freed and made-up ones; numbers among edges, NaN and infinities). Every
  * call must return a status, never crash; the harness keeps its own model of the tree (plain
- * arrays and a recursive walk, independent of the library's index) and checks every hit test
- * and every status it can predict against it.
+ * arrays, independent of the library's index) and checks every status it can predict against
+ * it, and every hit test: single, bulk and traced answers agree, and the trail of the library's
+ * walk (ht_tree_hit_test_trace) is checked step by step against the model (check_trail): each
+ * step the next one UIKit's walk takes, its point converted with the model's numbers, its
+ * decision the model's for that node. The walk is the library's; the harness has none.
  *
  *   scripts/fuzz.sh api 60
  */
@@ -104,33 +107,140 @@ static void to_local(const mnode *v, double x, double y, double *lx, double *ly)
     *ly = dy + offy;
 }
 
-/* The seed texts' recursive hit test over the model, with the customisation rules. */
-static ht_node model_hit(const model *m, int i, double x, double y) {
-    const mnode *v = &m->n[i];
-    if (v->flags & HT_FLAG_ASK_HIT_TEST) return HT_PENDING_NODE;
-    if ((v->flags & (HT_FLAG_HIDDEN | HT_FLAG_NO_INTERACTION)) || v->alpha < 0.01) return HT_NULL_NODE;
-    if (v->flags & HT_FLAG_ASK_POINT_INSIDE) return HT_PENDING_NODE;
-    double x0 = v->bx + v->in[1], y0 = v->by + v->in[0];
-    double x1 = x0 + (v->bw - v->in[1] - v->in[3]), y1 = y0 + (v->bh - v->in[0] - v->in[2]);
-    int inside = x >= x0 && x < x1 && y >= y0 && y < y1;
-    if (!inside && !(v->flags & HT_FLAG_OUTSIDE_HITS)) return HT_NULL_NODE;
-    if (!(v->flags & HT_FLAG_CAPTURES)) {
-        int order[MAX_NODES], n = v->nkids;
-        for (int k = 0; k < n; k++) order[k] = v->kids[n - 1 - k]; /* last first */
-        for (int a = 1; a < n; a++) /* stable insertion sort: higher priority first */
-            for (int b = a; b > 0 && m->n[order[b]].priority > m->n[order[b - 1]].priority; b--) {
-                int t = order[b];
-                order[b] = order[b - 1];
-                order[b - 1] = t;
-            }
-        for (int k = 0; k < n; k++) {
-            double lx, ly;
-            to_local(&m->n[order[k]], x, y, &lx, &ly);
-            ht_node r = model_hit(m, order[k], lx, ly);
-            if (r != HT_NULL_NODE) return r;
+#define CHECK(cond)                                                                            \
+    do {                                                                                       \
+        if (!(cond)) abort();                                                                  \
+    } while (0)
+
+static int singular(const mnode *v) {
+    double a = v->m[0], b = v->m[1], c = v->m[2], d = v->m[3];
+    double det = a * d - b * c;
+    double inv[6] = {d / det, -b / det, -c / det, a / det, (c * v->m[5] - d * v->m[4]) / det,
+                     (b * v->m[4] - a * v->m[5]) / det};
+    int identity = a == 1 && b == 0 && c == 0 && d == 1 && v->m[4] == 0 && v->m[5] == 0;
+    return !identity && (det == 0 || !finite_all(inv, 6));
+}
+
+static int same(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+
+/* The model's search order of `v`'s children: last first, a higher priority first. */
+static int search_order(const model *m, const mnode *v, int *order) {
+    int n = v->nkids;
+    for (int k = 0; k < n; k++) order[k] = v->kids[n - 1 - k];
+    for (int a = 1; a < n; a++) /* stable insertion sort: higher priority first */
+        for (int b = a; b > 0 && m->n[order[b]].priority > m->n[order[b - 1]].priority; b--) {
+            int t = order[b];
+            order[b] = order[b - 1];
+            order[b - 1] = t;
         }
+    return n;
+}
+
+typedef struct trail {
+    const ht_trace_step *s;
+    size_t n, pos;
+} trail;
+
+/* The next step of the trail: about model node `v` at depth `d` with the point (x, y). */
+static const ht_trace_step *next_step(trail *tr, const model *m, int v, int d, double x, double y) {
+    CHECK(tr->pos < tr->n);
+    const ht_trace_step *st = &tr->s[tr->pos++];
+    CHECK(st->node == m->n[v].handle && st->depth == d && same(st->x, x) && same(st->y, y));
+    return st;
+}
+
+enum { T_NIL, T_ANSWER, T_SEARCH };
+
+/* The steps of a node's own decision, checked against the model: T_NIL, T_ANSWER (*answer set:
+ * the node, or HT_PENDING_NODE for a hook) or T_SEARCH (its children come next). */
+static int check_decision(trail *tr, const model *m, int v, int d, double x, double y, int *inside,
+                          ht_node *answer) {
+    const mnode *mv = &m->n[v];
+    const ht_trace_step *st = next_step(tr, m, v, d, x, y);
+    uint32_t f = mv->flags;
+    if (f & HT_FLAG_ASK_HIT_TEST) {
+        CHECK(st->decision == HT_TRACE_HOOK && st->answer == HT_PENDING_NODE);
+        *answer = HT_PENDING_NODE;
+        return T_ANSWER;
     }
-    return inside && !(v->flags & HT_FLAG_PASS_THROUGH) ? v->handle : HT_NULL_NODE;
+    if ((f & (HT_FLAG_HIDDEN | HT_FLAG_NO_INTERACTION)) || mv->alpha < 0.01) {
+        CHECK(st->decision == ((f & HT_FLAG_HIDDEN) ? HT_TRACE_HIDDEN
+                               : (f & HT_FLAG_NO_INTERACTION) ? HT_TRACE_NO_INTERACTION : HT_TRACE_TRANSPARENT));
+        return T_NIL;
+    }
+    if (f & HT_FLAG_ASK_POINT_INSIDE) {
+        CHECK(st->decision == HT_TRACE_HOOK && (st->flags & HT_TRACE_ASKED) && st->answer == HT_PENDING_NODE);
+        *answer = HT_PENDING_NODE;
+        return T_ANSWER;
+    }
+    double x0 = mv->bx + mv->in[1], y0 = mv->by + mv->in[0];
+    double x1 = x0 + (mv->bw - mv->in[1] - mv->in[3]), y1 = y0 + (mv->bh - mv->in[0] - mv->in[2]);
+    *inside = x >= x0 && x < x1 && y >= y0 && y < y1;
+    if (!*inside && !(f & HT_FLAG_OUTSIDE_HITS)) {
+        CHECK(st->decision == (d > 0 && singular(mv) ? HT_TRACE_SINGULAR : HT_TRACE_OUTSIDE));
+        return T_NIL;
+    }
+    CHECK((st->flags & HT_TRACE_INSIDE) == (*inside ? HT_TRACE_INSIDE : 0u));
+    if ((f & HT_FLAG_CAPTURES) || mv->nkids == 0) {
+        CHECK(st->decision == ((f & HT_FLAG_CAPTURES) ? HT_TRACE_CAPTURE : HT_TRACE_SEARCH) && st->children == 0);
+        return T_SEARCH; /* no children to search: the closing step comes next */
+    }
+    CHECK(st->decision == HT_TRACE_SEARCH && st->children == mv->nkids);
+    return T_SEARCH;
+}
+
+/* The closing step of node `v` once no child took the point: the node, or nil. */
+static int check_closing(trail *tr, const model *m, int v, int d, double x, double y, int inside,
+                         ht_node *answer) {
+    const ht_trace_step *st = next_step(tr, m, v, d, x, y);
+    int hit = inside && !(m->n[v].flags & HT_FLAG_PASS_THROUGH);
+    CHECK(st->decision == (hit ? HT_TRACE_HIT : inside ? HT_TRACE_PASS_THROUGH : HT_TRACE_NIL));
+    CHECK(st->answer == (hit ? m->n[v].handle : HT_NULL_NODE));
+    if (hit) *answer = m->n[v].handle;
+    return hit;
+}
+
+/*
+ * Checks the library's trail (`n` steps) of a hit test from model node `i` at (x, y) against the
+ * model and returns the answer it ends with. The order of the steps is UIKit's: a node's
+ * decision; if its children are searched, each child's steps in the model's search order, until
+ * one answers; then, if none did, the node's closing step. The trail must end with the answer.
+ */
+static ht_node check_trail(const model *m, int i, double x, double y, const ht_trace_step *s, size_t n) {
+    struct frame {
+        int v, inside, order[MAX_NODES], count, next;
+        double x, y;
+    } stack[MAX_NODES + 1];
+    trail tr = {s, n, 0};
+    ht_node answer = HT_NULL_NODE;
+    int sp = 0, inside = 0;
+    int v = i, r = check_decision(&tr, m, i, 0, x, y, &inside, &answer);
+    double lx = x, ly = y;
+    for (;;) {
+        if (r == T_SEARCH) { /* open the frame of `v`: its children, none when it captures */
+            CHECK(sp <= MAX_NODES);
+            struct frame *g = &stack[sp++];
+            g->v = v;
+            g->inside = inside;
+            g->count = (m->n[v].flags & HT_FLAG_CAPTURES) ? 0 : search_order(m, &m->n[v], g->order);
+            g->next = 0;
+            g->x = lx;
+            g->y = ly;
+        }
+        if (sp == 0 || answer != HT_NULL_NODE) break;
+        struct frame *f = &stack[sp - 1];
+        if (f->next == f->count) {
+            sp--;
+            check_closing(&tr, m, f->v, sp, f->x, f->y, f->inside, &answer);
+            r = T_NIL;
+            continue;
+        }
+        v = f->order[f->next++];
+        to_local(&m->n[v], f->x, f->y, &lx, &ly);
+        r = check_decision(&tr, m, v, sp, lx, ly, &inside, &answer);
+    }
+    CHECK(tr.pos == n);
+    return answer;
 }
 
 static void unlink_model(model *m, int i) {
@@ -151,11 +261,6 @@ static int is_ancestor(const model *m, int a, int of) {
         if (p == a) return 1;
     return 0;
 }
-
-#define CHECK(cond)                                                                            \
-    do {                                                                                       \
-        if (!(cond)) abort();                                                                  \
-    } while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ht_tree *t;
@@ -312,10 +417,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (i >= 0) m.n[i].priority = p;
             break;
         }
-        case 12: { /* hit tests: single and bulk (with or without an answer grid) against the model */
+        case 12: { /* hit tests: single, bulk (with or without an answer grid) and traced, the
+                    * trail checked against the model */
             double xy[8];
             for (int k = 0; k < 8; k++) xy[k] = number(&in);
-            ht_node out[4], one;
+            ht_node out[4], one, traced;
+            ht_trace_step steps[2 * MAX_NODES + 2];
+            size_t count;
             /* Queries only read: the tree is prepared first (a changed one is refused). */
             CHECK(ht_tree_prepare(t) == HT_OK);
             if (byte(&in) < 64 && i >= 0) CHECK(ht_tree_prepare_points(t, h) == HT_OK);
@@ -323,7 +431,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             CHECK((st == HT_OK) == (i >= 0));
             if (i < 0) break;
             for (int k = 0; k < 4; k++) {
-                ht_node want = model_hit(&m, i, xy[2 * k], xy[2 * k + 1]);
+                CHECK(ht_tree_hit_test_trace(t, h, xy[2 * k], xy[2 * k + 1], NULL, steps,
+                                             sizeof steps / sizeof *steps, &count, &traced) == HT_OK);
+                ht_node want = check_trail(&m, i, xy[2 * k], xy[2 * k + 1], steps, count);
+                CHECK(traced == want);
                 CHECK(out[k] == want);
                 CHECK(ht_tree_hit_test(t, h, xy[2 * k], xy[2 * k + 1], NULL, &one) == HT_OK);
                 CHECK(one == want);

@@ -30,7 +30,7 @@ HEADERS = [
 ITEM = re.compile(
     r'/\* ---- (.+?) -+ \*/'                                   # a section banner
     r'|/\*\*((?:(?!\*/).)*?)\*/\s*HT_API\s+([^;]+);'           # a documented function
-    r'|/\*\*((?:(?!\*/).)*?)\*/\s*(#define [^\n]+|typedef struct \w+ \{.*?\} \w+;)',  # a type
+    r'|/\*\*((?:(?!\*/).)*?)\*/\s*(#define [^\n]+|typedef (?:struct|enum) \w+ \{.*?\} \w+;)',  # a type
     re.S)
 
 

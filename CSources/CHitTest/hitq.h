@@ -189,6 +189,12 @@ void htq_mark_all_dirty(ht_tree *t);
 enum { BOX_NEVER = 0, BOX_BOUNDED = 1, BOX_UNBOUNDED = 2 };
 /* Where, in its parent's space, `slot` or its subtree can be the answer. */
 int htq_reach_box(const ht_tree *t, int32_t slot, ht_box *out);
+/* The children of `parent` in UIKit's search order (last first; a higher priority first), all
+ * of them, into `out` (t->nkids[parent] entries): blocks keep those that can be hit, in this
+ * order, and the traced walk searches them all. */
+ht_status htq_search_order(const ht_tree *t, int32_t parent, int32_t *out);
+/* The walk's record of node `slot` (its `kid`), from its row. */
+void htq_row_kid(const ht_tree *t, int32_t slot, kid *out);
 /* Builds the block of `slot` from the rows, not installing it (*out NULL for no children). */
 ht_status htq_make_block(const ht_tree *t, int32_t slot, block **out);
 /* The same, taking the compact records of candidates unchanged since `old` (the block it

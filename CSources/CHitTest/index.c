@@ -79,6 +79,44 @@ static int by_priority(const void *pa, const void *pb) {
     return a->order < b->order ? -1 : a->order > b->order;
 }
 
+/* UIKit's search order, the one definition (blocks and the traced walk use it): the last
+ * subview first, and among siblings a higher priority before a lower one. */
+ht_status htq_search_order(const ht_tree *t, int32_t p, int32_t *out) {
+    int32_t n = 0, prioritised = 0;
+    for (int32_t c = t->last[p]; c >= 0; c = t->prev[c]) {
+        out[n++] = c;
+        prioritised |= t->priority[c] != 0;
+    }
+    if (!prioritised) return HT_OK;
+    cand *cands = malloc((size_t)n * sizeof *cands);
+    if (!cands) return HT_E_NO_MEMORY;
+    for (int32_t k = 0; k < n; k++) cands[k] = (cand){out[k], t->priority[out[k]], k};
+    qsort(cands, (size_t)n, sizeof *cands, by_priority);
+    for (int32_t k = 0; k < n; k++) out[k] = cands[k].slot;
+    free(cands);
+    return HT_OK;
+}
+
+/* The walk's record of child `s`, from its row. */
+void htq_row_kid(const ht_tree *t, int32_t s, kid *x) {
+    x->slot = s;
+    x->flags = t->flags[s];
+    x->cx = t->cx[s];
+    x->cy = t->cy[s];
+    x->offx = t->offx[s];
+    x->offy = t->offy[s];
+    x->x0 = t->rx0[s];
+    x->y0 = t->ry0[s];
+    x->x1 = t->rx1[s];
+    x->y1 = t->ry1[s];
+    x->inv[0] = t->ia[s];
+    x->inv[1] = t->ib[s];
+    x->inv[2] = t->ic[s];
+    x->inv[3] = t->id[s];
+    x->inv[4] = t->itx[s];
+    x->inv[5] = t->ity[s];
+}
+
 static inline int32_t cell_of(double v, double g0, double scale, int32_t n) {
     return grid_cell((v - g0) * scale, n);
 }
@@ -320,42 +358,21 @@ ht_status htq_remake_block(const ht_tree *t, int32_t p, const block *old, block 
     *out = NULL;
     int32_t n = t->nkids[p];
     if (n == 0) return HT_OK;
-    cand *cands = malloc((size_t)n * sizeof *cands);
+    int32_t *slots = malloc((size_t)n * sizeof *slots);
     cand_box *boxes = malloc((size_t)n * sizeof *boxes);
     int *kinds = malloc((size_t)n * sizeof *kinds);
     block *b = NULL;
     ht_status st = HT_E_NO_MEMORY;
-    if (!cands || !boxes || !kinds) goto done;
-    /* Back to front is UIKit's search order: last subview first. */
-    int32_t count = 0, prioritised = 0;
-    for (int32_t c = t->last[p]; c >= 0; c = t->prev[c]) {
-        int kind = child_box(t, c, &boxes[count]);
+    if (!slots || !boxes || !kinds) goto done;
+    if ((st = htq_search_order(t, p, slots)) != HT_OK) goto done;
+    st = HT_E_NO_MEMORY;
+    /* The candidates: the children that can be hit somewhere, in search order. */
+    int32_t count = 0;
+    for (int32_t k = 0; k < n; k++) {
+        int kind = child_box(t, slots[k], &boxes[count]);
         if (kind == BOX_NEVER) continue;
         kinds[count] = kind;
-        cands[count].slot = c;
-        cands[count].priority = t->priority[c];
-        cands[count].order = count;
-        prioritised |= t->priority[c] != 0;
-        count++;
-    }
-    if (prioritised) {
-        /* Reorder the boxes with their candidates: sort indices, then permute. */
-        qsort(cands, (size_t)count, sizeof *cands, by_priority);
-        cand_box *sorted = malloc((size_t)(count ? count : 1) * sizeof *sorted);
-        int *skinds = malloc((size_t)(count ? count : 1) * sizeof *skinds);
-        if (!sorted || !skinds) {
-            free(sorted);
-            free(skinds);
-            goto done;
-        }
-        for (int32_t k = 0; k < count; k++) {
-            sorted[k] = boxes[cands[k].order];
-            skinds[k] = kinds[cands[k].order];
-        }
-        free(boxes);
-        free(kinds);
-        boxes = sorted;
-        kinds = skinds;
+        slots[count++] = slots[k];
     }
     b = malloc(block_head(count));
     if (!b) goto done;
@@ -363,24 +380,8 @@ ht_status htq_remake_block(const ht_tree *t, int32_t p, const block *old, block 
     b->count = count;
     b->tests = count >= TEST_MIN ? (kid_test *)(void *)&b->kids[count] : NULL;
     for (int32_t k = 0; k < count; k++) {
-        int32_t s = cands[k].slot;
         kid *x = &b->kids[k];
-        x->cx = t->cx[s];
-        x->cy = t->cy[s];
-        x->offx = t->offx[s];
-        x->offy = t->offy[s];
-        x->x0 = t->rx0[s];
-        x->y0 = t->ry0[s];
-        x->x1 = t->rx1[s];
-        x->y1 = t->ry1[s];
-        x->inv[0] = t->ia[s];
-        x->inv[1] = t->ib[s];
-        x->inv[2] = t->ic[s];
-        x->inv[3] = t->id[s];
-        x->inv[4] = t->itx[s];
-        x->inv[5] = t->ity[s];
-        x->slot = s;
-        x->flags = t->flags[s];
+        htq_row_kid(t, slots[k], x);
         if (kinds[k] == BOX_UNBOUNDED) b->nalways++;
         /* A record depends only on its kid: one unchanged at the same place is reused (a move
          * of one of 20,000 candidates rebuilds the block). */
@@ -398,7 +399,7 @@ ht_status htq_remake_block(const ht_tree *t, int32_t p, const block *old, block 
     st = HT_OK;
 done:
     htq_release_block(b);
-    free(cands);
+    free(slots);
     free(boxes);
     free(kinds);
     return st;

@@ -36,6 +36,7 @@ const char *ht_status_string(ht_status status) {
     case HT_E_BAD_HANDLE: return "no such solver variable or constraint";
     case HT_E_IN_USE: return "the variable is used by a constraint";
     case HT_E_REQUIRED_PRIORITY: return "a priority cannot change between required and optional";
+    case HT_E_BUFFER_TOO_SMALL: return "a buffer is too small for the result (the size needed was written)";
     }
     return "unknown status";
 }

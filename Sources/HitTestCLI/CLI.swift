@@ -637,6 +637,13 @@ public enum HitTestCLI {
 }
 
 extension View {
+    /// Whether a view of the subtree has a `pointInsideHandler` or a `hitTestHandler`.
+    var hasHandlerInTree: Bool {
+        var found = false
+        forEachView { found = found || $0.pointInsideHandler != nil || $0.hitTestHandler != nil }
+        return found
+    }
+
     /// Every view of the subtree, parent first, without recursion.
     func forEachView(_ body: (View) -> Void) {
         var stack: [View] = [self]

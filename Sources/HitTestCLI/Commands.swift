@@ -23,8 +23,8 @@ extension HitTestCLI {
                 tableText = try table.text()
                 answers = .i32(table)
             }
-            // Screen -> root coordinates (a no-op for a root at the origin, unscrolled).
-            let shift = Screen.toRoot(Point(x: 0, y: 0), window)
+            // Screen -> root coordinates, converted piece by piece on the workers.
+            let screen = LevelConversion(window)
             if window.transform.isIdentity {
                 // One pass: parse, hit-test and write piece by piece (PointsStream).
                 let input = try InputBytes(a.positional[1], output)
@@ -37,9 +37,9 @@ extension HitTestCLI {
                 let count: Int
                 do {
                     count = binary
-                        ? try PointsStream.binary(input.buffer, window: window, shift: shift, answers: answers, to: &w, progress: progress)
+                        ? try PointsStream.binary(input.buffer, window: window, screen: screen, answers: answers, to: &w, progress: progress)
                         : try PointsStream.csv(
-                            input.buffer, name: display(a.positional[1]), window: window, shift: shift, answers: answers, to: &w, progress: progress)
+                            input.buffer, name: display(a.positional[1]), window: window, screen: screen, answers: answers, to: &w, progress: progress)
                     try w.finish()
                 } catch {
                     w.discard()
@@ -503,18 +503,14 @@ extension HitTestCLI {
             return (UInt8(a.0 + (b.0 - a.0) * f), UInt8(a.1 + (b.1 - a.1) * f), UInt8(a.2 + (b.2 - a.2) * f))
         }
 
-        /// The cost map: per pixel, how many views UIKit's walk calls hitTest on (the flattened
-        /// walk: no recursion, no allocation per pixel).
+        /// The cost map: per pixel, how many views UIKit's walk calls hitTest on (the C walk's
+        /// trail, `hitTestCosts`).
         static func costMap(_ window: View, _ grid: Grid, progress: Progress) throws -> RGBImage {
-            guard let flat = FlatTree(window) else { throw Failure.internal("--cost needs a tree without handlers") }
             let (w, h) = (grid.width, grid.height)
             var costs = [Int32](repeating: 0, count: w * h)
-            var stack: [FlatTree.Frame] = []
             for py in 0..<h {
-                for px in 0..<w {
-                    let p = Screen.toRoot(grid.screen(px, py), window)
-                    costs[py * w + px] = Int32(clamping: flat.walk(p.x, p.y, stack: &stack).visits)
-                }
+                let row = (0..<w).map { px in Screen.toRoot(grid.screen(px, py), window) }
+                for (px, c) in window.hitTestCosts(row).enumerated() { costs[py * w + px] = Int32(clamping: c) }
                 if py & 63 == 0 { progress.report("cost map: \(py * 100 / h)% of \(w * h) pixels") }
             }
             let maxCost = max(1, Int(costs.max() ?? 1))
@@ -552,41 +548,73 @@ extension HitTestCLI {
             }
             let (_, window) = try loadScene(a.positional[0], output)
             try LayoutOption.apply(a.options["--size"], to: window)  // Layout: --size
-            guard let flat = FlatTree(window) else { throw Failure.internal("explain needs a tree without handlers") }
             let p = Screen.toRoot(Point(x: x, y: y), window)
-            var steps: [FlatTree.Step] = []
-            var stack: [FlatTree.Frame] = []
-            let (hit, visits) = flat.walk(p.x, p.y, stack: &stack) { steps.append($0) }
-            for line in summarise(steps, flat) { output.out(line) }
-            output.out("=> \(hit.map { shown(flat.views[$0]) } ?? "nothing") (\(count(visits, "view")) tested)")
-            if window.hitTest(p) !== hit.map({ flat.views[$0] }) {
-                throw Failure.internal("the index and the walk disagree at (\(x), \(y))")
+            let trace = window.hitTestTrace(p)
+            for line in lines(trace) { output.out(line) }
+            if window.hitTest(p) !== trace.hit {
+                throw Failure.internal("the trace and the hit test disagree at (\(x), \(y))")
+            }
+        }
+
+        /// The command's text: the trail (`summarise`) and the closing line.
+        static func lines(_ trace: HitTestTrace) -> [String] {
+            summarise(trace.steps) + ["=> \(trace.hit.map { shown($0) } ?? "nothing") (\(count(trace.viewsTested, "view")) tested)"]
+        }
+
+        /// What a step of the trail decided, in words.
+        static func verdict(_ s: HitTestTrace.Step) -> String {
+            let v = s.view
+            let how = s.askedPointInsideHandler
+                ? "pointInsideHandler says" : "bounds\(v.hitTestInsets == .zero ? "" : " with hitTestInsets")"
+            switch s.decision {
+            case .hidden, .userInteractionDisabled, .transparent: return rejection(s.decision, v)
+            // A singular transform puts the point at NaN, outside everything: the same words.
+            case .outside, .singularTransform: return "rejected: outside (\(how))"
+            case .searchesSubviews(let n):
+                return (s.isInside ? "inside (\(how))" : "outside, but allowsSubviewHitsOutsideBounds")
+                    + (n == 0 ? "; no subviews" : "; searching \(count(n, "subview")), last first")
+            case .capturesSubviewTouches: return s.isInside ? "inside; capturesSubviewTouches: subviews not searched" : "outside"
+            case .hitTestHandler: return "hitTestHandler answered \(s.handlerAnswer.map { shown($0) } ?? "nil")"
+            case .hit: return "hit: no subview took the point"
+            case .passesTouchesThrough: return "nil: passesTouchesThrough"
+            case .noSubviewTookThePoint: return "nil: no subview took the point"
+            }
+        }
+
+        /// The words for a view rejected before its region test (hidden, not interactive,
+        /// transparent); the page writes them into its data.
+        static func rejection(_ d: HitTestTrace.Decision, _ v: View) -> String {
+            switch d {
+            case .hidden: return "rejected: hidden"
+            case .userInteractionDisabled:
+                return v.isUserInteractionEnabled ? "rejected: animating without allowUserInteraction" : "rejected: userInteractionEnabled is false"
+            default: return "rejected: alpha \(v.alpha) < 0.01"
             }
         }
 
         /// The trail, a line per step; a run of more than 5 siblings rejected for the same
         /// reason becomes one line ("177 views: rejected: outside (bounds)", first and last named).
-        static func summarise(_ steps: [FlatTree.Step], _ flat: FlatTree) -> [String] {
+        static func summarise(_ steps: [HitTestTrace.Step]) -> [String] {
             // Indentation stops growing at 32 levels; deeper lines say their depth.
             func indent(_ depth: Int) -> String {
                 String(repeating: "  ", count: min(depth, 32)) + (depth > 32 ? "[depth \(depth)] " : "")
             }
-            func line(_ s: FlatTree.Step) -> String {
-                indent(s.depth) + "\(shown(flat.views[s.view])) at (\(short(s.x)), \(short(s.y))): \(s.verdict)"
-            }
+            let verdicts = steps.map(verdict)
             var lines: [String] = []
             var k = 0
             while k < steps.count {
                 var e = k + 1
-                if steps[k].verdict.hasPrefix("rejected") {
-                    while e < steps.count, steps[e].depth == steps[k].depth, steps[e].verdict == steps[k].verdict { e += 1 }
+                if verdicts[k].hasPrefix("rejected") {
+                    while e < steps.count, steps[e].depth == steps[k].depth, verdicts[e] == verdicts[k] { e += 1 }
                 }
                 if e - k > 5 {
-                    let s = steps[k]
-                    lines.append(indent(s.depth)
-                        + "\(count(e - k, "view")) (\(shown(flat.views[s.view])) ... \(shown(flat.views[steps[e - 1].view]))): \(s.verdict)")
+                    lines.append(indent(steps[k].depth)
+                        + "\(count(e - k, "view")) (\(shown(steps[k].view)) ... \(shown(steps[e - 1].view))): \(verdicts[k])")
                 } else {
-                    for j in k..<e { lines.append(line(steps[j])) }
+                    for j in k..<e {
+                        let s = steps[j]
+                        lines.append(indent(s.depth) + "\(shown(s.view)) at (\(short(s.point.x)), \(short(s.point.y))): \(verdicts[j])")
+                    }
                 }
                 k = e
             }

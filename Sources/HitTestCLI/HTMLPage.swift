@@ -9,10 +9,13 @@ extension HitTestCLI {
     /// point under the pointer: the hit view, its ancestor path, the views under the pointer
     /// that did not get the touch and why, and `explain`'s trail.
     ///
-    /// The page computes its answers itself, with UIKit's walk over the flattened tree
-    /// (`FlatTree`'s numbers, written exactly, so the page's arithmetic is the walk's, operation
-    /// for operation); the map's pixels are the C engine's bulk answers. The page's model script
-    /// (`HTMLPageScript.model`) has no DOM code, so node runs it headlessly in the tests.
+    /// The page answers in the browser, without a server: its model script
+    /// (`HTMLPageScript.model`) runs UIKit's walk over the page's data, the numbers the C walk
+    /// uses (`LevelConversion`'s, written exactly, with the C index's search order), with the C
+    /// walk's arithmetic, operation for operation, and writes `explain`'s trail in its words.
+    /// The map's pixels are the C engine's bulk answers. The script has no DOM code, so node
+    /// runs it headlessly in the tests, which hold its answers, trails and costs to the C
+    /// walk's (`HitTestTrace`) on many points of many scenes.
     enum HTMLPage {
         /// The page's default raster: at most 2 pixels per point and 1.5 M pixels.
         static let defaultPixels = 1_500_000.0
@@ -107,12 +110,17 @@ extension HitTestCLI {
         /// The page's data: the flattened tree (the walk's numbers), names, screen frames, the
         /// engine's hit map as runs, and the audit's findings. Columnar JSON.
         static func dataJSON(_ window: Window, scene: SceneFile?, title: String, scale: Double?, _ output: Output) throws -> String {
-            guard let flat = FlatTree(window) else { throw Failure(message: "the page needs a tree without handlers (hitTest or pointInside handlers cannot be drawn as a page)") }
-            let n = flat.views.count
+            if window.hasHandlerInTree {
+                throw Failure(message: "the page needs a tree without handlers (hitTest or pointInside handlers cannot be drawn as a page)")
+            }
+            // The views in pre-order (the root first, each view before its subviews, in order).
+            var views: [View] = []
+            window.forEachView { views.append($0) }
+            let n = views.count
             let grid = try grid(window, scale: scale, output)
             var index: [ObjectIdentifier: Int] = [:]
             index.reserveCapacity(n)
-            for (i, v) in flat.views.enumerated() { index[ObjectIdentifier(v)] = i }
+            for (i, v) in views.enumerated() { index[ObjectIdentifier(v)] = i }
             var classes: [String: String] = [:]
             if let scene {
                 var stack = [scene.root]
@@ -128,14 +136,14 @@ extension HitTestCLI {
             // Names, classes, parents.
             var names: [String] = []
             names.reserveCapacity(n)
-            for v in flat.views { names.append(name(v)) }
+            for v in views { names.append(name(v)) }
             j.raw(",\"ids\":")
             j.strings(names)
             var classTable: [String] = [""]
             var classIndex: [String: Int] = ["": 0]
             var cls: [Int] = []
             cls.reserveCapacity(n)
-            for v in flat.views {
+            for v in views {
                 let c = v.accessibilityIdentifier.flatMap { classes[$0] } ?? ""
                 if let k = classIndex[c] { cls.append(k) } else { classIndex[c] = classTable.count; cls.append(classTable.count); classTable.append(c) }
             }
@@ -144,12 +152,12 @@ extension HitTestCLI {
             j.raw(",\"cls\":")
             j.ints(cls)
 
-            // Children in search order.
+            // Children in search order: the C index's (`ht_node_search_order`).
             var childStart = [0]
             var children: [Int] = []
             var parent = [Int](repeating: -1, count: n)
-            for i in 0..<n {
-                for c in flat.order[i] { children.append(Int(c)); parent[Int(c)] = i }
+            for (i, v) in views.enumerated() {
+                for c in v.subviewsInHitTestOrder { let k = index[ObjectIdentifier(c)]!; children.append(k); parent[k] = i }
                 childStart.append(children.count)
             }
             j.raw(",\"childStart\":")
@@ -157,26 +165,31 @@ extension HitTestCLI {
             j.raw(",\"children\":")
             j.ints(children)
 
-            // Flags and the walk's verdict words.
+            // Flags and the trail's words for views the walk rejects before their region test.
             var reasons = [""]
             var reasonIndex: [String: Int] = ["": 0]
             var flags: [Int] = []
             var unusable: [Int] = []
             flags.reserveCapacity(n)
             unusable.reserveCapacity(n)
-            for (i, v) in flat.views.enumerated() {
+            let conversions = views.map(LevelConversion.init)
+            var regions: [(Double, Double, Double, Double)] = []
+            regions.reserveCapacity(n)
+            for (i, v) in views.enumerated() {
+                let r = v.bounds.inset(by: v.hitTestInsets)
+                regions.append((r.minX, r.minY, r.maxX, r.maxY))
+                let rejection: HitTestTrace.Decision? = v.isHidden ? .hidden : !v.isUserInteractionEnabled
+                    ? .userInteractionDisabled : v.alpha < 0.01 ? .transparent : nil
                 var f = 0
-                if flat.usable[i] { f |= 1 }
-                if flat.outside[i] { f |= 2 }
-                if flat.captures[i] { f |= 4 }
-                if flat.passes[i] { f |= 8 }
-                if flat.identity[i] { f |= 16 }
+                if rejection == nil { f |= 1 }
+                if v.allowsSubviewHitsOutsideBounds { f |= 2 }
+                if v.capturesSubviewTouches { f |= 4 }
+                if v.passesTouchesThrough { f |= 8 }
+                if conversions[i].transform.isIdentity { f |= 16 }
                 if v.hitTestInsets != .zero { f |= 32 }
                 flags.append(f)
-                // The same words as FlatTree.walk's.
-                let r = flat.usable[i] ? "" : v.isHidden ? "rejected: hidden" : !v.isUserInteractionEnabled
-                    ? "rejected: userInteractionEnabled is false" : "rejected: alpha \(v.alpha) < 0.01"
-                if let k = reasonIndex[r] { unusable.append(k) } else { reasonIndex[r] = reasons.count; unusable.append(reasons.count); reasons.append(r) }
+                let words = rejection.map { Explain.rejection($0, v) } ?? ""
+                if let k = reasonIndex[words] { unusable.append(k) } else { reasonIndex[words] = reasons.count; unusable.append(reasons.count); reasons.append(words) }
             }
             j.raw(",\"flags\":")
             j.ints(flags)
@@ -185,38 +198,28 @@ extension HitTestCLI {
             j.raw(",\"unusable\":")
             j.ints(unusable)
 
-            // The walk's numbers, exactly.
+            // The walk's numbers, exactly: each view's conversion from its superview's space (for
+            // the root, from the screen) and its touch region.
             j.raw(",\"center\":[")
-            for i in 0..<n { if i > 0 { j.comma() }; j.number(flat.center[i].0); j.comma(); j.number(flat.center[i].1) }
+            for (i, c) in conversions.enumerated() { if i > 0 { j.comma() }; j.number(c.center.x); j.comma(); j.number(c.center.y) }
+            j.raw("],\"off\":[")
+            for (i, c) in conversions.enumerated() { if i > 0 { j.comma() }; j.number(c.offset.x); j.comma(); j.number(c.offset.y) }
             j.raw("],\"m\":[")
-            for i in 0..<n {
+            for (i, c) in conversions.enumerated() {
                 if i > 0 { j.comma() }
-                let t = flat.m[i]
-                for (k, x) in [t.0, t.1, t.2, t.3, t.4, t.5].enumerated() { if k > 0 { j.comma() }; j.number(x) }
+                let t = c.inverse ?? AffineTransform(a: .nan, b: .nan, c: .nan, d: .nan, tx: .nan, ty: .nan)
+                for (k, x) in [t.a, t.b, t.c, t.d, t.tx, t.ty].enumerated() { if k > 0 { j.comma() }; j.number(x) }
             }
             j.raw("],\"region\":[")
-            for i in 0..<n {
+            for (i, r) in regions.enumerated() {
                 if i > 0 { j.comma() }
-                let r = flat.region[i]
                 j.number(r.0); j.comma(); j.number(r.1); j.comma(); j.number(r.2); j.comma(); j.number(r.3)
             }
             j.raw("]")
 
-            // The screen point -> the root's bounds space, as Screen.toRoot computes it.
-            let rb = window.bounds, ra = window.anchorPoint, rc = window.center
-            let inv = window.transform.isIdentity ? AffineTransform.identity : window.transform.inverted()
-            j.raw(",\"root\":{\"identity\":\(window.transform.isIdentity),\"inverse\":[")
-            let iv = inv ?? AffineTransform(a: .nan, b: .nan, c: .nan, d: .nan, tx: .nan, ty: .nan)
-            for (k, x) in [iv.a, iv.b, iv.c, iv.d, iv.tx, iv.ty].enumerated() { if k > 0 { j.comma() }; j.number(x) }
-            j.raw("],\"origin\":[")
-            j.number(rb.minX + ra.x * rb.width); j.comma(); j.number(rb.minY + ra.y * rb.height)
-            j.raw("],\"center\":[")
-            j.number(rc.x); j.comma(); j.number(rc.y)
-            j.raw("]}")
-
             // Screen geometry for display: each view's bounds (frame) and a quad when rotated or
             // skewed; the box of each subtree's touch regions (to find the views under a point).
-            let screen = screenGeometry(window, flat, parent: parent)
+            let screen = screenGeometry(views, regions: regions, parent: parent)
             j.raw(",\"frame\":[")
             for i in 0..<n {
                 if i > 0 { j.comma() }
@@ -309,10 +312,10 @@ extension HitTestCLI {
         /// Each view's bounds on the screen (bounding box), its quad when its mapping to the
         /// screen is not axis-aligned, and the screen box of its subtree's touch regions
         /// (bounds with hitTestInsets), padded by a little so rounding never excludes a view.
-        static func screenGeometry(_ window: View, _ flat: FlatTree, parent: [Int]) -> (
+        static func screenGeometry(_ views: [View], regions: [(Double, Double, Double, Double)], parent: [Int]) -> (
             frames: [(Double, Double, Double, Double)], quads: [(Int, [Double])], subtree: [(Double, Double, Double, Double)]
         ) {
-            let n = flat.views.count
+            let n = views.count
             // Own bounds space -> screen: (a, b, c, d, tx, ty); composed top-down (pre-order).
             var toScreen = [(Double, Double, Double, Double, Double, Double)](repeating: (1, 0, 0, 1, 0, 0), count: n)
             var frames = [(Double, Double, Double, Double)](repeating: (0, 0, 0, 0), count: n)
@@ -328,7 +331,7 @@ extension HitTestCLI {
                 return (xs.min()!, ys.min()!, xs.max()!, ys.max()!)
             }
             for i in 0..<n {
-                let v = flat.views[i]
+                let v = views[i]
                 let b = v.bounds, a = v.anchorPoint, c = v.center, t = v.transform
                 let ox = b.minX + a.x * b.width, oy = b.minY + a.y * b.height
                 // p -> center + T (p - o)
@@ -346,7 +349,7 @@ extension HitTestCLI {
                 let fb = box(q)
                 frames[i] = (fb.0, fb.1, fb.2 - fb.0, fb.3 - fb.1)
                 if m.1 != 0 || m.2 != 0 { quads.append((i, q)) }
-                let r = flat.region[i]
+                let r = regions[i]
                 if r.2 > r.0 && r.3 > r.1 {
                     let rb = box(corners(m, r.0, r.1, r.2, r.3))
                     let pad = 1e-9 * max(1, abs(rb.0), abs(rb.1), abs(rb.2), abs(rb.3))

@@ -1,7 +1,7 @@
 extension HitTestCLI {
     /// The page's style, markup and scripts (see `HTMLPage`). `model` has no DOM code: it is
     /// UIKit's walk over the page's data and the `explain` trail in the CLI's words, and it is
-    /// what the tests run in node against the engine.
+    /// what the tests run in node against the C walk's trail (`HitTestTrace`).
     enum HTMLPageScript {
         static let style = #"""
         * { box-sizing: border-box; }
@@ -50,20 +50,21 @@ extension HitTestCLI {
 
         static let model = #"""
         "use strict";
-        /* UIKit's hit-test walk over the page's data: the rules and the arithmetic of the CLI's
-           FlatTree.walk, operation for operation (doubles in the same order; no recursion). */
+        /* UIKit's hit-test walk over the page's data, so that the page answers without a server:
+           the rules of the C walk and its arithmetic, operation for operation (doubles in the
+           same order; no recursion), its trail in explain's words. The tests hold its answers,
+           trails and costs to the C walk's (HitTestTrace) on many points of many scenes. */
         function HitTestModel(D) {
           const n = D.ids.length;
           const num = v => typeof v === "number" ? v : v === "nan" ? NaN : v === "inf" ? Infinity : -Infinity;
           const F = a => { const t = new Float64Array(a.length); for (let i = 0; i < a.length; i++) t[i] = num(a[i]); return t; };
-          const center = F(D.center), m = F(D.m), region = F(D.region), frame = F(D.frame), sbox = F(D.subtreeBox);
+          const center = F(D.center), off = F(D.off), m = F(D.m), region = F(D.region), frame = F(D.frame), sbox = F(D.subtreeBox);
           const flags = Int32Array.from(D.flags), unusable = Int32Array.from(D.unusable), cls = Int32Array.from(D.cls);
           const childStart = Int32Array.from(D.childStart), children = Int32Array.from(D.children);
           const parent = new Int32Array(n).fill(-1);
           for (let i = 0; i < n; i++) for (let k = childStart[i]; k < childStart[i + 1]; k++) parent[children[k]] = i;
           const ids = D.ids, reasons = D.reasons, classTable = D.classTable;
           const USABLE = 1, OUTSIDE = 2, CAPTURES = 4, PASSES = 8, IDENTITY = 16, INSETS = 32;
-          const R = D.root, rinv = F(R.inverse), rorigin = F(R.origin), rcenter = F(R.center);
 
           function count(k, word) { return k + " " + (k === 1 ? word : word + "s"); }
           /* Swift's String(format: "%.3f") (glibc: exact ties to even), trailing zeros dropped. */
@@ -92,21 +93,17 @@ extension HitTestCLI {
             return s === "-0" ? "0" : s;
           }
 
-          /* A screen point in the root's bounds space (Screen.toRoot). */
-          function toRoot(sx, sy) {
-            const qx = sx - rcenter[0], qy = sy - rcenter[1];
-            if (R.identity) return [qx + rorigin[0], qy + rorigin[1]];
-            return [(rinv[0] * qx + rinv[2] * qy + rinv[4]) + rorigin[0], (rinv[1] * qx + rinv[3] * qy + rinv[5]) + rorigin[1]];
-          }
-
           let cvx = 0, cvy = 0;
-          /* The point in view i's bounds space, from its superview's (FlatTree.convert). */
+          /* The point in view i's bounds space, from its superview's (the root's: from the
+             screen's): LevelConversion.fromSuperview, the C walk's to_local. */
           function convert(i, x, y) {
             const qx = x - center[2 * i], qy = y - center[2 * i + 1], b = 6 * i;
-            if (flags[i] & IDENTITY) { cvx = qx + m[b + 4]; cvy = qy + m[b + 5]; return; }
-            cvx = m[b] * qx + m[b + 2] * qy + m[b + 4];
-            cvy = m[b + 1] * qx + m[b + 3] * qy + m[b + 5];
+            if (flags[i] & IDENTITY) { cvx = qx + off[2 * i]; cvy = qy + off[2 * i + 1]; return; }
+            cvx = (m[b] * qx + m[b + 2] * qy + m[b + 4]) + off[2 * i];
+            cvy = (m[b + 1] * qx + m[b + 3] * qy + m[b + 5]) + off[2 * i + 1];
           }
+          /* A screen point in the root's bounds space (Screen.toRoot). */
+          function toRoot(sx, sy) { convert(0, sx, sy); return [cvx, cvy]; }
           function inside(i, x, y) {
             const r = 4 * i;
             return x >= region[r] && x < region[r + 2] && y >= region[r + 1] && y < region[r + 3];
@@ -125,7 +122,7 @@ extension HitTestCLI {
           }
 
           /* UIKit's walk for a point in the root's bounds space: {hit (index or -1), visits};
-             record(depth, view, x, y, verdict) gets every decision, as FlatTree.walk's steps. */
+             record(depth, view, x, y, verdict) gets every decision, as the C trail's steps. */
           function walk(x, y, record) {
             let sp = 0, visits = 0;
             function enter(i, x, y, depth) {

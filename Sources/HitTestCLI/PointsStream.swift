@@ -241,10 +241,10 @@ extension HitTestCLI {
         }
 
         /// `query` for a CSV input whose window has no transform: parse, hit-test and write in one
-        /// pass (see `PointsStream`). `shift`: added to each point (screen to root space). Returns
-        /// the number of points.
+        /// pass (see `PointsStream`). `screen`: the root's conversion from the screen, applied to
+        /// each point (`Screen.toRoot`'s arithmetic). Returns the number of points.
         static func csv(
-            _ input: UnsafeRawBufferPointer, name: String, window: Window, shift: Point,
+            _ input: UnsafeRawBufferPointer, name: String, window: Window, screen: LevelConversion,
             answers: AnswerFormat? = nil, to w: inout FileWriter, progress: Progress
         ) throws -> Int {
             let answers = answers ?? .text(PointsCSV.Ids(allViewsOf: window))
@@ -254,7 +254,7 @@ extension HitTestCLI {
             let n = input.count
             let cuts = PointsCSV.cuts(base, n, piece: csvPieceBytes)
             let snapshot = window.makeHitTestSnapshot()
-            let moved = shift != Point(x: 0, y: 0)
+            let moved = !screen.isNoOp, inverse = screen.inverse
             let input = SharedBytes(raw: UnsafeRawPointer(base), count: n)
             let text: Bool
             if case .text = answers { text = true } else { text = false }
@@ -282,7 +282,7 @@ extension HitTestCLI {
                 slot.formatted = false
                 guard failure == nil else { return }
                 if moved {
-                    for i in 0..<count { slot.points[i] = Point(x: slot.points[i].x + shift.x, y: slot.points[i].y + shift.y) }
+                    for i in 0..<count { slot.points[i] = screen.fromSuperview(slot.points[i], inverse: inverse) }
                 }
                 snapshot.hitTest(
                     UnsafeBufferPointer(start: slot.points, count: count),
@@ -314,7 +314,7 @@ extension HitTestCLI {
         /// `query` for `.f64` input whose window has no transform: the points are read where they
         /// are (the mapped file), hit-tested and formatted in pieces (see `PointsStream`).
         static func binary(
-            _ input: UnsafeRawBufferPointer, window: Window, shift: Point, answers: AnswerFormat? = nil,
+            _ input: UnsafeRawBufferPointer, window: Window, screen: LevelConversion, answers: AnswerFormat? = nil,
             to w: inout FileWriter, progress: Progress
         ) throws -> Int {
             let answers = answers ?? .text(PointsCSV.Ids(allViewsOf: window))
@@ -322,7 +322,7 @@ extension HitTestCLI {
             let total = input.count / 16
             guard total > 0, let raw = input.baseAddress else { return 0 }
             let snapshot = window.makeHitTestSnapshot()
-            let moved = shift != Point(x: 0, y: 0)
+            let moved = !screen.isNoOp, inverse = screen.inverse
             // Points in place when aligned and little-endian (always, for a mapped file on the
             // usual machines); otherwise copied per piece.
             let direct = UInt16(littleEndian: 1) == 1 && Int(bitPattern: raw) % MemoryLayout<Point>.alignment == 0 && !moved
@@ -344,7 +344,7 @@ extension HitTestCLI {
                         let at = (start + i) * 16
                         let x = Double(bitPattern: UInt64(littleEndian: source.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
                         let y = Double(bitPattern: UInt64(littleEndian: source.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self)))
-                        slot.points[i] = Point(x: x + shift.x, y: y + shift.y)
+                        slot.points[i] = screen.fromSuperview(Point(x: x, y: y), inverse: inverse)
                     }
                     points = UnsafePointer(slot.points)
                 }

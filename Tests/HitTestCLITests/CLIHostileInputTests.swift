@@ -386,13 +386,13 @@ import Testing
 
     @Test func costMapCountsWhatTheReferenceWalkTests() throws {
         let window = SampleScenes.app(cells: 200).root
-        let flat = try #require(HitTestCLI.FlatTree(window))
-        var stack: [HitTestCLI.FlatTree.Frame] = []
-        for p in [Point(x: 20, y: 300), Point(x: 350, y: 120), Point(x: 100, y: 800), Point(x: 5, y: 5), Point(x: 389, y: 843)] {
+        let points = [Point(x: 20, y: 300), Point(x: 350, y: 120), Point(x: 100, y: 800), Point(x: 5, y: 5), Point(x: 389, y: 843)]
+        let costs = window.hitTestCosts(points)
+        for (p, cost) in zip(points, costs) {
             let probe = Reference.Probe()
             let hit = Reference.hitTest(window, p, probe: probe)
-            let (flatHit, visits) = flat.walk(p.x, p.y, stack: &stack)
-            #expect(visits == probe.visits && flatHit.map { flat.views[$0] } === hit)
+            let trace = window.hitTestTrace(p)
+            #expect(cost == probe.visits && trace.viewsTested == probe.visits && trace.hit === hit)
         }
     }
 

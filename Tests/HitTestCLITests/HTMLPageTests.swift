@@ -34,7 +34,7 @@ import Testing
         const { HitTestModel } = new Function("module", code + "\nreturn module.exports;")({ exports: {} });
         const M = HitTestModel(D);
         const pts = fs.readFileSync(process.argv[3], "utf8").split("\n").filter(s => s.length);
-        const answers = pts.map(s => { const [x, y] = s.split(",").map(Number); const a = M.answer(x, y); return [a.hit, a.trail, a.under]; });
+        const answers = pts.map(s => { const [x, y] = s.split(",").map(Number); const a = M.answer(x, y); return [a.hit, a.trail, a.under, a.visits]; });
         /* the page's walk at every pixel centre against the engine's map */
         const map = D.map;
         let k = 0, bad = 0, checked = 0, first = null;
@@ -54,7 +54,7 @@ import Testing
         """#
 
     struct NodeResult {
-        var answers: [(hit: String?, trail: String, under: [String])]
+        var answers: [(hit: String?, trail: String, under: [String], visits: Int)]
         var bad: Int
         var checked: Int
     }
@@ -87,7 +87,7 @@ import Testing
             throw HarnessError(message: "node failed (\(p.terminationStatus)): \(errText)")
         }
         return NodeResult(
-            answers: answers.map { ($0[0] as? String, $0[1] as? String ?? "", $0[2] as? [String] ?? []) },
+            answers: answers.map { ($0[0] as? String, $0[1] as? String ?? "", $0[2] as? [String] ?? [], $0[3] as? Int ?? -1) },
             bad: json["bad"] as? Int ?? -1, checked: json["checked"] as? Int ?? -1)
     }
 
@@ -96,21 +96,15 @@ import Testing
         var description: String { message }
     }
 
-    /// `explain`'s text for a screen point: the command's own steps and summary.
-    static func explainText(_ window: Window, _ flat: HitTestCLI.FlatTree, _ s: Point) -> (hit: View?, text: String) {
-        let p = HitTestCLI.Screen.toRoot(s, window)
-        var steps: [HitTestCLI.FlatTree.Step] = []
-        var stack: [HitTestCLI.FlatTree.Frame] = []
-        let (hit, visits) = flat.walk(p.x, p.y, stack: &stack) { steps.append($0) }
-        let lines = HitTestCLI.Explain.summarise(steps, flat)
-            + ["=> \(hit.map { HitTestCLI.name(flat.views[$0]) } ?? "nothing") (\(HitTestCLI.count(visits, "view")) tested)"]
-        return (hit.map { flat.views[$0] }, lines.joined(separator: "\n"))
+    /// `explain`'s text for a screen point: the command's own lines, from the C walk's trail.
+    static func explainText(_ window: Window, _ s: Point) -> (hit: View?, text: String, visits: Int) {
+        let trace = window.hitTestTrace(HitTestCLI.Screen.toRoot(s, window))
+        return (trace.hit, HitTestCLI.Explain.lines(trace).joined(separator: "\n"), trace.viewsTested)
     }
 
     /// Compares the page with the engine, the reference walk and explain at `points` (screen).
     static func expectPageEqualsEngine(_ window: Window, points: [Point], scene: SceneFile? = nil, scale: Double? = nil, label: String) throws {
         let result = try runPage(window, scene: scene, points: points, scale: scale)
-        let flat = try #require(HitTestCLI.FlatTree(window))
         #expect(result.bad == 0, "\(label): the page's walk and the engine's map disagree at \(result.bad) of \(result.checked) pixels")
         #expect(result.checked > 0)
         var mismatches = 0
@@ -118,13 +112,14 @@ import Testing
             let p = HitTestCLI.Screen.toRoot(s, window)
             let engine = window.hitTest(p)
             let reference = Reference.hitTest(window, p)
-            let (walkHit, trail) = explainText(window, flat, s)
+            let (walkHit, trail, visits) = explainText(window, s)
             let page = result.answers[k]
             let ok = page.hit == engine.map { HitTestCLI.name($0) } && engine === reference && walkHit === engine && page.trail == trail
+                && page.visits == visits
             if !ok {
                 mismatches += 1
                 if mismatches <= 3 {
-                    Issue.record("\(label) at \(s): page \(page.hit ?? "nothing"), engine \(engine.map { HitTestCLI.name($0) } ?? "nothing"), reference \(reference.map { HitTestCLI.name($0) } ?? "nothing")\npage trail:\n\(page.trail)\nexplain:\n\(trail)")
+                    Issue.record("\(label) at \(s): page \(page.hit ?? "nothing"), engine \(engine.map { HitTestCLI.name($0) } ?? "nothing"), reference \(reference.map { HitTestCLI.name($0) } ?? "nothing"), page visits \(page.visits), trace \(visits)\npage trail:\n\(page.trail)\nexplain:\n\(trail)")
                 }
             }
         }
@@ -134,7 +129,7 @@ import Testing
         var listMismatches = 0
         for (k, s) in points.enumerated() where result.answers[k].under.count < 200 {
             let listed = result.answers[k].under.map { String($0[..<$0.range(of: ": ")!.lowerBound]) }
-            let expected = expectedUnder(window, flat, s)
+            let expected = expectedUnder(window, s)
             if Set(listed) != expected || listed.count != expected.count || result.answers[k].under.contains(where: { $0.hasSuffix(": ") }) {
                 listMismatches += 1
                 if listMismatches <= 3 { Issue.record("\(label) at \(s): under the pointer \(listed.sorted()), expected \(expected.sorted())") }
@@ -145,25 +140,16 @@ import Testing
 
     /// The views whose region (bounds with hitTestInsets) holds screen point `s`, in the walk's
     /// coordinates, other than the hit and its ancestors.
-    static func expectedUnder(_ window: Window, _ flat: HitTestCLI.FlatTree, _ s: Point) -> Set<String> {
+    static func expectedUnder(_ window: Window, _ s: Point) -> Set<String> {
         let p = HitTestCLI.Screen.toRoot(s, window)
-        var stack: [HitTestCLI.FlatTree.Frame] = []
-        let hit = flat.walk(p.x, p.y, stack: &stack).hit
-        var path = Set<Int>()
-        if let hit {
-            var parent = [Int](repeating: -1, count: flat.views.count)
-            for i in flat.views.indices { for c in flat.order[i] { parent[Int(c)] = i } }
-            var a = hit
-            while a >= 0 { path.insert(a); a = parent[a] }
-        }
+        var path = Set<ObjectIdentifier>()
+        var a = window.hitTest(p)
+        while let v = a { path.insert(ObjectIdentifier(v)); a = v.superview }
         var out = Set<String>()
-        var todo: [(Int, Double, Double)] = [(0, p.x, p.y)]
-        while let (i, x, y) = todo.popLast() {
-            if !path.contains(i) && flat.inside(i, x, y) { out.insert(HitTestCLI.name(flat.views[i])) }
-            for c in flat.order[i] {
-                let (cx, cy) = flat.convert(Int(c), x, y)
-                todo.append((Int(c), cx, cy))
-            }
+        var todo: [(View, Point)] = [(window, p)]
+        while let (v, q) = todo.popLast() {
+            if !path.contains(ObjectIdentifier(v)) && v.bounds.inset(by: v.hitTestInsets).contains(q) { out.insert(HitTestCLI.name(v)) }
+            for c in v.subviews { todo.append((c, LevelConversion(c).fromSuperview(q))) }
         }
         return out
     }
@@ -206,6 +192,21 @@ import Testing
             for y in stride(from: 80.0, through: 780, by: 29.75) { points += [Point(x: 352, y: y), Point(x: 30.5, y: y + 0.0625)] }
             try Self.expectPageEqualsEngine(window, points: points, scale: scale, label: name)
         }
+    }
+
+    @Test(.enabled(if: node != nil, "node is not installed"))
+    func thePageConvertsAsTheCWalkDoes() throws {
+        // Where `a * q + (tx + offset)` (the page's old arithmetic) and the C walk's
+        // `(a * q + tx) + offset` fall on either side of a region's edge (CLIWalkTests.scaled),
+        // and a window scrolled by 0.1 at an x that rounds onto its edge.
+        let scaled = try SceneFile(json: Data(CLIWalkTests.scaled.utf8)).makeWindow()
+        try Self.expectPageEqualsEngine(scaled, points: [Point(x: 39.74999999999999, y: 5)] + Self.grid(scaled, 10, 10), label: "scaled")
+        let r = try Self.runPage(scaled, points: [Point(x: 39.74999999999999, y: 5)])
+        #expect(r.answers[0].hit == "scaled")
+        let scrolled = try SceneFile(json: Data(CLIWalkTests.scrolled.utf8)).makeWindow()
+        try Self.expectPageEqualsEngine(
+            scrolled, points: [Point(x: 5.689893001201561e-15, y: 10), Point(x: 390.09999999999997, y: 10)] + Self.grid(scrolled, 6, 6),
+            scale: 0.25, label: "scrolled")
     }
 
     /// The views under the pointer that were not hit, each with the rule that kept the touch.

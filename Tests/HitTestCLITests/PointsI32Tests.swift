@@ -248,7 +248,7 @@ import Testing
             text += "\(p.x),\(p.y)\r\n"
             for v in [p.x, p.y] { withUnsafeBytes(of: v.bitPattern.littleEndian) { f64.append(contentsOf: $0) } }
         }
-        let expected = points.map { HitTestCLI.name(window.hitTest($0)) }
+        let expected = points.map { HitTestCLI.name(window.hitTest(HitTestCLI.Screen.toRoot($0, window))) }
         #expect(Set(expected) == ["", "window", "button", "inner", "cover"])
         for binary in [false, true] {
             let path = T.temp("out.i32")
@@ -259,9 +259,9 @@ import Testing
             let count = try bytes.withUnsafeBytes { raw in
                 binary
                     ? try HitTestCLI.PointsStream.binary(
-                        raw, window: window, shift: Point(x: 0, y: 0), answers: .i32(table), to: &w, progress: HitTestCLI.Progress(output))
+                        raw, window: window, screen: LevelConversion(window), answers: .i32(table), to: &w, progress: HitTestCLI.Progress(output))
                     : try HitTestCLI.PointsStream.csv(
-                        raw, name: "p", window: window, shift: Point(x: 0, y: 0), answers: .i32(table), to: &w, progress: HitTestCLI.Progress(output))
+                        raw, name: "p", window: window, screen: LevelConversion(window), answers: .i32(table), to: &w, progress: HitTestCLI.Progress(output))
             }
             try w.finish()
             #expect(count == points.count)

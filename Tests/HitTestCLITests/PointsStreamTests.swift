@@ -165,12 +165,12 @@ import Testing
         var w = try HitTestCLI.FileWriter(path, output)
         let bytes = Array(text.utf8)
         let count = try bytes.withUnsafeBytes {
-            try HitTestCLI.PointsStream.csv($0, name: "p", window: window, shift: Point(x: 0, y: 0), to: &w, progress: HitTestCLI.Progress(output))
+            try HitTestCLI.PointsStream.csv($0, name: "p", window: window, screen: LevelConversion(window), to: &w, progress: HitTestCLI.Progress(output))
         }
         try w.finish()
         #expect(count == points.count)
         var expected = "x,y,id\n"
-        for p in points { expected += "\(p.x),\(p.y),\(HitTestCLI.name(window.hitTest(p)))\n" }
+        for p in points { expected += "\(p.x),\(p.y),\(HitTestCLI.name(window.hitTest(HitTestCLI.Screen.toRoot(p, window))))\n" }
         let written = try String(contentsOfFile: path, encoding: .utf8)
         #expect(written == expected)
         #expect(written.contains(",button\n") && written.contains(",cover\n"))

@@ -88,7 +88,9 @@ typedef enum ht_status {
     /** A solver variable still used by a constraint cannot be freed. */
     HT_E_IN_USE = 17,
     /** A constraint's priority cannot change between required (1000) and optional. */
-    HT_E_REQUIRED_PRIORITY = 18
+    HT_E_REQUIRED_PRIORITY = 18,
+    /** A caller's buffer is smaller than the result: the size needed was written, nothing else. */
+    HT_E_BUFFER_TOO_SMALL = 19
 } ht_status;
 
 /** A node handle. Results of hit tests are handles too. */
@@ -252,6 +254,18 @@ HT_API ht_status ht_node_child_count(const ht_tree *tree, ht_node node, int32_t 
 /** The child at `index` in back-to-front order. */
 HT_API ht_status ht_node_child_at(const ht_tree *tree, ht_node node, int32_t index, ht_node *out_child);
 
+/**
+ * The children of `node` in the order a hit test searches them: UIKit's, the last child first,
+ * except that among siblings a higher priority (`ht_node_set_priority`) goes first. Writes
+ * them to `out` and their number to `*out_count`.
+ * - Returns: HT_E_BUFFER_TOO_SMALL when `capacity` is less than the child count (then only
+ *   `*out_count` is written: the capacity needed); HT_E_INVALID_ARGUMENT for a NULL
+ *   `out_count`, or a NULL `out` with a non-zero capacity; HT_E_NO_MEMORY.
+ * - Complexity: O(children), O(children log children) when some have a priority.
+ */
+HT_API ht_status ht_node_search_order(const ht_tree *tree, ht_node node, ht_node *out,
+                                      size_t capacity, size_t *out_count);
+
 /** Sets the center (in the parent's bounds space). */
 HT_API ht_status ht_node_set_center(ht_tree *tree, ht_node node, double x, double y);
 
@@ -338,6 +352,81 @@ HT_API ht_status ht_tree_hit_test(ht_tree *tree, ht_node node, double x, double 
  */
 HT_API ht_status ht_tree_hit_test_default(ht_tree *tree, ht_node node, double x, double y,
                                    const ht_hooks *hooks, ht_node *out);
+
+/** What a traced hit test decided at one step (`ht_trace_step.decision`). */
+typedef enum ht_trace_decision {
+    /** The node is hidden (HT_FLAG_HIDDEN): nil, its subtree is not searched. */
+    HT_TRACE_HIDDEN = 1,
+    /** The node is not interactive (HT_FLAG_NO_INTERACTION): nil, its subtree not searched. */
+    HT_TRACE_NO_INTERACTION = 2,
+    /** The node's alpha is below 0.01: nil, its subtree is not searched. */
+    HT_TRACE_TRANSPARENT = 3,
+    /** The point is outside the node's region (its point_inside hook said so, with
+     * HT_TRACE_ASKED), and the node does not search outside it (HT_FLAG_OUTSIDE_HITS): nil. */
+    HT_TRACE_OUTSIDE = 4,
+    /** As HT_TRACE_OUTSIDE, because the node's transform is singular: the point from its
+     * parent has no place in its space (it is NaN). Never the first step's. */
+    HT_TRACE_SINGULAR = 5,
+    /** The node's children are searched next (`children` of them, in search order; 0 for a
+     * node without children), the point inside the region or, with HT_FLAG_OUTSIDE_HITS,
+     * outside it (HT_TRACE_INSIDE says which). Their steps follow, one level deeper. */
+    HT_TRACE_SEARCH = 6,
+    /** The node captures its children's touches (HT_FLAG_CAPTURES): they are not searched. */
+    HT_TRACE_CAPTURE = 7,
+    /** The node's hit_test hook answered (HT_FLAG_ASK_HIT_TEST): `answer` is its answer, a
+     * node or HT_NULL_NODE. HT_PENDING_NODE when the hook answered a node of another tree
+     * (HT_E_FOREIGN_ANSWER), or when the node needs a hook and `hooks` has none (then with
+     * HT_TRACE_ASKED for a point_inside hook), as the walk answers. */
+    HT_TRACE_HOOK = 8,
+    /** No child took the point and it is inside: the node is the answer (the last step). */
+    HT_TRACE_HIT = 9,
+    /** No child took the point; it is inside, but the node passes touches through: nil. */
+    HT_TRACE_PASS_THROUGH = 10,
+    /** No child took the point, and it is outside (HT_FLAG_OUTSIDE_HITS searched them): nil. */
+    HT_TRACE_NIL = 11
+} ht_trace_decision;
+
+/** `ht_trace_step.flags`: the point is inside the node's region (or its point_inside hook). */
+#define HT_TRACE_INSIDE 1u
+/** `ht_trace_step.flags`: the node's point_inside hook decided the region test. */
+#define HT_TRACE_ASKED 2u
+
+/**
+ * One step of a traced hit test. Each node the walk tests (UIKit calls its hitTest) has one
+ * step that decides it (HT_TRACE_HIDDEN to HT_TRACE_HOOK); a node whose children were searched,
+ * or that has none or captures them, has a second step once they all answered nil
+ * (HT_TRACE_HIT, HT_TRACE_PASS_THROUGH or HT_TRACE_NIL), at the same depth.
+ */
+typedef struct ht_trace_step {
+    ht_node node;
+    int32_t depth;    /* levels below the node the query started at (0 for that node) */
+    double x, y;      /* the point in the node's bounds space */
+    int32_t decision; /* ht_trace_decision */
+    uint32_t flags;   /* HT_TRACE_INSIDE, HT_TRACE_ASKED */
+    int32_t children; /* HT_TRACE_SEARCH: the children searched; else 0 */
+    ht_node answer;   /* HT_TRACE_HOOK: the hook's answer; HT_TRACE_HIT: the node; else HT_NULL_NODE */
+} ht_trace_step;
+
+/**
+ * `ht_tree_hit_test` with its trail: runs the same walk for one point, with (x, y) in `node`'s
+ * bounds space, and writes every step it takes, in order, to `steps` (see `ht_trace_step`),
+ * their number to `*out_count` and the answer to `*out` (as `ht_tree_hit_test` answers).
+ * Every child of a searched node has its step, in search order, also those the untraced walk
+ * skips without testing (children that can never be hit, and those its grids leave out): the
+ * trail is UIKit's, one decision per hitTest call. The answer grid is not used. Hooks are
+ * called as by `ht_tree_hit_test`; a hit_test hook's own walk (`ht_tree_hit_test_default`) is
+ * not traced: its answer is the HT_TRACE_HOOK step's.
+ * - Returns: as `ht_tree_hit_test`; HT_E_BUFFER_TOO_SMALL when the trail has more than
+ *   `capacity` steps (then only `*out_count` is written: the capacity needed; a call with a
+ *   capacity of 0 measures the trail); HT_E_INVALID_ARGUMENT for a NULL `out_count` or `out`,
+ *   or NULL `steps` with a non-zero capacity. On HT_E_FOREIGN_ANSWER the steps and their count
+ *   are written too, the hook's step last.
+ * - Complexity: O(nodes tested), at most two steps per node of the subtree; memory O(depth +
+ *   children of the nodes searched) besides the caller's buffer.
+ */
+HT_API ht_status ht_tree_hit_test_trace(ht_tree *tree, ht_node node, double x, double y,
+                                        const ht_hooks *hooks, ht_trace_step *steps,
+                                        size_t capacity, size_t *out_count, ht_node *out);
 
 /**
  * Prepares bulk queries from `node`: brings the derived structures up to date and builds the

@@ -11,7 +11,8 @@
  * and within 1e-12 and one ulp of, every edge (corners and middles) of every view's region,
  * converted to the root's space, first with the sub-grids deferred (ht_tree_prepare_points_for
  * with too few points to pay for them), then with them built late; then after random mutations
- * and a refresh of the grid.
+ * and a refresh of the grid. One point in 64 is traced too (ht_tree_hit_test_trace): its
+ * trail must end with the walk's answer.
  *   answers_check [scenes]    exit 0: every answer agrees; 1: a difference (printed)
  * Every scene is also checked by ht_tree_validate, which proves each compact test record's
  * thresholds (the walk without the grid uses them too, so no comparison with it can).
@@ -169,13 +170,30 @@ static long compare(scene *s, int n, const char *what, int deferred) {
     }
     if ((st = ht_tree_hit_test_xy(s->t, s->root, xs, ys, (size_t)n, NULL, split)) != HT_OK) return fail("bulk xy", st);
     long bad = 0;
+    static ht_trace_step *steps;
+    static size_t cap;
     for (int i = 0; i < n; i++) {
-        ht_node one;
+        ht_node one, traced = plain[i];
         if ((st = ht_tree_hit_test(s->t, s->root, xy[2 * i], xy[2 * i + 1], NULL, &one)) != HT_OK) return fail("single", st);
-        if (grid[i] != plain[i] || one != plain[i] || split[i] != plain[i]) {
+        /* One point in 64 traced too: the traced walk (every child of each searched node,
+         * blocks read beside the rows) ends with the walk's answer. */
+        if (i % 64 == 0) {
+            size_t count = 0;
+            st = ht_tree_hit_test_trace(s->t, s->root, xy[2 * i], xy[2 * i + 1], NULL, steps, cap, &count, &traced);
+            if (st == HT_E_BUFFER_TOO_SMALL) {
+                free(steps);
+                cap = 2 * count;
+                if (!(steps = malloc(cap * sizeof *steps))) return fail("trace buffer", HT_E_NO_MEMORY);
+                st = ht_tree_hit_test_trace(s->t, s->root, xy[2 * i], xy[2 * i + 1], NULL, steps, cap, &count, &traced);
+            }
+            if (st != HT_OK) return fail("trace", st);
+            if (count == 0 || steps[0].depth != 0 || (traced >= 0) != (steps[count - 1].decision == HT_TRACE_HIT))
+                traced = -99;
+        }
+        if (grid[i] != plain[i] || one != plain[i] || split[i] != plain[i] || traced != plain[i]) {
             if (bad < 5)
-                fprintf(stderr, "answers_check: %s: point (%.17g, %.17g): bulk %d, single %d, walk %d\n", what,
-                        xy[2 * i], xy[2 * i + 1], (int)grid[i], (int)one, (int)plain[i]);
+                fprintf(stderr, "answers_check: %s: point (%.17g, %.17g): bulk %d, single %d, traced %d, walk %d\n", what,
+                        xy[2 * i], xy[2 * i + 1], (int)grid[i], (int)one, (int)traced, (int)plain[i]);
             bad++;
         }
     }

@@ -31,7 +31,7 @@ package final class CoreTree: CoreTreeStorage {
     }
 
     /// Runs a query, counting it as in progress.
-    private func querying<R>(_ body: () -> R) -> R {
+    func querying<R>(_ body: () -> R) -> R {
         activeQueries += 1
         defer { activeQueries -= 1 }
         return body()
@@ -211,7 +211,7 @@ package final class CoreTree: CoreTreeStorage {
 
     /// `prepare()` for a query already counted in `activeQueries`: the outermost query of a
     /// handler's nested ones prepares (nothing can change while handlers run).
-    private func prepareInsideQuery() {
+    func prepareInsideQuery() {
         guard !prepared, activeQueries == 1 else { return }
         Self.check(ht_tree_prepare(tree), "preparing the index")
         prepared = true
@@ -446,7 +446,7 @@ package final class FrozenTree: @unchecked Sendable {
 /// The state the C hooks need: which tree, which event, and a view answered by a handler that
 /// the C side cannot name (a view of another tree), which ends the walk (any non-nil answer
 /// is final in UIKit's recursion).
-private final class HookContext {
+final class HookContext {
     let core: CoreTree
     let event: Event?
     var foreignAnswer: View?

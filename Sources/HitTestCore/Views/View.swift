@@ -406,23 +406,10 @@ open class View: Responder {
             y: bounds.minY + anchorPoint.y * bounds.height)
     }
 
-    /// From this view's bounds space to its superview's.
-    func toSuperview(_ p: Point) -> Point {
-        let o = anchorOffset
-        let dx = p.x - o.x
-        let dy = p.y - o.y
-        if transform.isIdentity { return Point(x: center.x + dx, y: center.y + dy) }
-        let t = transform
-        return Point(x: center.x + (t.a * dx + t.c * dy + t.tx), y: center.y + (t.b * dx + t.d * dy + t.ty))
-    }
+    /// From this view's bounds space to its superview's (`LevelConversion`).
+    func toSuperview(_ p: Point) -> Point { LevelConversion(self).toSuperview(p) }
 
-    /// From the superview's bounds space to this view's; NaN when the transform is singular.
-    func fromSuperview(_ p: Point) -> Point {
-        let qx = p.x - center.x
-        let qy = p.y - center.y
-        let o = anchorOffset
-        if transform.isIdentity { return Point(x: qx + o.x, y: qy + o.y) }
-        guard let i = transform.inverted() else { return Point(x: .nan, y: .nan) }
-        return Point(x: (i.a * qx + i.c * qy + i.tx) + o.x, y: (i.b * qx + i.d * qy + i.ty) + o.y)
-    }
+    /// From the superview's bounds space to this view's; NaN when the transform is singular
+    /// (`LevelConversion`).
+    func fromSuperview(_ p: Point) -> Point { LevelConversion(self).fromSuperview(p) }
 }
