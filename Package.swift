@@ -121,7 +121,7 @@ let package = Package(
         // target so that any test target, the benchmark or a fuzzer can use it.
         .target(
             name: "HitTestTestSupport",
-            dependencies: ["HitTestKit", "HitTestSampleScenes"],
+            dependencies: ["HitTestKit", "HitTestSampleScenes", "CHitTest"],
             path: "Tests/HitTestTestSupport",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

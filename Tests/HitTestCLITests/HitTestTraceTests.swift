@@ -209,7 +209,7 @@ import Testing
     // MARK: - The C API
 
     @Test func theCTraceContract() {
-        let tree = CAPITests.Tree()
+        let tree = CTestTree()
         let root = tree.node(0, 0, 100, 100)
         let a = tree.node(0, 0, 50, 50), b = tree.node(0, 0, 100, 100)
         #expect(ht_node_attach(tree.t, a, root, 0) == HT_OK && ht_node_attach(tree.t, b, root, 1) == HT_OK)
@@ -248,7 +248,7 @@ import Testing
     }
 
     @Test func theCSearchOrder() {
-        let tree = CAPITests.Tree()
+        let tree = CTestTree()
         let root = tree.node(0, 0, 100, 100)
         let kids = (0..<4).map { _ in tree.node(0, 0, 10, 10) }
         for k in kids { #expect(ht_node_attach(tree.t, k, root, 99) == HT_OK) }

@@ -1,27 +1,11 @@
 import CHitTest
 import HitTestKit
+import HitTestTestSupport
 import Testing
 
 /// The C contract that plain-C users rely on, called directly.
 @Suite struct CAPITests {
-    final class Tree {
-        var t: OpaquePointer?
-        init() { #expect(ht_tree_create(0, &t) == HT_OK) }
-        deinit { ht_tree_destroy(t) }
-        func node(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> ht_node {
-            var n: ht_node = -1
-            #expect(ht_node_create(t, &n) == HT_OK)
-            #expect(ht_node_set_bounds(t, n, 0, 0, w, h) == HT_OK)
-            #expect(ht_node_set_center(t, n, x + w / 2, y + h / 2) == HT_OK)
-            return n
-        }
-        func hit(_ n: ht_node, _ x: Double, _ y: Double) -> ht_node {
-            var out: ht_node = 99
-            #expect(ht_tree_prepare(t) == HT_OK)
-            #expect(ht_tree_hit_test(t, n, x, y, nil, &out) == HT_OK)
-            return out
-        }
-    }
+    typealias Tree = CTestTree
 
     @Test func basicHitAndConversion() {
         let tree = Tree()
