@@ -62,6 +62,17 @@ import Testing
         #expect(b.out == "x,y,id\n5.689893001201561e-15,10,\n20,10,window", "\(b.out)")
     }
 
+    /// A window at the origin: the screen point -1e-300 is (p - 100) + 100 = 0 in the window,
+    /// inside it. The old one-pass `query` took the point as it is there (outside: nothing),
+    /// while `explain` answered the window.
+    @Test func queryAndExplainAgreeOnATinyNegativePoint() throws {
+        let path = CLIHostileInputTests.file(#"{"format":"hittest-scene","version":1,"root":{"id":"window","frame":[0,0,200,300]}}"#)
+        let points = CLIHostileInputTests.file("-1e-300,5\n", "points.csv")
+        let (status, c) = T.run(["query", path, points])
+        #expect(status == 0 && c.out == "x,y,id\n-1e-300,5,window", "\(c.out)")
+        #expect(T.run(["explain", path, "-1e-300", "5"]).1.out.hasSuffix("=> window (1 view tested)"))
+    }
+
     @Test func explainTraceWordsForEveryDecision() throws {
         let json = #"""
             {"format":"hittest-scene","version":1,"root":{"id":"w","frame":[0,0,300,300],"children":[

@@ -13,7 +13,8 @@ import Testing
 @Suite struct PointsStreamTests {
     typealias T = SceneAndCLITests
 
-    /// The two-pass output for `data` (the path the tool still takes for transformed roots).
+    /// The two-pass output for `data` (the path the tool still takes for transformed roots):
+    /// screen points converted one by one with `Screen.toRoot`, as there.
     static func twoPass(_ data: Data, binary: Bool, window: Window) throws -> Data {
         let path = T.temp("two-pass.csv")
         let output = T.Captured().output
@@ -21,7 +22,8 @@ import Testing
         let progress = HitTestCLI.Progress(output)
         if binary {
             let points = try HitTestCLI.Query.parsePoints(data, binary: true, name: "p", progress: nil)
-            let handles = points.withUnsafeBufferPointer { p in
+            let roots = points.map { HitTestCLI.Screen.toRoot($0, window) }
+            let handles = roots.withUnsafeBufferPointer { p in
                 [HitTestHandle](unsafeUninitializedCapacity: points.count) { out, n in
                     window.hitTest(p, into: out)
                     n = points.count
@@ -30,8 +32,9 @@ import Testing
             try HitTestCLI.PointsCSV.writeBinary(points: points, handles: handles, window: window, to: &w, progress: progress)
         } else {
             let (points, counts, text) = try HitTestCLI.PointsCSV.parse(data, name: "p")
+            let roots = points.map { HitTestCLI.Screen.toRoot($0, window) }
             var handles = [HitTestHandle](repeating: .none, count: points.count)
-            points.withUnsafeBufferPointer { p in handles.withUnsafeMutableBufferPointer { window.hitTest(p, into: $0) } }
+            roots.withUnsafeBufferPointer { p in handles.withUnsafeMutableBufferPointer { window.hitTest(p, into: $0) } }
             try HitTestCLI.PointsCSV.write(text, counts: counts, handles: handles, window: window, to: &w, progress: progress)
         }
         try w.finish()
