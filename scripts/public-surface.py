@@ -14,6 +14,14 @@ import re
 import sys
 
 
+def normalize(line):
+    """The spelling a user writes: without the accessor block the symbol graph prints (it prints
+    `{ get set }` for a computed property with an internal setter, nothing for a stored one) and
+    without `weak`, which changes no call site."""
+    line = re.sub(r" \{ get( set)? \}$", "", line)
+    return line.replace("| weak var ", "| var ")
+
+
 def lines(paths):
     out = set()
     for path in paths:
@@ -25,7 +33,7 @@ def lines(paths):
             # Attributes and access words vary with the layer split (open, package seams); the
             # spelling a user writes is the rest.
             decl = re.sub(r"^(@\w+(\([^)]*\))? )+", "", decl)
-            out.add(f'{s["kind"]["identifier"]} {".".join(s["pathComponents"])} | {decl}')
+            out.add(normalize(f'{s["kind"]["identifier"]} {".".join(s["pathComponents"])} | {decl}'))
     return out
 
 
@@ -36,7 +44,7 @@ def main():
         return
     if len(sys.argv) >= 4 and sys.argv[1] == "check":
         with open(sys.argv[2]) as f:
-            baseline = {l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")}
+            baseline = {normalize(l.rstrip("\n")) for l in f if l.strip() and not l.startswith("#")}
         now = lines(sys.argv[3:])
         missing = sorted(baseline - now)
         added = sorted(now - baseline)

@@ -174,6 +174,19 @@ int32_t hts_col_clean(ht_solver *s, int32_t sym) {
     return w;
 }
 
+/* Takes `sym` out of every row that names it and out of the objective: the rounding residue a
+ * symbol can leave once it has left the tableau in exact arithmetic. Its own row, if it is
+ * basic, is the caller's to drop; the symbol stays allocated. */
+void hts_sym_purge(ht_solver *s, int32_t sym) {
+    int32_t n = hts_col_clean(s, sym);
+    for (int32_t i = 0; i < n; i++) {
+        int32_t t = s->col[sym][i];
+        int32_t at = row_find(s, t, sym);
+        if (at >= 0) row_remove_at(s, t, at);
+    }
+    if (s->obj.pos[sym] >= 0) hts_obj_remove_at(&s->obj, s->obj.pos[sym]);
+}
+
 static ht_status col_push(ht_solver *s, int32_t sym, int32_t r) {
     if (s->coln[sym] == s->colcap[sym]) {
         if (s->colcap[sym] >= 16) hts_col_clean(s, sym);

@@ -185,13 +185,7 @@ ht_status ht_solver_free_variable(ht_solver *s, ht_var v) {
     /* In no constraint: in no row (after a removal's rounding, clean any residue). */
     if (!s->broken) {
         if (s->srow[sym] >= 0) hts_row_drop(s, s->srow[sym]);
-        int32_t n = hts_col_clean(s, sym);
-        for (int32_t i = 0; i < n; i++) {
-            int32_t t = s->col[sym][i];
-            int32_t at = row_find(s, t, sym);
-            if (at >= 0) row_remove_at(s, t, at);
-        }
-        if (s->obj.pos[sym] >= 0) hts_obj_remove_at(&s->obj, s->obj.pos[sym]);
+        hts_sym_purge(s, sym);
     }
     hts_sym_free(s, sym);
     s->vlive[slot] = 0;

@@ -352,6 +352,7 @@ void hts_sym_free(ht_solver *s, int32_t id);
 ht_status hts_row_new(ht_solver *s, int32_t *out);
 void hts_row_drop(ht_solver *s, int32_t r);
 int32_t hts_col_clean(ht_solver *s, int32_t sym);
+void hts_sym_purge(ht_solver *s, int32_t sym);
 ht_status hts_row_add_sym(ht_solver *s, int32_t r, int32_t sym, double c);
 ht_status hts_row_add_row(ht_solver *s, int32_t t, int32_t src, double a);
 int hts_has_basic_cell(const ht_solver *s, int32_t r);

@@ -163,16 +163,8 @@ ht_status hts_tab_add(ht_solver *s, int32_t k) {
             goto broken;
         }
     }
-    {
-        int32_t n = hts_col_clean(s, art);
-        for (int32_t i = 0; i < n; i++) {
-            int32_t t = s->col[art][i];
-            int32_t at = row_find(s, t, art);
-            if (at >= 0) row_remove_at(s, t, at);
-        }
-        if (s->obj.pos[art] >= 0) hts_obj_remove_at(&s->obj, s->obj.pos[art]);
-        hts_sym_free(s, art);
-    }
+    hts_sym_purge(s, art);
+    hts_sym_free(s, art);
     if (!success) {
         s->broken = 1; /* the caller removes the record and rebuilds */
         return HT_E_UNSATISFIABLE;
@@ -267,13 +259,7 @@ ht_status hts_tab_remove(ht_solver *s, int32_t k) {
      * left the tableau with the marker's row; drop any rounding residue. */
     if (other >= 0) {
         if (s->srow[other] >= 0) hts_row_drop(s, s->srow[other]);
-        int32_t n = hts_col_clean(s, other);
-        for (int32_t i = 0; i < n; i++) {
-            int32_t t = s->col[other][i];
-            int32_t at = row_find(s, t, other);
-            if (at >= 0) row_remove_at(s, t, at);
-        }
-        if (s->obj.pos[other] >= 0) hts_obj_remove_at(&s->obj, s->obj.pos[other]);
+        hts_sym_purge(s, other);
         hts_sym_free(s, other);
     }
     if (marker >= 0) {

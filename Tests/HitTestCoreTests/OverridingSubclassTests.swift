@@ -189,9 +189,16 @@ extension OverrideRecipe {
         points.withUnsafeBufferPointer { p in
             handles.withUnsafeMutableBufferPointer { pair.overriding.hitTest(p, into: $0, threads: 2) }
         }
+        // A snapshot cannot call into Swift: where an override decides, it answers
+        // `needsHandler`; everywhere else, the same view.
+        let snapshot = pair.overriding.makeHitTestSnapshot()
         for (i, p) in points.enumerated() {
             let expected = Reference.hitTest(pair.twin, p)
             let single = pair.overriding.hitTest(p)
+            let frozen = snapshot.hitTest(p)
+            #expect(
+                frozen == .needsHandler || pair.overriding.view(forHitTestHandle: frozen) === single,
+                "snapshot, seed \(seed), point \(p)")
             #expect(pair.twin(of: single) === expected, "single call, seed \(seed), point \(p)")
             #expect(bulk[i] === single, "bulk, seed \(seed), point \(p)")
             #expect(pair.overriding.view(forHitTestHandle: handles[i]) === single, "two threads, seed \(seed), point \(p)")
