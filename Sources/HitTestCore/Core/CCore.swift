@@ -95,17 +95,6 @@ package final class CoreTree: CoreTreeStorage {
     func handlerAdded() { handlerCount += 1 }
     func handlerRemoved() { handlerCount -= 1 }
 
-    func writeAll(_ view: View) {
-        writeCenter(view)
-        writeBounds(view)
-        writeAnchor(view)
-        writeTransform(view)
-        writeFlags(view)
-        writeAlpha(view)
-        writeInsets(view)
-        writePriority(view)
-    }
-
     func attach(_ child: View, to parent: View, at index: Int) {
         mutating("moving a view")
         Self.check(

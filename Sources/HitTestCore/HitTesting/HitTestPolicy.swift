@@ -2,9 +2,10 @@
 /// (each field is one of the seed texts' recipes; see API.md "Hit-test customisation").
 ///
 /// Stored inline in `View.hitTestPolicy`; the public properties below read and write it and
-/// write the changed field through to the C index in O(1). A new field is one line here plus
-/// its accessor; if the kernels read it, also one C write (`CoreTree.write…`) and one line in
-/// the mirror check (`CCore+Mirror.swift`).
+/// write the changed field through to the C index in O(1), through the view's funnel
+/// (`attributeDidChange`, Views/ViewAttribute.swift). A new field is one line here plus its
+/// accessor; if the kernels read it, also its row in `ViewAttribute`, one C write
+/// (`CoreTree.write…`) and one line in the mirror check (`CCore+Mirror.swift`).
 struct HitTestPolicy {
     // Word-sized fields first, flags last: the view's next record packs into the tail.
     var insets = EdgeInsets.zero
@@ -28,7 +29,7 @@ extension View {
                 [newValue.top, newValue.left, newValue.bottom, newValue.right].allSatisfy(\.isFinite),
                 "hitTestInsets", newValue)
             hitTestPolicy.insets = newValue
-            core?.writeInsets(self)
+            attributeDidChange(.hitTestInsets)
         }
     }
 
@@ -38,7 +39,7 @@ extension View {
         get { hitTestPolicy.passesTouchesThrough }
         set {
             hitTestPolicy.passesTouchesThrough = newValue
-            core?.writeFlags(self)
+            attributeDidChange(.flags)
         }
     }
 
@@ -47,7 +48,7 @@ extension View {
         get { hitTestPolicy.capturesSubviewTouches }
         set {
             hitTestPolicy.capturesSubviewTouches = newValue
-            core?.writeFlags(self)
+            attributeDidChange(.flags)
         }
     }
 
@@ -57,7 +58,7 @@ extension View {
         get { hitTestPolicy.allowsSubviewHitsOutsideBounds }
         set {
             hitTestPolicy.allowsSubviewHitsOutsideBounds = newValue
-            core?.writeFlags(self)
+            attributeDidChange(.flags)
         }
     }
 
@@ -69,7 +70,7 @@ extension View {
         get { hitTestPolicy.priority }
         set {
             hitTestPolicy.priority = Int(Int32(clamping: newValue))
-            core?.writePriority(self)
+            attributeDidChange(.hitTestPriority)
         }
     }
 
@@ -106,6 +107,6 @@ extension View {
         guard let core else { return }
         if had && !hasHandler { core.handlerRemoved() }
         if !had && hasHandler { core.handlerAdded() }
-        core.writeFlags(self)
+        attributeDidChange(.flags)
     }
 }

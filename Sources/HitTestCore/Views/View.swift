@@ -52,9 +52,7 @@ open class View: Responder {
             let oldValue = storedCenter
             storedCenter = newValue
             View.requireFinite(storedCenter.isFinite, "center", storedCenter)
-            core?.writeCenter(self)
-            if let r = ChangeRecording.current { r.record(self, .center, old: .point(oldValue)) }  // Animation: A1
-            layoutState.autoLayout?.frameDidChange(of: self)
+            attributeDidChange(.center, old: .point(oldValue))
         }
     }
     @exclusivity(unchecked) final var storedCenter: Point
@@ -70,10 +68,7 @@ open class View: Responder {
             View.requireFinite(
                 storedBounds.origin.isFinite && storedBounds.width.isFinite && storedBounds.height.isFinite,
                 "bounds", storedBounds)
-            core?.writeBounds(self)
-            if let r = ChangeRecording.current { r.record(self, .bounds, old: .rect(oldValue)) }  // Animation: A1
-            if storedBounds.size != oldValue.size { boundsSizeDidChange(from: oldValue.size) }
-            if storedBounds.origin != oldValue.origin { boundsOriginDidChange() }
+            attributeDidChange(.bounds, old: .rect(oldValue))
         }
     }
     @exclusivity(unchecked) final var storedBounds: Rect
@@ -90,8 +85,7 @@ open class View: Responder {
             let oldValue = storedTransform
             storedTransform = newValue
             View.requireFinite(storedTransform.isFinite, "transform", storedTransform)
-            core?.writeTransform(self)
-            if let r = ChangeRecording.current { r.record(self, .transform, old: .transform(oldValue)) }  // Animation: A1
+            attributeDidChange(.transform, old: .transform(oldValue))
         }
     }
     @exclusivity(unchecked) final var storedTransform: AffineTransform
@@ -103,8 +97,7 @@ open class View: Responder {
         set {
             storedAnchorPoint = newValue
             View.requireFinite(storedAnchorPoint.isFinite, "anchorPoint", storedAnchorPoint)
-            core?.writeAnchor(self)
-            layoutState.autoLayout?.frameDidChange(of: self)  // Auto Layout: the frame moved
+            attributeDidChange(.anchorPoint)
         }
     }
     @exclusivity(unchecked) final var storedAnchorPoint: Point = Point(x: 0.5, y: 0.5)
@@ -114,20 +107,19 @@ open class View: Responder {
     // (Stored properties are laid out in declaration order: the Bools sit together.)
 
     /// Hidden views and their subtrees are never hit (`UIView.isHidden`).
-    public var isHidden = false { didSet { core?.writeFlags(self) } }
+    public var isHidden = false { didSet { attributeDidChange(.flags) } }
 
     /// When false the view and its subtree are never hit (`isUserInteractionEnabled`).
-    public var isUserInteractionEnabled = true { didSet { core?.writeFlags(self) } }
+    public var isUserInteractionEnabled = true { didSet { attributeDidChange(.flags) } }
 
     /// Kept for fidelity; it plays no part in hit testing, as in UIKit.
-    public var clipsToBounds = false { didSet { core?.writeFlags(self) } }
+    public var clipsToBounds = false { didSet { attributeDidChange(.flags) } }
 
     /// Below 0.01 (strictly) the view and its subtree are never hit (`UIView.alpha`).
     public var alpha: Double = 1 {
         didSet {
             View.requireFinite(alpha.isFinite, "alpha", alpha)
-            core?.writeAlpha(self)
-            if let r = ChangeRecording.current { r.record(self, .alpha, old: .scalar(oldValue)) }  // Animation: A1
+            attributeDidChange(.alpha, old: .scalar(oldValue))
         }
     }
 
@@ -166,7 +158,7 @@ open class View: Responder {
     package final func setAnimationBlocksInteraction(_ blocked: Bool) {
         guard blocked != animationBlocksInteraction else { return }
         animationBlocksInteraction = blocked
-        core?.writeFlags(self)
+        attributeDidChange(.flags)
     }
 
     // MARK: - Gesture recognizers (Gestures/)

@@ -63,7 +63,8 @@ final class EngineItem {
     /// Its engine's identity while in it (nil once removed): compared instead of loading the
     /// weak `engine`, whose every read costs atomics.
     var engineID: ObjectIdentifier?
-    var x: Int64 = -1, y: Int64 = -1, w: Int64 = -1, h: Int64 = -1
+    /// Its four solver variables, for its whole life (constants: the hot loops read them).
+    let x: Int64, y: Int64, w: Int64, h: Int64
     /// Position in `engine.items`.
     var index = 0
     /// Active constraints using it.
@@ -91,6 +92,13 @@ final class EngineItem {
     var next = Rect.zero
 
     var variables: [Int64] { [x, y, w, h] }
+
+    init(x: Int64, y: Int64, w: Int64, h: Int64) {
+        self.x = x
+        self.y = y
+        self.w = w
+        self.h = h
+    }
 }
 
 /// The solver of one view tree and the map from its constraints to the solver's.
@@ -166,14 +174,22 @@ final class LayoutEngine {
         return it
     }
 
+    /// An engine dies with its tree's root: its items leave it, as if removed, so that their
+    /// views and guides hold no item of a dead engine (`removed` is what the hot paths read).
+    deinit {
+        for it in items {
+            it.engineID = nil
+            it.removed = true
+            if let view = it.view, view.autoLayoutState?.item === it { view.autoLayoutState?.item = nil }
+            if let guide = it.guide, guide.item === it { guide.item = nil }
+        }
+    }
+
     private func newItem() -> EngineItem {
-        let it = EngineItem()
+        let it = EngineItem(
+            x: solver.newVariable(), y: solver.newVariable(), w: solver.newVariable(), h: solver.newVariable())
         it.engine = self
         it.engineID = ObjectIdentifier(self)
-        it.x = solver.newVariable()
-        it.y = solver.newVariable()
-        it.w = solver.newVariable()
-        it.h = solver.newVariable()
         it.index = items.count
         items.append(it)
         for v in it.variables {
@@ -747,16 +763,17 @@ extension View {
 
     /// The frame as Auto Layout sees it: untransformed (`center − anchorPoint × size`, bounds size).
     var layoutFrame: Rect {
-        Rect(
-            x: center.x - anchorPoint.x * bounds.width, y: center.y - anchorPoint.y * bounds.height,
-            width: bounds.width, height: bounds.height)
+        let c = center, a = anchorPoint, size = bounds.size
+        return Rect(x: c.x - a.x * size.width, y: c.y - a.y * size.height, width: size.width, height: size.height)
     }
 
-    /// Sets the untransformed frame (bounds size and centre), as UIKit's engine does.
+    /// Sets the untransformed frame (bounds size and centre), as UIKit's engine does, through
+    /// the public setters (the core's funnel: the C row, the change recorder, the layout marks).
     func setLayoutFrame(_ r: Rect) {
         if layoutFrame == r { return }
         if bounds.size != r.size { bounds.size = r.size }
-        center = Point(x: r.minX + anchorPoint.x * r.width, y: r.minY + anchorPoint.y * r.height)
+        let a = anchorPoint
+        center = Point(x: r.minX + a.x * r.width, y: r.minY + a.y * r.height)
     }
 
     /// The topmost ancestor (O(depth)).
@@ -807,9 +824,11 @@ extension View {
     /// at the next solve; a view Auto Layout places gets its solved frame back at its
     /// superview's next `layoutSubviews` (as UIKit's, which applies the engine's frames).
     func autoLayoutGeometryDidChange() {
-        guard let it = autoLayoutState?.item, let engine = it.engine else { return }
+        // Flags first: the frames an apply sets come back here, and reading the weak `engine`
+        // for each of them costs atomics.
+        guard let it = autoLayoutState?.item, !it.removed else { return }
         if layoutState.translatesAutoresizingMaskIntoConstraints {
-            engine.queuePins(it)
+            it.engine?.queuePins(it)
         } else if !it.applyQueued, let host = storedSuperview {
             host.autoLayoutNode.queueApply(it)
         }

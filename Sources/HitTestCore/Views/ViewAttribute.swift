@@ -1,0 +1,107 @@
+import CHitTest
+
+// The funnel every stored attribute of a view changes through. A setter stores the new value,
+// then calls `attributeDidChange(_:old:)`; what the change reaches is this file's table
+// (`ViewAttribute.effects`), as the C core's `fields.h` says which derived data a stored field
+// invalidates. A new subscriber is a column here, not a line in each setter.
+
+/// A stored attribute of a view that something beyond the view hears of when it changes.
+package enum ViewAttribute: Sendable, CaseIterable {
+    case center, bounds, anchorPoint, transform, alpha
+    /// Any of the flags the C rows hold (hidden, interaction, clips, the hit-test policy's
+    /// flags, the flags that send the walk back to Swift).
+    case flags
+    case hitTestInsets, hitTestPriority
+
+    /// What a change reaches, in the order the funnel runs it.
+    package struct Effects: OptionSet, Sendable {
+        package let rawValue: UInt8
+        package init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        /// The view's C row is written (`CoreTree.write(_:of:)`).
+        package static let row = Effects(rawValue: 1 << 0)
+        /// Animatable (SEMANTICS A1): the change is reported to the calling thread's change
+        /// recorder, if an animation block is open there (`ChangeRecording`).
+        package static let animation = Effects(rawValue: 1 << 1)
+        /// The untransformed frame moved: Auto Layout hears of it (`frameDidChange(of:)`).
+        package static let frame = Effects(rawValue: 1 << 2)
+        /// A new bounds size: the view needs layout, its subviews autoresize, and Auto Layout
+        /// hears of it (`boundsSizeDidChange(from:)`). Only when the size changed.
+        package static let boundsSize = Effects(rawValue: 1 << 3)
+        /// A new bounds origin: a scroll view scrolled (`boundsOriginDidChange()`). Only when the
+        /// origin changed.
+        package static let boundsOrigin = Effects(rawValue: 1 << 4)
+    }
+
+    /// The table: what a change of each attribute reaches.
+    @inline(__always) package var effects: Effects {
+        switch self {
+        case .center: return [.row, .animation, .frame]
+        case .bounds: return [.row, .animation, .boundsSize, .boundsOrigin]
+        case .anchorPoint: return [.row, .frame]
+        case .transform: return [.row, .animation]
+        case .alpha: return [.row, .animation]
+        case .flags, .hitTestInsets, .hitTestPriority: return [.row]
+        }
+    }
+
+    /// The attribute as the change recorder knows it, for those with `.animation`.
+    @inline(__always) var animatable: AnimatableAttribute? {
+        switch self {
+        case .center: return .center
+        case .bounds: return .bounds
+        case .transform: return .transform
+        case .alpha: return .alpha
+        case .anchorPoint, .flags, .hitTestInsets, .hitTestPriority: return nil
+        }
+    }
+}
+
+extension View {
+    /// The funnel: `attribute` was just stored, and was `old` before. Runs the attribute's
+    /// effects (`ViewAttribute.effects`) in order. `old` is evaluated only when an animation
+    /// block is open on this thread or the bounds changed.
+    @inline(__always)
+    final func attributeDidChange(_ attribute: ViewAttribute, old: @autoclosure () -> AnimatableValue) {
+        let effects = attribute.effects
+        if effects.contains(.row) { core?.write(attribute, of: self) }
+        if effects.contains(.animation), let recorder = ChangeRecording.current, let animatable = attribute.animatable {
+            recorder.record(self, animatable, old: old())
+        }
+        if effects.contains(.frame) { layoutState.autoLayout?.frameDidChange(of: self) }
+        if effects.contains(.boundsSize) || effects.contains(.boundsOrigin), case .rect(let oldBounds) = old() {
+            if effects.contains(.boundsSize), storedBounds.size != oldBounds.size { boundsSizeDidChange(from: oldBounds.size) }
+            if effects.contains(.boundsOrigin), storedBounds.origin != oldBounds.origin { boundsOriginDidChange() }
+        }
+    }
+
+    /// The funnel for attributes that are not animatable (nothing to record).
+    @inline(__always)
+    final func attributeDidChange(_ attribute: ViewAttribute) {
+        assert(attribute.animatable == nil && !attribute.effects.contains(.boundsSize))
+        attributeDidChange(attribute, old: .scalar(0))
+    }
+}
+
+extension CoreTree {
+    /// Writes `attribute` of `view` into its C row (values are checked finite by the view
+    /// before they get here).
+    @inline(__always)
+    func write(_ attribute: ViewAttribute, of view: View) {
+        switch attribute {
+        case .center: writeCenter(view)
+        case .bounds: writeBounds(view)
+        case .anchorPoint: writeAnchor(view)
+        case .transform: writeTransform(view)
+        case .alpha: writeAlpha(view)
+        case .flags: writeFlags(view)
+        case .hitTestInsets: writeInsets(view)
+        case .hitTestPriority: writePriority(view)
+        }
+    }
+
+    /// Every attribute of `view` into its row (a view joining the index).
+    func writeAll(_ view: View) {
+        for attribute in ViewAttribute.allCases { write(attribute, of: view) }
+    }
+}
