@@ -153,9 +153,10 @@ static int valid_answer(const ht_tree *t, ht_node h) {
     return h == HT_NULL_NODE || resolve(t, h, &s) == HT_OK;
 }
 
-/* The frame of `b`'s search for a point at (x, y) (inside the node or not, as `inside` says). */
-HT_HOT void open_frame(frame *fr, const block *b, int32_t slot, uint32_t f, int inside, double x,
-                       double y) {
+/* What every frame of a search for a point at (x, y) in `slot` (block `b`) starts with; the
+ * caller says which children it lists (`items`, `n`). */
+static inline void frame_start(frame *fr, const block *b, int32_t slot, uint32_t f, int inside,
+                               double x, double y) {
     fr->x = x;
     fr->y = y;
     fr->b = b;
@@ -163,6 +164,12 @@ HT_HOT void open_frame(frame *fr, const block *b, int32_t slot, uint32_t f, int 
     fr->flags = f;
     fr->inside = inside;
     fr->pos = 0;
+}
+
+/* The frame of `b`'s search for a point at (x, y) (inside the node or not, as `inside` says). */
+HT_HOT void open_frame(frame *fr, const block *b, int32_t slot, uint32_t f, int inside, double x,
+                       double y) {
+    frame_start(fr, b, slot, f, inside, x, y);
     if (b->nx == 0) {
         fr->items = NULL;
         fr->n = b->count;
@@ -184,13 +191,7 @@ HT_HOT void open_frame(frame *fr, const block *b, int32_t slot, uint32_t f, int 
 /* The frame of a traced search: every child of `slot` (trace_open lists them). */
 static void open_traced(frame *fr, const ht_tree *t, const block *b, int32_t slot, uint32_t f,
                         int inside, double x, double y) {
-    fr->x = x;
-    fr->y = y;
-    fr->b = b;
-    fr->slot = slot;
-    fr->flags = f;
-    fr->inside = inside;
-    fr->pos = 0;
+    frame_start(fr, b, slot, f, inside, x, y);
     fr->items = NULL;
     fr->n = t->nkids[slot];
 }
