@@ -495,7 +495,7 @@ public enum HitTestCLI {
         } catch let failure as Failure {
             throw failure
         } catch {
-            throw Failure(message: "\(display(path)): \(String(describing: error).escapingControlCharacters)")
+            throw Failure(message: "\(display(path)): \(shown(error))")
         }
     }
 
@@ -607,6 +607,16 @@ public enum HitTestCLI {
     /// escaped, so that an id cannot forge lines or reach the terminal
     /// (`escapingControlCharacters`, reversible).
     static func shown(_ view: View?) -> String { name(view).escapingControlCharacters }
+
+    /// An error's text for the terminal, with control characters escaped once: a scene error's
+    /// description is display-safe already (`SceneError.description`), any other is escaped here.
+    static func shown(_ error: any Error) -> String {
+        switch error {
+        case let e as SceneError: return e.description
+        case let e as SceneImporter.ImportError: return e.description
+        default: return String(describing: error).escapingControlCharacters
+        }
+    }
 
     /// A number as the tool prints it: whole numbers without a fraction, others with at most
     /// four decimals, trailing zeros dropped (43.5 stays 43.5; the sum 20 + 34.3333 prints as

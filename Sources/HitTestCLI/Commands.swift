@@ -639,11 +639,11 @@ extension HitTestCLI {
             do { result = try SceneImporter.importScene(text) } catch {
                 // The per-line warnings are what explains a failed import: print them first.
                 for warning in error.warnings { warn(warning) }
-                throw Failure(message: "\(source): \(String(describing: error).escapingControlCharacters)")
+                throw Failure(message: "\(source): \(shown(error))")
             }
             for warning in result.warnings { warn(warning) }
             do { try result.scene.validate() } catch {
-                throw Failure(message: "\(source): \(String(describing: error).escapingControlCharacters)")
+                throw Failure(message: "\(source): \(shown(error))")
             }
             try write(result.scene.jsonData(), to: out, output)
             var count = 0

@@ -796,7 +796,7 @@ public struct SceneFile: Sendable, Hashable, Codable {
 public struct SceneError: Error, Hashable, CustomStringConvertible {
     /// The ids from the root to the node ([] for the file itself).
     public var path: [String]
-    /// What is wrong.
+    /// What is wrong; what it quotes from the file (ids, keys, values) is as the file has it.
     public var message: String
 
     /// An error at a node path.
@@ -805,8 +805,12 @@ public struct SceneError: Error, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `path: message`.
-    public var description: String { path.isEmpty ? message : "\(path.joined(separator: "/")): \(message)" }
+    /// `path: message`, display-safe: the ids of the path and what the message quotes from the
+    /// file are as the file has them, so this escapes control characters and backslashes once
+    /// (`escapingControlCharacters`: `\n`, `\u{1B}`, `\\`). Print it as it is.
+    public var description: String {
+        (path.isEmpty ? message : "\(path.joined(separator: "/")): \(message)").escapingControlCharacters
+    }
 }
 
 struct SceneKey: CodingKey, Hashable {

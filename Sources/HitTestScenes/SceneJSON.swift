@@ -53,16 +53,17 @@ public enum SceneJSON: Sendable, Hashable, Codable {
     }
 
     /// A short description of the value for error messages: a number as written (its first 40
-    /// characters and "…" when longer), a string's first 40 Unicode scalars in quotes with control
-    /// characters escaped (`escapingControlCharacters`), `true`, `false`, `null`, "an array",
-    /// "an object". The Python loader (python/src/hittest/_scene_json.py) writes the same.
+    /// characters and "…" when longer), a string's first 40 Unicode scalars in quotes, as they are
+    /// (`SceneError.description` escapes control characters, once), `true`, `false`, `null`,
+    /// "an array", "an object". The Python loader (python/src/hittest/_scene_json.py) writes the
+    /// same.
     var brief: String {
         switch self {
         case .number(_, let text): return text.count > 40 ? "\(text.prefix(40))…" : text
         case .string(let s):
             var head = String.UnicodeScalarView()
             head.append(contentsOf: s.unicodeScalars.prefix(40))
-            return "\"\(String(head).escapingControlCharacters)\""
+            return "\"\(String(head))\""
         case .bool(let b): return "\(b)"
         case .null: return "null"
         case .array: return "an array"
@@ -91,8 +92,8 @@ struct SceneJSONReader {
     }
 
     /// A JSON syntax error at byte offset `at` (default: the current one), with what the file
-    /// holds there: its next 12 bytes up to a line break, control characters escaped (a binary
-    /// file's bytes never reach the terminal raw).
+    /// holds there: its next 12 bytes up to a line break, as they are (`SceneError.description`
+    /// escapes them: a binary file's bytes never reach the terminal raw).
     func syntax(_ message: String, at: Int? = nil) -> SceneError {
         let at = at ?? i
         let found: String
@@ -102,7 +103,7 @@ struct SceneJSONReader {
             // The first non-empty line of the next 12 bytes (a line ends at LF or CR).
             let next = bytes[at..<min(bytes.count, at + 12)]
             let line = next.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }).first ?? []
-            found = "'\(String(decoding: line, as: UTF8.self).escapingControlCharacters)'"
+            found = "'\(String(decoding: line, as: UTF8.self))'"
         }
         return SceneError(path: [], message: "not valid JSON: \(position(at)): \(message), found \(found)")
     }
@@ -254,7 +255,7 @@ struct SceneJSONReader {
         guard i + 4 <= bytes.count, bytes[i..<(i + 4)].allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }),
             let v = UInt32(String(decoding: bytes[i..<(i + 4)], as: UTF8.self), radix: 16)
         else {
-            throw syntax("bad \\u escape")
+            throw syntax("bad Unicode escape")
         }
         i += 4
         return v

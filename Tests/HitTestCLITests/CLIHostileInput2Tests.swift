@@ -407,6 +407,33 @@ import Testing
         clean(replay.err, "replay")
     }
 
+    /// A refused scene's error quotes the file's ids, keys and values with control characters
+    /// and backslashes escaped once: `\u{1B}`, not `\\u{1B}` (the error's description escapes,
+    /// the tool prints it as it is).
+    @Test func sceneErrorsQuoteTheFileEscapedOnce() {
+        let cases: [(json: String, expected: String)] = [
+            // A key, under an id with a newline and a backslash (the path).
+            (#"{"id":"w","frame":[0,0,10,10],"children":[{"id":"a\nb\\c","frame":[0,0,1,1],"k\u001b[2J":1}]}"#,
+             #"w/a\nb\\c: unknown key "k\u{1B}[2J""#),
+            // A value, through the reader's brief.
+            (#"{"id":"w","frame":[0,0,10,10],"kind":"\u001b]0;x\u0007"}"#,
+             #"found "\u{1B}]0;x\u{7}""#),
+        ]
+        for c in cases {
+            let scene = H.file(H.scene(c.json), "refused.json")
+            let (status, run) = H.run(["stats", scene])
+            #expect(status == 2, "\(run.err)")
+            #expect(run.err.contains(c.expected), "\(run.err.debugDescription)")
+            #expect(!run.err.contains(#"\\u{"#), "escaped twice: \(run.err.debugDescription)")
+            #expect(!run.err.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(run.err.debugDescription)")
+        }
+        // A JSON syntax error quotes the bytes found, escaped once too.
+        let broken = H.file("{\"format\": \u{1B}[31m\"hittest-scene\"}", "broken.json")
+        let (status, run) = H.run(["stats", broken])
+        #expect(status == 2)
+        #expect(run.err.contains(#"found '\u{1B}[31m"hittes'"#), "\(run.err.debugDescription)")
+    }
+
     // MARK: - 18: reproducible outputs
 
     /// Views of equal area appear in the legend in a fixed order (first appearance), so the

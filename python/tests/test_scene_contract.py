@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import hittest
+from hittest._scene_json import escape_controls
 from hittest.scene import KEY_TABLE, KEYS
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -41,7 +42,20 @@ def test_corpus_case(case):
         hittest.load_scene(path)
     assert "/".join(e.value.path) == expected["path"], str(e.value)
     assert e.value.message == expected["message"], str(e.value)
-    assert str(e.value) == (f'{expected["path"]}: {expected["message"]}' if expected["path"] else expected["message"])
+    # What is printed escapes control characters once (the Swift loader's description does the same).
+    shown = f'{expected["path"]}: {expected["message"]}' if expected["path"] else expected["message"]
+    assert str(e.value) == escape_controls(shown)
+
+
+def test_errors_quote_the_file_escaped_once():
+    # The message and the path hold the file's text as it is; str() escapes it once.
+    doc = ('{"format":"hittest-scene","version":1,"root":{"id":"w","frame":[0,0,10,10],'
+           '"children":[{"id":"a\\nb\\\\c","frame":[0,0,1,1],"k\\u001b[2J":1}]}}')
+    with pytest.raises(hittest.SceneError) as e:
+        hittest.parse_scene(doc)
+    assert e.value.path == ["w", "a\nb\\c"]
+    assert e.value.message == 'unknown key "k\x1b[2J"'
+    assert str(e.value) == 'w/a\\nb\\\\c: unknown key "k\\u{1B}[2J"'
 
 
 def test_the_key_table_is_the_generated_one():

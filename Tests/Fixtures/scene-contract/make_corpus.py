@@ -123,9 +123,9 @@ bad("encoding-latin1.json", latin1, "", "not UTF-8 text: " + pos(latin1, b'\xe9'
 overlong = scene({}).replace('"a"', '"\x00"').encode().replace(b"\x00", b"\xc0\xaf")
 bad("encoding-overlong-utf8.json", overlong, "", "not UTF-8 text: " + pos(overlong, b'\xc0') + f": the byte 0xC0 is not valid UTF-8 (a scene file is UTF-8 JSON; is this a binary file?)")
 esc = b'{"format": \x1b[31m"hittest-scene"}'
-bad("encoding-escape-sequence.json", esc, "", "not valid JSON: line 1, column 12: expected a value, found '\\u{1B}[31m\"hittes'")
+bad("encoding-escape-sequence.json", esc, "", "not valid JSON: line 1, column 12: expected a value, found '\x1b[31m\"hittes'")
 nul = b'{"format"\x00\x00\x01: 1}'
-bad("encoding-nul-bytes.json", nul, "", "not valid JSON: line 1, column 10: expected ':', found '\\u{0}\\u{0}\\u{1}: 1}'")
+bad("encoding-nul-bytes.json", nul, "", "not valid JSON: line 1, column 10: expected ':', found '\x00\x00\x01: 1}'")
 
 # ---- JSON syntax -----------------------------------------------------------------------------
 def syn(name, text, at_marker, what, found, nth=0, at=None):
@@ -141,13 +141,13 @@ syn("syntax-trailing-comma.json", t, "}]}}", "expected a string", "'}]}}'")
 t = scene({"recognizers": [{"type": "tap"}]}).replace('{"type": "tap"}', '{"type": "tap", "type": "pan"}')
 syn("syntax-duplicate-key-in-a-value.json", t, '"type"', 'key "type" appears twice', "'\"type\": \"pan'", nth=1)
 t = scene({"class": "x"}).replace('"x"', '"a\\qb"')
-syn("syntax-bad-escape.json", t, "\\q", "bad escape", "'\\\\qb\"}]}}'")
+syn("syntax-bad-escape.json", t, "\\q", "bad escape", "'\\qb\"}]}}'")
 t = scene({"class": "x"}).replace('"x"', '"\\u+041"')
-syn("syntax-signed-unicode-escape.json", t, "+041", "bad \\u escape", "'+041\"}]}}'")
+syn("syntax-signed-unicode-escape.json", t, "+041", "bad Unicode escape", "'+041\"}]}}'")
 t = scene({"class": "x"}).replace('"x"', '"\\ud800\\u0041"')
 syn("syntax-bad-surrogate-pair.json", t, None, "bad surrogate pair", "'\"}]}}'", at="line 1, column %d" % (t.index("\\u0041") + 7))
 t = scene({"class": "x"}).replace('"x"', '"a\tb"')
-syn("syntax-tab-in-a-string.json", t, "\t", "control character in a string", "'\\tb\"}]}}'")
+syn("syntax-tab-in-a-string.json", t, "\t", "control character in a string", "'\tb\"}]}}'")
 t = scene({"class": "x"}).replace('"x"', '"abc')
 t = t[:t.index('"abc') + 4]
 syn("syntax-unterminated-string.json", t, '"abc', "unterminated string", "'\"abc'")
@@ -238,7 +238,7 @@ bad("autoresizes-subviews-string.json", scene({"autoresizesSubviews": "yes"}), "
 bad("class-a-number.json", scene({"class": 5}), "window/a", '"class" must be a string, found 5')
 long_id = "x" * 45 + "\u001b[31m"
 bad("string-brief-is-short-and-escaped.json", scene({"kind": "\u001b[2J" + "y" * 50}), "window/a",
-    '"kind" must be one of "control", "button", "scrollView", found "\\u{1B}[2J' + "y" * 36 + '"')
+    '"kind" must be one of "control", "button", "scrollView", found "\x1b[2J' + "y" * 36 + '"')
 
 # ---- controls and scroll views ---------------------------------------------------------------------
 bad("kind-unknown.json", scene({"kind": "slider"}), "window/a", '"kind" must be one of "control", "button", "scrollView", found "slider"')

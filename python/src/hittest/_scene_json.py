@@ -20,13 +20,15 @@ MAX_VALUE_DEPTH = 32
 
 class SceneError(ValueError):
     """A problem with a scene file; `path` is the node's path of ids (``window/table/cell-3``),
-    empty for the file itself; `message` says what is wrong. ``str(error)`` is
-    ``"path: message"``, as the Swift loader's `SceneError.description`."""
+    empty for the file itself; `message` says what is wrong. The ids and what the message quotes
+    from the file are as the file has them; ``str(error)`` is ``"path: message"`` with control
+    characters and backslashes escaped once (`escape_controls`), as the Swift loader's
+    `SceneError.description`: print it as it is."""
 
     def __init__(self, path: Sequence[str], message: str) -> None:
         self.path = list(path)
         self.message = message
-        super().__init__(f"{'/'.join(self.path)}: {message}" if self.path else message)
+        super().__init__(escape_controls(f"{'/'.join(self.path)}: {message}" if self.path else message))
 
 
 class Number:
@@ -95,7 +97,7 @@ def brief(v: Value) -> str:
     if isinstance(v, Number):
         return v.text[:40] + "…" if len(v.text) > 40 else v.text
     if isinstance(v, str):
-        return '"' + escape_controls(v[:40]) + '"'
+        return '"' + v[:40] + '"'
     if v is True:
         return "true"
     if v is False:
@@ -197,7 +199,7 @@ class Reader:
         else:
             lines = [p for p in re.split(rb"[\n\r]", self.b[at:at + 12]) if p]
             text = lines[0].decode("utf-8", "replace") if lines else ""
-            found = f"'{escape_controls(text)}'"
+            found = f"'{text}'"
         return SceneError([], f"not valid JSON: {self.position(at)}: {message}, found {found}")
 
     def check_encoding(self) -> None:
@@ -304,7 +306,7 @@ class Reader:
 
     def _hex4(self) -> int:
         if not _HEX4.match(self.b, self.i):
-            raise self.syntax("bad \\u escape")
+            raise self.syntax("bad Unicode escape")
         v = int(self.b[self.i:self.i + 4], 16)
         self.i += 4
         return v
