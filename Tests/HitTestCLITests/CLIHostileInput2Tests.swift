@@ -342,10 +342,10 @@ import Testing
             #expect(s == 2 && c.err.contains("an empty kind"), "'\(only)': \(c.err)")
             #expect(c.out.isEmpty)
         }
-        // A window that does not exist is an error naming the touch, not a silent "no view hit".
-        let script = H.file("time,id,phase,x,y,window\n0,1,began,100,100,3\n0.1,1,ended,100,100,3\n", "w.csv")
+        // A window that does not exist is an error naming its line, not a silent "no view hit".
+        let script = H.file("time,id,phase,x,y,window\n0,1,began,100,100,0\n0.1,1,moved,100,100,3\n0.2,1,ended,100,100,0\n", "w.csv")
         let (s2, c2) = H.run(["replay", Self.tableScene, script])
-        #expect(s2 == 2 && c2.err.contains("touch 1 began at time 0.0: window 3 does not exist"), "\(c2.err)")
+        #expect(s2 == 2 && c2.err.contains("w.csv: line 3: window 3 does not exist (one window, index 0)"), "\(c2.err)")
         let ok = H.file("time,id,phase,x,y,window\n0,1,began,100,100,0\n0.1,1,ended,100,100,0\n", "w0.csv")
         #expect(H.run(["replay", Self.tableScene, ok]).0 == 0)
         // Findings: 1.

@@ -71,6 +71,9 @@ public struct TouchScript: Sendable, Hashable {
     public struct Parser: Sendable {
         private var step: [TouchChange] = []
         private var lastTime: Double?
+        /// The number of windows the script is played on, when known: a change naming a window
+        /// index at or beyond it is refused at its line. nil (the default): any index is read.
+        public var windowCount: Int?
 
         /// A parser at the start of a script.
         public init() {}
@@ -114,6 +117,11 @@ public struct TouchScript: Sendable, Hashable {
             if fields.count == 6, !fields[5].isEmpty {
                 guard let w = Int(fields[5]), w >= 0 else {
                     throw TouchScriptError(line: number, message: "window '\(fields[5])' is not a window index")
+                }
+                if let windowCount, w >= windowCount {
+                    throw TouchScriptError(
+                        line: number,
+                        message: "window \(w) does not exist (\(windowCount == 1 ? "one window, index 0" : "\(windowCount) windows, indexes 0 to \(windowCount - 1)"))")
                 }
                 window = w
             }
