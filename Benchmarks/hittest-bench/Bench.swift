@@ -19,7 +19,7 @@ let usage = """
     the run. Build in release: swift run -c release hittest-bench
 
     options:
-      --quick            a run under a minute: 100,000 points, 3 repetitions, mutation
+      --quick            a run of about a minute: 100,000 points, 3 repetitions, mutation
                          latency on app-large only
       --scene NAME       only this scene (repeatable; without it the plain run takes every
                          scene below, in this order, and --kernel the list given there)
