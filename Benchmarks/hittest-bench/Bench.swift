@@ -19,28 +19,37 @@ let usage = """
     the run. Build in release: swift run -c release hittest-bench
 
     options:
-      --quick            a run under a minute: 100,000 points, 3 repetitions, mutation
+      --quick            a run of about a minute: 100,000 points, 3 repetitions, mutation
                          latency on app-large only
-      --scene NAME       only this scene (repeatable): \(SampleScenes.names.joined(separator: ", "))
+      --scene NAME       only this scene (repeatable; without it the plain run takes every
+                         scene below, in this order, and --kernel the list given there)
       --points N         points per set (default 1,000,000)
       --reps N           repetitions per measurement; the median is reported (default 5)
       --csv FILE         also write every row as CSV
       --svg FILE         also write a chart of throughput per scene and method (log scale)
-      --kernel           the kernel mode instead: per scene (default \(kernelScenes.joined(separator: ", "))),
-                         in interleaved rounds in one process: the streaming bound, bulk on 1
-                         thread and on all cores, the single call returning the View, the
-                         exact walk on the points the answer grid leaves (ns per walked point,
-                         per node), the fair walk, the grid's share of points and its memory;
-                         one-thread figures in thread CPU time (robust on a shared machine);
-                         then the first-query table (see --first-query; not for deep)
+      --kernel           the kernel mode instead: per scene (by default those marked * below),
+                         in interleaved rounds in one process, one table: the streaming bound,
+                         bulk on 1 thread and on all cores, the single call returning the View
+                         after prepareHitTesting(), view.hitTest(p) on a fresh copy of the
+                         scene never prepared (after its first \(warmQueries) queries; their cost
+                         apart), the exact walk on the points the answer grid leaves (ns per
+                         walked point, per node), the fair walk, the grid's share of points and
+                         its memory, and one view a touch reaches moved by 1 pt then a bulk
+                         query of \(changePoints) points, beside the same query unchanged (not on
+                         deep); one-thread figures in thread CPU time (robust on a shared
+                         machine); then the first-query table (see --first-query; not on deep).
+                         Every answer is checked against the fair walk (after a change, against
+                         the definition walk); a mismatch fails the run
       --write-baseline F with --kernel: write this run's ratios (bulk-1 ÷ stream, single ÷
                          stream, walk ns per node ÷ fair walk ns per view tested, first bulk
-                         call after a change at the root ÷ the third, at --points) to F
+                         call after a change at the root ÷ the third, at --points; hitTest with
+                         no prepare ÷ stream, change + bulk ÷ the same bulk) to F
       --baseline F       with --kernel: compare against F and exit 1 when a ratio is more
                          than 25% worse (the regression guard; Benchmarks/kernel-baseline.txt)
-      --first-query      only the first-query figures (scenes: app, dense-overlap, random-1m,
-                         app-large by default): after a change at the root, three bulk calls of
-                         the same points on one thread (the first prepares what it needs), then
+      --first-query      only the first-query figures (by default on
+                         \(firstQueryScenes.joined(separator: ", ")))
+                         after a change at the root: three bulk calls of the same points on
+                         one thread (the first prepares what it needs), then
                          prepareHitTesting() (everything built) and a bulk call (thread CPU time)
       --solver           only the constraint solver (C API): build+solve and one-edit re-solve of a
                          chain, a grid and a form of 1,000, 5,000 and 10,000 views
@@ -53,6 +62,9 @@ let usage = """
                          from the package root): the section named by this command line, with
                          when, the machine, its load and the build; other sections are kept
       --help             this text
+
+    scenes (* in --kernel's default list):
+    \(SampleScenes.summaries.map { (kernelScenes.contains($0.name) ? "* " : "  ") + $0.name.padding(toLength: 15, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
     The full run also reports the presentation-snapshot case (100 views animating in app), the
     gesture replay (input steps/s with and without recognizers, controls and a scroll view) and

@@ -2,6 +2,7 @@
 // process, and the regression guard against a committed baseline of those ratios.
 import Foundation
 import HitTestKit
+import HitTestReference
 import HitTestSampleScenes
 
 /// One scene's kernel figures (medians of interleaved rounds).
@@ -12,7 +13,12 @@ struct KernelFigures {
     var bulk1 = 0.0        // ns per point, one thread
     var bulkN = 0.0        // ns per point, all cores (wall clock)
     var bulk1Wall = 0.0    // ns per point, one thread, wall clock: what bulkN is compared with
-    var single = 0.0       // ns per point, View.hitTest(p) returning the View
+    var single = 0.0       // ns per point, View.hitTest(p) returning the View, after prepareHitTesting()
+    var unprepared = 0.0   // ns per point, View.hitTest(p) on a fresh copy never prepared, after its first queries
+    var firstQueries = 0.0 // ns per point, the fresh copy's first `warmQueries` queries (what they build included)
+    var firstQueryCount = 0 // how many first queries (fewer than warmQueries when they take over a second: deep)
+    var changed = 0.0      // ms: one view moved by 1 pt, then a bulk query of `changePoints` points, 1 thread
+    var unchanged = 0.0    // ms: the same bulk query with nothing changed since the last
     var walk = 0.0         // ns per walked point (the exact walk without the grid, on the points the grid leaves)
     var walkTests = 0.0    // nodes tested per walked point
     var fair = 0.0         // ns per point, the fair walk
@@ -31,14 +37,24 @@ struct KernelFigures {
         var r: [(String, Double)] = [("bulk1_per_stream", bulk1 / stream), ("single_per_stream", single / stream)]
         if walkTests > 0 { r.append(("walk_node_per_fair_test", walkPerNode / fairPerTest)) }
         if firstPerBulk > 0 { r.append(("first_query_per_bulk", firstPerBulk)) }
+        if unprepared > 0 { r.append(("unprepared_per_stream", unprepared / stream)) }
+        if unchanged > 0 { r.append(("change_bulk_per_bulk", changed / unchanged)) }
         return r
     }
 }
 
-/// The default scenes of the kernel mode.
-let kernelScenes = ["app", "dense-overlap", "random-1m", "deep"]
+/// The default scenes of the kernel mode: the app-like families (the table ones isolate one
+/// feature each), the maps and the extremes.
+let kernelScenes = [
+    "app", "table", "table-plain", "table-alpha", "table-covers", "table-rotated", "table-thin",
+    "pin-map", "dense-overlap", "random-1m", "deep",
+]
 /// The default scenes of `--first-query`.
-let firstQueryScenes = ["app", "dense-overlap", "random-1m", "app-large"]
+let firstQueryScenes = ["app", "table", "pin-map", "dense-overlap", "random-1m", "app-large"]
+/// The first single-point queries on a fresh scene, timed apart from the later ones.
+let warmQueries = 4096
+/// The points of the bulk query that follows a one-view change.
+let changePoints = 100_000
 
 func runKernel(_ options: Options) -> Bool {
     #if DEBUG
@@ -99,6 +115,19 @@ func runKernel(_ options: Options) -> Bool {
         let singleN = sampleSize(budget: 0.2, limit: min(points.count, 200_000)) { n in
             for p in points.prefix(n) { sink &+= root.hitTest(p) == nil ? 0 : 1 }
         }
+        // `view.hitTest(p)` as a new user calls it: on a second copy of the scene, built afresh
+        // and never prepared (nothing but single calls ever reaches it); its first queries
+        // (whatever they build) timed apart, then the later ones in the rounds.
+        progress("\(name): a fresh copy, never prepared: the first \(warmQueries) single calls")
+        var fresh: SampleScenes.Scene? = SampleScenes.make(name)!
+        var freshRoot: Window? = fresh!.root
+        let warmStart = threadCPUSeconds()
+        for p in points.prefix(warmQueries) {
+            sink &+= freshRoot!.hitTest(p) == nil ? 0 : 1
+            fig.firstQueryCount += 1
+            if fig.firstQueryCount % 64 == 0 && threadCPUSeconds() - warmStart > 1 { break }
+        }
+        fig.firstQueries = (threadCPUSeconds() - warmStart) / Double(fig.firstQueryCount) * 1e9
         var h1 = [HitTestHandle](repeating: .none, count: points.count)
         var hN = h1
         var out = [Int32](repeating: 0, count: points.count)
@@ -131,6 +160,10 @@ func runKernel(_ options: Options) -> Bool {
                 points.withUnsafeBufferPointer { p in h1.withUnsafeMutableBufferPointer { root.hitTest(UnsafeBufferPointer(rebasing: p.prefix(bulkN)), into: $0, threads: 1) } }
             }
             time("single") { for p in points.prefix(singleN) { sink &+= root.hitTest(p) == nil ? 0 : 1 } }
+            time("unprepared") {
+                let r = freshRoot!
+                for p in points.prefix(singleN) { sink &+= r.hitTest(p) == nil ? 0 : 1 }
+            }
             time("walk") { sink &+= snapshot.nodesTested(for: walkSet, answerGrid: false) }
             time("fair") { for p in points.prefix(fairN) { sink &+= fairWalk.hitTest(p) == nil ? 0 : 1 } }
         }
@@ -143,6 +176,7 @@ func runKernel(_ options: Options) -> Bool {
         fig.bulkN = med("bulkN", bulkN)
         fig.bulk1Wall = med("bulk1Wall", bulkN)
         fig.single = med("single", singleN)
+        fig.unprepared = med("unprepared", singleN)
         fig.walk = med("walk", walkN)
         fig.fair = med("fair", fairN)
         sink &+= Int(out[0])
@@ -154,6 +188,24 @@ func runKernel(_ options: Options) -> Bool {
         for i in 0..<min(fairN, bulkN) where id(root.view(forHitTestHandle: h1[i])) != id(fairWalk.hitTest(points[i])) { bad += 1 }
         for p in walkSet.prefix(2000) where id(root.hitTest(p)) != id(fairWalk.hitTest(p)) { bad += 1 }
         if bad > 0 { failures.append("\(name): \(bad) answers differ from the fair walk") }
+        // The fresh copy's answers, by position in its own list of views (the same scene).
+        let freshIds = Dictionary(uniqueKeysWithValues: fresh!.views.enumerated().map { (ObjectIdentifier($1), $0) })
+        var freshBad = 0
+        for p in points.prefix(min(fairN, singleN, 5000)) + walkSet.prefix(2000)
+        where (freshRoot!.hitTest(p).map { freshIds[ObjectIdentifier($0)] ?? -2 } ?? -1) != id(fairWalk.hitTest(p)) {
+            freshBad += 1
+        }
+        if freshBad > 0 { failures.append("\(name): \(freshBad) answers of the unprepared copy differ from the fair walk") }
+        (fresh, freshRoot) = (nil, nil)
+        // One view changed, then a bulk query (not on a deep chain: 100,000 points that each
+        // walk the 100,000 levels take minutes).
+        if name != "deep" {
+            progress("\(name): one-view change + bulk query of \(changePoints) points")
+            let targets = reachedViews(scene, fairWalk, points.prefix(min(fairN, 2000)))
+            if let figures = measureChange(name, root, targets: targets, rounds: max(options.reps, 11), failures: &failures) {
+                (fig.changed, fig.unchanged) = figures
+            }
+        }
         // The first query after a change at the root: the whole build plus one bulk call (not
         // on a deep chain, whose bulk call of a million points would take minutes).
         var firsts: [FirstQueryFigures] = []
@@ -180,17 +232,80 @@ func runKernel(_ options: Options) -> Bool {
     return ok
 }
 
+/// The distinct views other than the root that the fair walk answers at `points`: views a
+/// touch reaches.
+func reachedViews(_ scene: SampleScenes.Scene, _ fair: FairWalk, _ points: ArraySlice<Point>) -> [View] {
+    var seen = Set<ObjectIdentifier>()
+    var out: [View] = []
+    for p in points {
+        guard let v = fair.hitTest(p), v !== scene.root, seen.insert(ObjectIdentifier(v)).inserted else { continue }
+        out.append(v)
+    }
+    return out
+}
+
+/// A simulator's step: one of `targets` (a view a touch reaches) moved by 1 pt, then a bulk
+/// query of `changePoints` uniform points on one thread; beside the same query with nothing
+/// changed since the last (in alternating order). Thread CPU time, medians of `rounds` rounds,
+/// in ms; nil without targets. Then one more change: its answers equal the next unchanged
+/// query's, and the reference walk's on a sample (else a failure).
+func measureChange(_ name: String, _ root: Window, targets: [View], rounds: Int, failures: inout [String]) -> (changed: Double, unchanged: Double)? {
+    guard !targets.isEmpty else { return nil }
+    var rng = SplitMix64(seed: 99)
+    let points = SampleScenes.uniformPoints(changePoints, in: root.bounds, seed: 21)
+    var handles = [HitTestHandle](repeating: .none, count: points.count)
+    func bulk() {
+        points.withUnsafeBufferPointer { p in handles.withUnsafeMutableBufferPointer { root.hitTest(p, into: $0, threads: 1) } }
+    }
+    func change() {
+        let v = targets[Int(rng.unit() * Double(targets.count))]
+        v.center = Point(x: v.center.x + (rng.unit() < 0.5 ? 1 : -1), y: v.center.y)
+    }
+    root.prepareHitTesting()
+    bulk()
+    var changed: [Double] = []
+    var unchanged: [Double] = []
+    for r in 0..<rounds {
+        for step in r % 2 == 0 ? [true, false] : [false, true] {
+            let t0 = threadCPUSeconds()
+            if step { change() }
+            bulk()
+            let t = threadCPUSeconds() - t0
+            if step { changed.append(t) } else { unchanged.append(t) }
+        }
+    }
+    change()
+    bulk()
+    let afterChange = handles
+    bulk()
+    var bad = afterChange == handles ? 0 : 1
+    for i in stride(from: 0, to: points.count, by: max(1, points.count / 200)) where root.view(forHitTestHandle: handles[i]) !== Reference.hitTest(root, points[i]) {
+        bad += 1
+    }
+    if bad > 0 { failures.append("\(name): \(bad) bulk answers after a one-view change differ from the reference walk (or from the next query)") }
+    func med(_ v: [Double]) -> Double { v.sorted()[v.count / 2] * 1e3 }
+    return (med(changed), med(unchanged))
+}
+
 func kernelTable(_ all: [KernelFigures]) -> String {
     var lines = [
-        "| scene | views | stream ns | bulk-1 ns | ÷ stream | bulk-N ns | N-core speedup | single ns | grid answers | walk ns/walked pt | nodes/walked pt | walk ns/node | fair ns/test | walk node ÷ fair test | fair walk ns | bulk-1 × fair | grid KiB | sure cells |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| scene | views | stream ns | bulk-1 ns | ÷ stream | bulk-N ns | N-core speedup | single ns (prepared) | hitTest ns, no prepare | its first \(warmQueries) ns/query | grid answers | walk ns/walked pt | nodes/walked pt | walk ns/node | fair ns/test | walk node ÷ fair test | fair walk ns | bulk-1 × fair | grid KiB | sure cells | 1-view change + bulk \(changePoints / 1000)k ms | same bulk, unchanged ms | change ÷ same |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for f in all {
+        let change = f.unchanged > 0 ? "\(fmt(f.changed)) | \(fmt(f.unchanged)) | \(fmt(f.changed / f.unchanged))" : "– | – | –"
         lines.append(
             "| \(f.scene) | \(f.views) | \(fmt(f.stream)) | \(fmt(f.bulk1)) | \(fmt(f.bulk1 / f.stream)) | \(fmt(f.bulkN)) | \(fmt(f.bulk1Wall / f.bulkN)) | \(fmt(f.single)) | "
+                + "\(fmt(f.unprepared)) | \(fmt(f.firstQueries))\(f.firstQueryCount < warmQueries ? " (\(f.firstQueryCount))" : "") | "
                 + "\(fmt(f.sureShare * 100))% | \(fmt(f.walk)) | \(fmt(f.walkTests)) | \(fmt(f.walkPerNode)) | \(fmt(f.fairPerTest)) | \(fmt(f.walkPerNode / f.fairPerTest)) | "
-                + "\(fmt(f.fair)) | \(fmt(f.fair / f.bulk1)) | \(fmt(Double(f.gridBytes) / 1024)) | \(fmt(f.sureCells * 100))% |")
+                + "\(fmt(f.fair)) | \(fmt(f.fair / f.bulk1)) | \(fmt(Double(f.gridBytes) / 1024)) | \(fmt(f.sureCells * 100))% | \(change) |")
     }
+    lines.append("")
+    lines.append(
+        "One thread in thread CPU time unless said. hitTest ns, no prepare: view.hitTest(p) on a second copy of the scene, built afresh and never prepared, "
+            + "after its first \(warmQueries) queries (their mean beside it, what they build included; in brackets how many when they took over a second). "
+            + "1-view change: a view a touch reaches moved by 1 pt, then \(changePoints) uniform points in one bulk call, beside the same call with nothing changed "
+            + "(medians of interleaved rounds; none on deep, whose 100,000-deep chain each point walks).")
     return lines.joined(separator: "\n")
 }
 

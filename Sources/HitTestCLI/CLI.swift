@@ -310,8 +310,10 @@ public enum HitTestCLI {
             panel; a toggle (or --cost) shows the cost map; the audit's findings are listed
             beside the map and outline their view when hovered. --scale is the map's pixels per
             point (default 2, at most 1.5 M pixels). --sample NAME builds one of the benchmark's
-            scenes instead of reading SCENE (app, app-insets, app-large, grid, deep,
-            dense-overlap, random-1m); --save-scene also writes the scene file shown. --at and
+            scenes instead of reading SCENE (app, app-insets, app-handlers, app-large, table,
+            table-plain, table-alpha, table-covers, table-rotated, table-thin, grid, deep,
+            random-1m, dense-overlap, pin-map; hittest-bench --help says what each holds);
+            --save-scene also writes the scene file shown. --at and
             --presentation go with the PNG; --sample and --save-scene with the page.
             --size resizes the window first (its views follow their autoresizing masks and
             constraints, and the window lays out), e.g. --size 844x390 to rotate a phone screen.
