@@ -78,7 +78,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
 
-        // MARK: - The benchmark's and demo's generated scenes (app, grid, deep, random, dense-overlap) and the fair walk
+        // MARK: - The benchmark's and demo's generated scenes (SampleScenes.summaries lists them) and the fair walk
         .target(
             name: "HitTestSampleScenes",
             dependencies: ["HitTestKit"],
