@@ -1,7 +1,8 @@
-// The seams the higher layers plug into. The core never imports them: HitTestLayout and
-// HitTestAnimation register what they keep per view (an attachment in the view) or per thread
-// (the change recorder), and the core calls them at the points below. Each seam is `package`:
-// visible to the package's targets, not to users.
+// The seams the higher layers plug into. The core never imports them: HitTestInput,
+// HitTestLayout and HitTestAnimation register what they keep per view (an attachment in the
+// view), per window (its application), per touch, event or recognizer (a reference the input
+// layer sets) or per thread (the change recorder), and the core calls them at the points below.
+// Each seam is `package`: visible to the package's targets, not to users.
 
 /// Auto Layout's per-view record, seen from the core. HitTestLayout sets
 /// `View.layoutState.autoLayout` the first time a view takes part in Auto Layout; the core
@@ -60,4 +61,72 @@ package enum ChangeRecording {
     package static func install(_ recorder: (any ViewChangeRecorder)?) {
         ThreadSlot.set(recorder)
     }
+}
+
+// MARK: - Input (HitTestInput)
+
+/// A deadline on an application's simulated clock (`SimulatedClock.schedule(at:_:)`), for
+/// `SimulatedClock.cancel(_:)`.
+package struct DeadlineToken: Hashable, Sendable {
+    /// The insertion sequence number: unique per clock, never reused.
+    package let sequence: UInt64
+    /// Where the clock keeps the action (reused once the deadline ran or was cancelled; the
+    /// sequence number tells the deadlines apart).
+    package let slot: Int32
+
+    /// A token (made by the clock that keeps the deadline).
+    package init(sequence: UInt64, slot: Int32) {
+        self.sequence = sequence
+        self.slot = slot
+    }
+}
+
+/// The simulated clock of an application, seen from the core and the layers beside input:
+/// HitTestInput's `Application` keeps it; a recognizer's deadlines
+/// (`GestureRecognizer.schedule(at:_:)`) and HitTestAnimation's animations run on it.
+package protocol SimulatedClock: AnyObject {
+    /// The simulated time now, in seconds.
+    var currentTime: Double { get }
+    /// Runs `action` when the clock reaches `time` (finite); a time before `currentTime`
+    /// means now.
+    @discardableResult func schedule(at time: Double, _ action: @escaping () -> Void) -> DeadlineToken
+    /// Forgets a pending deadline; false when it already ran or was cancelled.
+    @discardableResult func cancel(_ token: DeadlineToken) -> Bool
+    /// Logs an animation entry about `view` in the delivery log (the detail is built only
+    /// when the log is on).
+    func noteAnimation(about view: View, _ detail: @autoclosure () -> String)
+}
+
+/// The application a window is shown in, seen from the core: where the default touch methods
+/// and `Window.sendEvent(_:)` hand touches back to the input pipeline. HitTestInput's
+/// `Application` conforms; an `Event` holds the pipeline that made it, a `Window` its
+/// application (`Window.applicationResponder`).
+package protocol TouchPipeline: SimulatedClock {
+    /// `Window.sendEvent(_:)`'s default: delivers what `window` gets of `event`.
+    func deliver(_ event: Event, in window: Window)
+    /// `Responder`'s default touch methods: passes `touches` from `responder` to its `next`
+    /// (logged), or logs them as dropped at the end of the chain.
+    func forward(_ phase: Touch.Phase, _ touches: Set<Touch>, with event: Event?, from responder: Responder)
+    /// `window.windowLevel` changed: the application puts its windows back in order.
+    func windowLevelDidChange(_ window: Window)
+}
+
+/// What a recognizer reports its state requests to once it has received a touch: the
+/// arbitration between recognizers (HitTestInput's gesture engine) of the application that
+/// delivered it (`GestureRecognizer.arbiter`).
+package protocol GestureArbiter: AnyObject {
+    /// `recognizer.state = state`, through the arbitration (SEMANTICS G9, G10, G12).
+    func request(_ recognizer: GestureRecognizer, _ state: GestureRecognizer.State)
+    /// The clock of the application that delivered the recognizer's touches, while it lives.
+    var clock: (any SimulatedClock)? { get }
+}
+
+/// HitTestInput's per-view record (the view's recognizers and touch rules), seen from the
+/// core: HitTestInput sets `View.inputAttachment` the first time a view needs one; the core
+/// calls these.
+package protocol ViewInputAttachment: AnyObject {
+    /// The view's bounds origin changed (a scroll view scrolled).
+    func boundsOriginDidChange(of view: View)
+    /// The index of `recognizer` among the view's recognizers, for its default name.
+    func index(of recognizer: GestureRecognizer) -> Int?
 }

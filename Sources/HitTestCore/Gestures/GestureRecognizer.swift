@@ -47,7 +47,7 @@ open class GestureRecognizer {
         }
 
         /// 0 ..< 6, in declaration order.
-        var ordinal: Int {
+        package var ordinal: Int {
             switch self {
             case .possible: 0
             case .began: 1
@@ -59,7 +59,7 @@ open class GestureRecognizer {
         }
 
         /// Ended, cancelled or failed: the recognizer waits for its touches to end, then resets.
-        var isFinished: Bool { self == .ended || self == .cancelled || self == .failed }
+        package var isFinished: Bool { self == .ended || self == .cancelled || self == .failed }
 
         /// Whether a recognizer may go from `self` to `next` (SEMANTICS G4). `changed` may
         /// repeat; `possible` is reached only by a reset.
@@ -94,8 +94,8 @@ open class GestureRecognizer {
     public var state: State {
         get { storedState }
         set {
-            if let engine {
-                engine.request(self, newValue)
+            if let arbiter {
+                arbiter.request(self, newValue)
             } else {
                 setStandalone(newValue)
             }
@@ -105,7 +105,7 @@ open class GestureRecognizer {
     /// The view the recognizer is attached to (`addGestureRecognizer(_:)`), or nil.
     /// (Unretained, not `weak`, for speed: cleared when it is removed and when the view
     /// dies, so it never dangles.)
-    public internal(set) var view: View? {
+    public package(set) var view: View? {
         get { viewReference.object }
         set {
             viewReference = Unretained(newValue)
@@ -113,8 +113,9 @@ open class GestureRecognizer {
         }
     }
     /// `view`, unretained (Core/Storage.swift): `isLive` tests it
-    /// without a retain.
-    @exclusivity(unchecked) final var viewReference = Unretained<View>(nil)
+    /// without a retain. HitTestInput sets it when it attaches the recognizer and clears it
+    /// when it detaches it or the view dies (HitTestInput/Storage.swift).
+    @exclusivity(unchecked) package final var viewReference = Unretained<View>(nil)
 
     /// A disabled recognizer receives no touches; disabling one that has begun cancels it
     /// (and one that is possible in the middle of a gesture fails it) (G11). Default true.
@@ -127,35 +128,35 @@ open class GestureRecognizer {
             abandon()
         }
     }
-    @exclusivity(unchecked) final var storedIsEnabled: Bool = true
+    @exclusivity(unchecked) package final var storedIsEnabled: Bool = true
 
     /// When the recognizer recognizes, its touches are cancelled in their views (G6). Default true.
     public var cancelsTouchesInView: Bool {
         get { storedCancelsTouchesInView }
         set { storedCancelsTouchesInView = newValue }
     }
-    @exclusivity(unchecked) final var storedCancelsTouchesInView: Bool = true
+    @exclusivity(unchecked) package final var storedCancelsTouchesInView: Bool = true
     /// While the recognizer may still recognize, its touches' phases are held from their views
     /// (G7). Default false.
     public var delaysTouchesBegan: Bool {
         get { storedDelaysTouchesBegan }
         set { storedDelaysTouchesBegan = newValue }
     }
-    @exclusivity(unchecked) final var storedDelaysTouchesBegan: Bool = false
+    @exclusivity(unchecked) package final var storedDelaysTouchesBegan: Bool = false
     /// While the recognizer may still recognize, a touch's `ended` is held from its view (G8).
     /// Default true.
     public var delaysTouchesEnded: Bool {
         get { storedDelaysTouchesEnded }
         set { storedDelaysTouchesEnded = newValue }
     }
-    @exclusivity(unchecked) final var storedDelaysTouchesEnded: Bool = true
+    @exclusivity(unchecked) package final var storedDelaysTouchesEnded: Bool = true
 
     /// The delegate (every method optional).
     public var delegate: GestureRecognizerDelegate? {
         get { storedDelegate }
         set { storedDelegate = newValue }
     }
-    @exclusivity(unchecked) final weak var storedDelegate: GestureRecognizerDelegate?
+    @exclusivity(unchecked) package final weak var storedDelegate: GestureRecognizerDelegate?
 
     /// A name for the delivery log; nil: the type's short name and the index in its view's
     /// recognizers (`Tap#0`).
@@ -166,7 +167,7 @@ open class GestureRecognizer {
             cachedDebugName = nil
         }
     }
-    @exclusivity(unchecked) final var storedName: String?
+    @exclusivity(unchecked) package final var storedName: String?
 
     /// Makes this recognizer wait for `other` to fail before it recognizes (G12): while `other`
     /// is possible and tracking touches, recognizing leaves this one `.possible`; it recognizes
@@ -205,40 +206,13 @@ open class GestureRecognizer {
     }
 
     /// `debugName`, kept until the name, the view or its list of recognizers changes.
-    @exclusivity(unchecked) var cachedDebugName: String? {
+    @exclusivity(unchecked) package final var cachedDebugName: String? {
         didSet { if cachedDebugName == nil, !logTexts.isEmpty { logTexts.removeAll() } }
     }
 
-    /// The log's texts for this recognizer (`Name from → to`, `Name state`), built once each.
-    @exclusivity(unchecked) var logTexts: [String?] = []
-
-    /// `Name from → to`.
-    func transitionText(_ from: State, _ to: State) -> String {
-        logText(from.ordinal * 6 + to.ordinal) { "\(debugName) \(from) → \(to)" }
-    }
-
-    /// `Name state`, for an action entry.
-    func actionText(_ state: State) -> String {
-        logText(36 + state.ordinal) { "\(debugName) \(state)" }
-    }
-
-    /// `Name recognized`: why its touches no longer reach their views (G6).
-    func recognizedText() -> String {
-        logText(42) { "\(debugName) recognized" }
-    }
-
-    /// `Name has begun`: why a touch that begins under it does not reach its view.
-    func hasBegunText() -> String {
-        logText(43) { "\(debugName) has begun" }
-    }
-
-    private func logText(_ i: Int, _ make: () -> String) -> String {
-        if logTexts.isEmpty { logTexts = Array(repeating: nil, count: 44) }
-        if let text = logTexts[i] { return text }
-        let text = make()
-        logTexts[i] = text
-        return text
-    }
+    /// The delivery log's texts for this recognizer (`Name from → to`, `Name state`), built
+    /// once each by HitTestInput; emptied when `debugName` changes.
+    @exclusivity(unchecked) package final var logTexts: [String?] = []
 
     private func computeDebugName() -> String {
         if let name { return name }
@@ -246,7 +220,7 @@ open class GestureRecognizer {
         if type.hasSuffix("GestureRecognizer"), type.count > "GestureRecognizer".count {
             type.removeLast("GestureRecognizer".count)
         }
-        let index = view?.attachedRecognizers.firstIndex(where: { $0 === self }) ?? -1
+        let index = view?.inputAttachment?.index(of: self) ?? -1
         return index >= 0 ? "\(type)#\(index)" : type
     }
 
@@ -281,71 +255,89 @@ open class GestureRecognizer {
 
     /// The simulated time now (`Application.currentTime`), or nil for a recognizer that never
     /// received a touch from an application.
-    public var currentTime: Double? { engine?.application?.currentTime }
+    public var currentTime: Double? { arbiter?.clock?.currentTime }
 
     /// Runs `body` when the simulated clock reaches `time` (a deadline of the application that
     /// delivered the recognizer's touches), unless the recognizer is reset first. Custom
     /// recognizers use it for timeouts. Does nothing for a recognizer without an application.
     public func schedule(at time: Double, _ body: @escaping (GestureRecognizer) -> Void) {
-        guard let application = engine?.application else { return }
+        guard let clock = arbiter?.clock else { return }
         // The recognizer is kept until the deadline runs or is cancelled (at the latest by
         // its reset, or when the application goes).
-        let token = application.schedule(at: time) { body(self) }
+        let token = clock.schedule(at: time) { body(self) }
         deadlines.append(token)
     }
 
     /// Forgets every deadline scheduled with `schedule(at:_:)` that has not run.
     public func cancelScheduledDeadlines() {
         guard !deadlines.isEmpty else { return }  // the common case: nothing to look up
-        if let application = engine?.application {
-            for token in deadlines { application.cancel(token) }
+        if let clock = arbiter?.clock {
+            for token in deadlines { clock.cancel(token) }
         }
         deadlines.removeAll()
     }
 
-    // MARK: - Internal state (the arbitration's)
+    // MARK: - Per-recognizer state (the arbitration's, HitTestInput's)
 
-    @exclusivity(unchecked) var storedState: State = .possible
-    @exclusivity(unchecked) var actions: [(GestureRecognizer) -> Void] = []
-    /// The application's arbitration engine; set when the recognizer first receives a touch.
-    /// Strong: the engine outlives its application only as an empty shell (`detach()`).
-    @exclusivity(unchecked) var engine: GestureEngine?
+    @exclusivity(unchecked) package final var storedState: State = .possible
+    @exclusivity(unchecked) package final var actions: [(GestureRecognizer) -> Void] = []
+    /// The application's arbitration (HitTestInput's gesture engine); set when the recognizer
+    /// first receives a touch. Strong: the engine outlives its application only as an empty
+    /// shell (it lets go of its recognizers when the application goes).
+    @exclusivity(unchecked) package final var arbiter: (any GestureArbiter)?
     /// Touches received and not yet ended or cancelled, in the order they began.
-    @exclusivity(unchecked) var activeTouches: [Touch] = []
+    @exclusivity(unchecked) package final var activeTouches: [Touch] = []
     /// Every touch received since the last reset (for G6, G9, G10).
-    @exclusivity(unchecked) var sequenceTouches: [Touch] = []
+    @exclusivity(unchecked) package final var sequenceTouches: [Touch] = []
     /// The state requested while waiting for another recognizer's failure (G12).
-    @exclusivity(unchecked) var pendingState: State?
-    @exclusivity(unchecked) var failureRequirements: [WeakRecognizer] = []
-    @exclusivity(unchecked) var deadlines: [DeadlineToken] = []
+    @exclusivity(unchecked) package final var pendingState: State?
+    @exclusivity(unchecked) package final var failureRequirements: [WeakRecognizer] = []
+    @exclusivity(unchecked) package final var deadlines: [DeadlineToken] = []
     /// In the engine's list of recognizers with something going on.
-    @exclusivity(unchecked) var isActive = false
+    @exclusivity(unchecked) package final var isActive = false
     /// Scratch for the engine: the step stamp and the touches of this step's phase.
-    @exclusivity(unchecked) var stepMark = 0
-    @exclusivity(unchecked) var stepTouches: [Touch] = []
+    @exclusivity(unchecked) package final var stepMark = 0
+    @exclusivity(unchecked) package final var stepTouches: [Touch] = []
     /// Where the touches last were (screen), for `location(in:)` after a lift.
-    @exclusivity(unchecked) var lastCentroid = Point(x: 0, y: 0)
+    @exclusivity(unchecked) package final var lastCentroid = Point(x: 0, y: 0)
 
     /// The window of the touches: the first touch's, else the view's.
-    var touchWindow: Window? { activeTouches.first?.window ?? view?.window }
+    package final var touchWindow: Window? { activeTouches.first?.window ?? view?.window }
 
     /// Attached to a view and enabled.
-    var isLive: Bool { isEnabled && !viewReference.isNil }
+    package final var isLive: Bool { isEnabled && !viewReference.isNil }
     /// Received a touch since the last reset: "tracking" in G12's sense.
-    var isInSequence: Bool { !sequenceTouches.isEmpty }
+    package final var isInSequence: Bool { !sequenceTouches.isEmpty }
 
-    func centroidOnScreen() -> Point {
+    package final func centroidOnScreen() -> Point {
         GestureRecognizer.centroid(activeTouches[...]) ?? lastCentroid
     }
 
+    /// The centroid of `touches` in screen coordinates; nil for none.
+    package static func centroid(_ touches: ArraySlice<Touch>) -> Point? {
+        guard !touches.isEmpty else { return nil }
+        var x = 0.0
+        var y = 0.0
+        // Unretained: the slice holds the touches, which are only read.
+        touches.withUnsafeBufferPointer { buffer in
+            for k in buffer.indices {
+                let p = withBorrowed(buffer[k]) { $0.screenLocation }
+                x += p.x
+                y += p.y
+            }
+        }
+        let n = Double(touches.count)
+        return Point(x: x / n, y: y / n)
+    }
+
     /// Remembers where the touches are, for `location(in:)` once they have lifted.
-    func noteLocation() {
+    package final func noteLocation() {
         guard !activeTouches.isEmpty else { return }
         lastCentroid = centroidOnScreen()
     }
 
     /// Disabled or removed: cancel a gesture that began, fail one in progress (G11).
-    func abandon() {
+    package final func abandon() {
         switch storedState {
         case .began, .changed: state = .cancelled
         case .possible where isInSequence || pendingState != nil: state = .failed
@@ -361,7 +353,7 @@ open class GestureRecognizer {
         if newValue != .failed, newValue != .possible { runActions() }
     }
 
-    func runActions() {
+    package final func runActions() {
         var i = 0
         while i < actions.count {
             actions[i](self)
@@ -371,9 +363,9 @@ open class GestureRecognizer {
 }
 
 /// A weak reference to a recognizer (`require(toFail:)` does not keep the other alive).
-struct WeakRecognizer {
-    weak var recognizer: GestureRecognizer?
-    init(_ recognizer: GestureRecognizer) { self.recognizer = recognizer }
+package struct WeakRecognizer {
+    package weak var recognizer: GestureRecognizer?
+    package init(_ recognizer: GestureRecognizer) { self.recognizer = recognizer }
 }
 
 /// What a recognizer's delegate may decide (`UIGestureRecognizerDelegate`). Every method has a
@@ -404,44 +396,4 @@ extension GestureRecognizerDelegate {
     public func gestureRecognizer(_ g: GestureRecognizer, shouldRequireFailureOf other: GestureRecognizer) -> Bool { false }
     /// Default: false.
     public func gestureRecognizer(_ g: GestureRecognizer, shouldBeRequiredToFailBy other: GestureRecognizer) -> Bool { false }
-}
-
-// MARK: - Attaching recognizers to views
-
-extension View {
-    /// The recognizers attached to the view, in the order added; nil when there are none
-    /// (`UIView.gestureRecognizers`). Setting it removes the old ones and adds these.
-    public var gestureRecognizers: [GestureRecognizer]? {
-        get { attachedRecognizers.isEmpty ? nil : attachedRecognizers }
-        set {
-            for g in attachedRecognizers { removeGestureRecognizer(g) }
-            for g in newValue ?? [] { addGestureRecognizer(g) }
-        }
-    }
-
-    /// Attaches `g` (detaching it from another view first). It sees the touches that begin in
-    /// this view and its subviews from the next touch on.
-    public func addGestureRecognizer(_ g: GestureRecognizer) {
-        if let old = g.view {
-            if old === self { return }
-            old.removeGestureRecognizer(g)
-        }
-        attachedRecognizers.append(g)
-        g.view = self
-    }
-
-    /// The recognizers' default names hold their index: renumber after a change.
-    private func recognizersChanged() {
-        for g in attachedRecognizers { g.cachedDebugName = nil }
-    }
-
-    /// Detaches `g`: a gesture it has begun is cancelled, one in progress fails (G11); it
-    /// receives nothing more.
-    public func removeGestureRecognizer(_ g: GestureRecognizer) {
-        guard let i = attachedRecognizers.firstIndex(where: { $0 === g }) else { return }
-        g.abandon()
-        attachedRecognizers.remove(at: i)
-        g.view = nil
-        recognizersChanged()
-    }
 }

@@ -34,7 +34,7 @@ open class View: Responder {
         get { storedWindowReference.object }
         set { storedWindowReference = Unretained(newValue) }
     }
-    @exclusivity(unchecked) final var storedWindowReference = Unretained<Window>(nil)
+    @exclusivity(unchecked) package final var storedWindowReference = Unretained<Window>(nil)
     /// Set by `ViewController` on its root view, for the responder chain; cleared when the
     /// controller lets go of the view or dies.
     var owningController: ViewController? {
@@ -73,14 +73,12 @@ open class View: Responder {
             core?.writeBounds(self)
             if let r = ChangeRecording.current { r.record(self, .bounds, old: .rect(oldValue)) }  // Animation: A1
             if storedBounds.size != oldValue.size { boundsSizeDidChange(from: oldValue.size) }
-            if storedBounds.origin != oldValue.origin { boundsOriginDidChange() }
+            // Last, a moved origin (a scroll view's scroll) to the input layer. A hook, not an
+            // override of `bounds`: every `bounds` read stays a direct load.
+            if storedBounds.origin != oldValue.origin, let input = inputAttachment { input.boundsOriginDidChange(of: self) }
         }
     }
     @exclusivity(unchecked) final var storedBounds: Rect
-
-    /// Called last when a bounds change moved the origin (a scroll view's scroll). A hook, not
-    /// an override of `bounds`: every `bounds` read stays a direct load.
-    func boundsOriginDidChange() {}
 
     /// The transform, applied about the anchor point (`UIView.transform`). A singular
     /// transform (scale 0) is allowed; the view and its subtree can then never be hit.
@@ -147,11 +145,15 @@ open class View: Responder {
 
     /// What the C kernels read beyond geometry and the UIKit flags (HitTesting/HitTestPolicy.swift).
     final var hitTestPolicy = HitTestPolicy()
-    /// Touch delivery's per-view rules (Views/TouchState.swift); its flags pack into the tail
-    /// of the record above.
-    final var touchState = TouchState()
     /// Layout's per-view state (Layout/LayoutState.swift); nothing here reaches the C index.
     package final var layoutState = LayoutState()
+
+    // MARK: - Input (HitTestInput)
+
+    /// HitTestInput's record of the view (its recognizers, its touch rules, a scroll view's
+    /// scroll hook); nil for a view none was ever needed for (one reference per view). Only
+    /// HitTestInput reads or writes it.
+    @exclusivity(unchecked) package final var inputAttachment: (any ViewInputAttachment)?
 
     // MARK: - Animation (HitTestAnimation)
 
@@ -169,10 +171,7 @@ open class View: Responder {
         core?.writeFlags(self)
     }
 
-    // MARK: - Gesture recognizers (Gestures/)
-
-    /// The recognizers attached to the view, in the order added (`gestureRecognizers`).
-    @exclusivity(unchecked) final var attachedRecognizers: [GestureRecognizer] = []
+    // MARK: - Gesture recognizers (the arbitration is HitTestInput's)
 
     /// Whether `gestureRecognizer` may begin (leave `.possible`) on a touch in this view or for
     /// a recognizer attached to it (SEMANTICS G10). The default returns true; `Control`
@@ -182,8 +181,9 @@ open class View: Responder {
     // MARK: Init
 
     /// Whether the C walk must ask this view through Swift: its class is not one of the
-    /// library's (`classesWalkedInC`), so it may override `hitTest(_:with:)` or
-    /// `point(inside:with:)`. Fixed at creation (a view's class never changes).
+    /// library's, so it may override `hitTest(_:with:)` or `point(inside:with:)`. Fixed at
+    /// creation (a view's class never changes): true unless the view is a plain `View`, or the
+    /// initializer of a library class said so (`walksInC(asInstanceOf:)`).
     final private(set) var asksSwiftForHitTesting = false
 
     /// Creates a view with the given frame: bounds `(0, 0, width, height)`, centre in the
@@ -195,9 +195,19 @@ open class View: Responder {
         storedCenter = Point(x: frame.midX, y: frame.midY)
         storedTransform = .identity
         super.init()
-        if !View.classesWalkedInC.contains(ObjectIdentifier(type(of: self))) {
-            asksSwiftForHitTesting = true
-        }
+        asksSwiftForHitTesting = type(of: self) != View.self
+    }
+
+    /// Called by the initializer of each of the library's view classes (`Window`, and
+    /// HitTestInput's `Control`, `Button`, `ScrollView`) right after `super.init`: a view of
+    /// exactly `libraryClass` overrides neither `hitTest(_:with:)` nor `point(inside:with:)`, so
+    /// the C walk walks it itself. A view of a subclass (yours, which may override them) is
+    /// still asked through Swift, as UIKit's recursion would ask it (docs/hit-testing.md,
+    /// "Overriding, as in UIKit").
+    package final func walksInC(asInstanceOf libraryClass: View.Type) {
+        guard type(of: self) == libraryClass else { return }
+        asksSwiftForHitTesting = false
+        core?.writeFlags(self)
     }
 
     // MARK: - Hit testing (override points, as UIKit's)
@@ -241,8 +251,9 @@ open class View: Responder {
     }
 
     deinit {
-        // Recognizers refer to their view unretained: they lose it now.
-        for g in attachedRecognizers { g.view = nil }
+        // The input record goes first: its recognizers refer to this view unretained and lose
+        // it now, before any subview's deinit runs (HitTestInput/Storage.swift).
+        inputAttachment = nil
         // Release deep subtrees iteratively: a 100,000-deep chain must not recurse in deinit.
         var pending = storedSubviews
         storedSubviews = []
@@ -407,9 +418,9 @@ open class View: Responder {
     }
 
     /// From this view's bounds space to its superview's (`LevelConversion`).
-    func toSuperview(_ p: Point) -> Point { LevelConversion(self).toSuperview(p) }
+    package final func toSuperview(_ p: Point) -> Point { LevelConversion(self).toSuperview(p) }
 
     /// From the superview's bounds space to this view's; NaN when the transform is singular
     /// (`LevelConversion`).
-    func fromSuperview(_ p: Point) -> Point { LevelConversion(self).fromSuperview(p) }
+    package final func fromSuperview(_ p: Point) -> Point { LevelConversion(self).fromSuperview(p) }
 }
