@@ -111,14 +111,16 @@ package protocol TouchPipeline: SimulatedClock {
     func windowLevelDidChange(_ window: Window)
 }
 
-/// What a recognizer reports its state requests to once it has received a touch: the
-/// arbitration between recognizers (HitTestInput's gesture engine) of the application that
-/// delivered it (`GestureRecognizer.arbiter`).
+/// The input layer's record of a recognizer (HitTestInput's gesture tracking), set as
+/// `GestureRecognizer.arbiter` when the recognizer first receives a touch from an application:
+/// its touches, deadlines and place in the arbitration between recognizers live there, and the
+/// recognizer's state changes go through it.
 package protocol GestureArbiter: AnyObject {
     /// `recognizer.state = state`, through the arbitration (SEMANTICS G9, G10, G12).
     func request(_ recognizer: GestureRecognizer, _ state: GestureRecognizer.State)
-    /// The clock of the application that delivered the recognizer's touches, while it lives.
-    var clock: (any SimulatedClock)? { get }
+    /// `recognizer` was disabled or removed: a gesture it has begun is cancelled, one in
+    /// progress fails (G11).
+    func abandon(_ recognizer: GestureRecognizer)
 }
 
 /// HitTestInput's per-view record (the view's recognizers and touch rules), seen from the

@@ -18,10 +18,6 @@ import Darwin
 // invariants below hold for them. Without the attribute on these fields the replay benchmark
 // dropped from 0.61-0.64 to 0.45 M steps/s (dynamic exclusivity checks in every step).
 //
-// `Unretained` and `withBorrowed` are `package` and `@inlinable`: HitTestInput uses them too
-// (one definition), under the same invariants; HitTestInput/Storage.swift lists its own back
-// references and who clears them.
-//
 // The invariants that make them safe, once for the whole module:
 //
 // - Thread confinement. An application, its windows, views, touches, events, recognizers and
@@ -34,8 +30,9 @@ import Darwin
 //   mutation is open; user code runs between such accesses, never inside one, so an access
 //   never begins while another to the same field is in progress.
 // - Back references are cleared before their target dies. Each `Unretained` field is a
-//   back reference (here: view → superview, window and controller; window → application;
-//   recognizer → view; the index → its views; HitTestInput's are listed in its storage file).
+//   back reference (view → superview, window and controller; window → application, written by
+//   HitTestInput through `Window.applicationResponder`; recognizer → view, written by
+//   HitTestInput through `GestureRecognizer.view`; the index → its views).
 //   The owner of the target holds it strongly, and the target's `deinit` (or the detach that
 //   ends the relation) clears every back reference to it: `View.deinit` and
 //   `removeFromSuperview()` (superview, window; the view's input record, dropped first in
@@ -43,50 +40,37 @@ import Darwin
 //   application's `deinit` and `removeWindow` (the window's application, HitTestInput),
 //   `CoreTree.unregister` (the index's slot). So a stored unretained reference is either nil or
 //   a live object.
-// - Borrowed references (`withBorrowed`) are used only inside the call, while the caller
-//   holds the object strongly (an element of an array it owns, a field of an object it owns)
-//   and does not release it before the body returns.
+// - Borrowed references (`Unretained.withObject`) are used only inside the call, while the
+//   reference is known live (see above) and nothing in the body can release the object.
 
 // MARK: - Back references
 
 /// An unretained reference (`unowned(unsafe)`) that can be nil: no retain on store, no weak
 /// side table; loads through `object` retain the result as a strong reference would.
 /// Invariant: see "Back references are cleared before their target dies" above.
-package struct Unretained<Object: AnyObject> {
-    @usableFromInline var reference: Unmanaged<Object>?
+struct Unretained<Object: AnyObject> {
+    private var reference: Unmanaged<Object>?
 
     /// A reference to `object` (nil: none), not retained.
-    @inlinable @inline(__always) package init(_ object: Object?) {
+    @inline(__always) init(_ object: Object?) {
         reference = object.map { Unmanaged.passUnretained($0) }
     }
 
     /// The referenced object (a strong reference from here on), or nil.
-    @inlinable @inline(__always) package var object: Object? { reference?.takeUnretainedValue() }
+    @inline(__always) var object: Object? { reference?.takeUnretainedValue() }
 
     /// Whether a reference is held (no retain).
-    @inlinable @inline(__always) package var isNil: Bool { reference == nil }
-
-    /// Whether this refers to exactly `other` (identity, no retain).
-    @inlinable @inline(__always) package func refers(to other: Object?) -> Bool {
-        reference?.toOpaque() == other.map { Unmanaged.passUnretained($0).toOpaque() }
-    }
+    @inline(__always) var isNil: Bool { reference == nil }
 
     /// Whether both refer to the same object (or both to none).
-    @inlinable @inline(__always) package func isIdentical(to other: Unretained<Object>) -> Bool {
+    @inline(__always) func isIdentical(to other: Unretained<Object>) -> Bool {
         reference?.toOpaque() == other.reference?.toOpaque()
     }
 
     /// Runs `body` on the object without retaining it; nil if there is none.
-    @inlinable @inline(__always) package func withObject<R>(_ body: (Object) -> R) -> R? {
+    @inline(__always) func withObject<R>(_ body: (Object) -> R) -> R? {
         reference?._withUnsafeGuaranteedRef(body)
     }
-}
-
-/// Runs `body` on `object` without the retain and release a strong local would cost. The
-/// caller must hold `object` for the whole call (see "Borrowed references" above).
-@inlinable @inline(__always)
-package func withBorrowed<Object: AnyObject, R>(_ object: Object, _ body: (Object) -> R) -> R {
-    Unmanaged.passUnretained(object)._withUnsafeGuaranteedRef(body)
 }
 
 // MARK: - C context pointers

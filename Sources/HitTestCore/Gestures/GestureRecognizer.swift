@@ -92,7 +92,7 @@ open class GestureRecognizer {
     /// be `.possible` (waiting for another recognizer to fail) or `.failed` (prevented, or a
     /// `gestureRecognizerShouldBegin` said no).
     public var state: State {
-        get { storedState }
+        @inlinable get { currentState }
         set {
             if let arbiter {
                 arbiter.request(self, newValue)
@@ -115,12 +115,12 @@ open class GestureRecognizer {
     /// `view`, unretained (Core/Storage.swift): `isLive` tests it
     /// without a retain. HitTestInput sets it when it attaches the recognizer and clears it
     /// when it detaches it or the view dies (HitTestInput/Storage.swift).
-    @exclusivity(unchecked) package final var viewReference = Unretained<View>(nil)
+    @exclusivity(unchecked) final var viewReference = Unretained<View>(nil)
 
     /// A disabled recognizer receives no touches; disabling one that has begun cancels it
     /// (and one that is possible in the middle of a gesture fails it) (G11). Default true.
     public var isEnabled: Bool {
-        get { storedIsEnabled }
+        @inlinable get { storedIsEnabled }
         set {
             let oldValue = storedIsEnabled
             storedIsEnabled = newValue
@@ -128,35 +128,35 @@ open class GestureRecognizer {
             abandon()
         }
     }
-    @exclusivity(unchecked) package final var storedIsEnabled: Bool = true
+    @exclusivity(unchecked) @usableFromInline final var storedIsEnabled: Bool = true
 
     /// When the recognizer recognizes, its touches are cancelled in their views (G6). Default true.
     public var cancelsTouchesInView: Bool {
-        get { storedCancelsTouchesInView }
+        @inlinable get { storedCancelsTouchesInView }
         set { storedCancelsTouchesInView = newValue }
     }
-    @exclusivity(unchecked) package final var storedCancelsTouchesInView: Bool = true
+    @exclusivity(unchecked) @usableFromInline final var storedCancelsTouchesInView: Bool = true
     /// While the recognizer may still recognize, its touches' phases are held from their views
     /// (G7). Default false.
     public var delaysTouchesBegan: Bool {
-        get { storedDelaysTouchesBegan }
+        @inlinable get { storedDelaysTouchesBegan }
         set { storedDelaysTouchesBegan = newValue }
     }
-    @exclusivity(unchecked) package final var storedDelaysTouchesBegan: Bool = false
+    @exclusivity(unchecked) @usableFromInline final var storedDelaysTouchesBegan: Bool = false
     /// While the recognizer may still recognize, a touch's `ended` is held from its view (G8).
     /// Default true.
     public var delaysTouchesEnded: Bool {
-        get { storedDelaysTouchesEnded }
+        @inlinable get { storedDelaysTouchesEnded }
         set { storedDelaysTouchesEnded = newValue }
     }
-    @exclusivity(unchecked) package final var storedDelaysTouchesEnded: Bool = true
+    @exclusivity(unchecked) @usableFromInline final var storedDelaysTouchesEnded: Bool = true
 
     /// The delegate (every method optional).
     public var delegate: GestureRecognizerDelegate? {
-        get { storedDelegate }
+        @inlinable get { storedDelegate }
         set { storedDelegate = newValue }
     }
-    @exclusivity(unchecked) package final weak var storedDelegate: GestureRecognizerDelegate?
+    @exclusivity(unchecked) @usableFromInline final weak var storedDelegate: GestureRecognizerDelegate?
 
     /// A name for the delivery log; nil: the type's short name and the index in its view's
     /// recognizers (`Tap#0`).
@@ -167,7 +167,7 @@ open class GestureRecognizer {
             cachedDebugName = nil
         }
     }
-    @exclusivity(unchecked) package final var storedName: String?
+    @exclusivity(unchecked) final var storedName: String?
 
     /// Makes this recognizer wait for `other` to fail before it recognizes (G12): while `other`
     /// is possible and tracking touches, recognizing leaves this one `.possible`; it recognizes
@@ -175,25 +175,6 @@ open class GestureRecognizer {
     public func require(toFail other: GestureRecognizer) {
         guard other !== self, !failureRequirements.contains(where: { $0.recognizer === other }) else { return }
         failureRequirements.append(WeakRecognizer(other))
-    }
-
-    /// The number of touches the recognizer is tracking (down, or ending in this step).
-    public var numberOfTouches: Int { activeTouches.count }
-
-    /// The centroid of the recognizer's touches in `view`'s bounds space (nil: the window's).
-    /// With no touch down, where they last were.
-    public func location(in view: View?) -> Point {
-        Touch.convert(centroidOnScreen(), window: touchWindow, to: view)
-    }
-
-    /// The location of the recognizer's touch at `index` (0 ..< `numberOfTouches`, in the order
-    /// they began) in `view`'s bounds space.
-    /// - Precondition: `index` is in range (as UIKit raises for one out of range).
-    public func location(ofTouch index: Int, in view: View?) -> Point {
-        precondition(
-            activeTouches.indices.contains(index),
-            "GestureRecognizer.location(ofTouch:in:): index \(index) out of range (numberOfTouches is \(activeTouches.count))")
-        return activeTouches[index].location(in: view)
     }
 
     /// The name the delivery log uses: `name`, else the type's name without
@@ -206,13 +187,22 @@ open class GestureRecognizer {
     }
 
     /// `debugName`, kept until the name, the view or its list of recognizers changes.
-    @exclusivity(unchecked) package final var cachedDebugName: String? {
+    @exclusivity(unchecked) package var cachedDebugName: String? {
         didSet { if cachedDebugName == nil, !logTexts.isEmpty { logTexts.removeAll() } }
     }
 
     /// The delivery log's texts for this recognizer (`Name from → to`, `Name state`), built
     /// once each by HitTestInput; emptied when `debugName` changes.
-    @exclusivity(unchecked) package final var logTexts: [String?] = []
+    @exclusivity(unchecked) final var logTexts: [String?] = []
+
+    /// The delivery log's text number `i` for this recognizer, made by `make` the first time.
+    package final func logText(_ i: Int, _ make: () -> String) -> String {
+        if logTexts.isEmpty { logTexts = Array(repeating: nil, count: 44) }
+        if let text = logTexts[i] { return text }
+        let text = make()
+        logTexts[i] = text
+        return text
+    }
 
     private func computeDebugName() -> String {
         if let name { return name }
@@ -251,105 +241,40 @@ open class GestureRecognizer {
     /// Whether `other`, recognizing, may make this recognizer fail (G9). Default true.
     open func canBePrevented(by other: GestureRecognizer) -> Bool { true }
 
-    // MARK: - Helpers for subclasses
+    // MARK: - Per-recognizer state
 
-    /// The simulated time now (`Application.currentTime`), or nil for a recognizer that never
-    /// received a touch from an application.
-    public var currentTime: Double? { arbiter?.clock?.currentTime }
-
-    /// Runs `body` when the simulated clock reaches `time` (a deadline of the application that
-    /// delivered the recognizer's touches), unless the recognizer is reset first. Custom
-    /// recognizers use it for timeouts. Does nothing for a recognizer without an application.
-    public func schedule(at time: Double, _ body: @escaping (GestureRecognizer) -> Void) {
-        guard let clock = arbiter?.clock else { return }
-        // The recognizer is kept until the deadline runs or is cancelled (at the latest by
-        // its reset, or when the application goes).
-        let token = clock.schedule(at: time) { body(self) }
-        deadlines.append(token)
+    @exclusivity(unchecked) @usableFromInline final var currentState: State = .possible
+    /// The state, set without the arbitration (the engine's own transitions and resets).
+    package final var storedState: State {
+        get { currentState }
+        set { currentState = newValue }
     }
-
-    /// Forgets every deadline scheduled with `schedule(at:_:)` that has not run.
-    public func cancelScheduledDeadlines() {
-        guard !deadlines.isEmpty else { return }  // the common case: nothing to look up
-        if let clock = arbiter?.clock {
-            for token in deadlines { clock.cancel(token) }
-        }
-        deadlines.removeAll()
-    }
-
-    // MARK: - Per-recognizer state (the arbitration's, HitTestInput's)
-
-    @exclusivity(unchecked) package final var storedState: State = .possible
     @exclusivity(unchecked) package final var actions: [(GestureRecognizer) -> Void] = []
-    /// The application's arbitration (HitTestInput's gesture engine); set when the recognizer
-    /// first receives a touch. Strong: the engine outlives its application only as an empty
-    /// shell (it lets go of its recognizers when the application goes).
-    @exclusivity(unchecked) package final var arbiter: (any GestureArbiter)?
-    /// Touches received and not yet ended or cancelled, in the order they began.
-    @exclusivity(unchecked) package final var activeTouches: [Touch] = []
-    /// Every touch received since the last reset (for G6, G9, G10).
-    @exclusivity(unchecked) package final var sequenceTouches: [Touch] = []
-    /// The state requested while waiting for another recognizer's failure (G12).
-    @exclusivity(unchecked) package final var pendingState: State?
     @exclusivity(unchecked) package final var failureRequirements: [WeakRecognizer] = []
-    @exclusivity(unchecked) package final var deadlines: [DeadlineToken] = []
-    /// In the engine's list of recognizers with something going on.
-    @exclusivity(unchecked) package final var isActive = false
-    /// Scratch for the engine: the step stamp and the touches of this step's phase.
-    @exclusivity(unchecked) package final var stepMark = 0
-    @exclusivity(unchecked) package final var stepTouches: [Touch] = []
-    /// Where the touches last were (screen), for `location(in:)` after a lift.
-    @exclusivity(unchecked) package final var lastCentroid = Point(x: 0, y: 0)
-
-    /// The window of the touches: the first touch's, else the view's.
-    package final var touchWindow: Window? { activeTouches.first?.window ?? view?.window }
+    /// The input layer's record of the recognizer (HitTestInput's gesture tracking: its touches,
+    /// deadlines and place in the arbitration), set when the recognizer first receives a touch
+    /// from an application; state changes go through it. Nil for a recognizer driven by hand.
+    @exclusivity(unchecked) package var arbiter: (any GestureArbiter)?
 
     /// Attached to a view and enabled.
     package final var isLive: Bool { isEnabled && !viewReference.isNil }
-    /// Received a touch since the last reset: "tracking" in G12's sense.
-    package final var isInSequence: Bool { !sequenceTouches.isEmpty }
-
-    package final func centroidOnScreen() -> Point {
-        GestureRecognizer.centroid(activeTouches[...]) ?? lastCentroid
-    }
-
-    /// The centroid of `touches` in screen coordinates; nil for none.
-    package static func centroid(_ touches: ArraySlice<Touch>) -> Point? {
-        guard !touches.isEmpty else { return nil }
-        var x = 0.0
-        var y = 0.0
-        // Unretained: the slice holds the touches, which are only read.
-        touches.withUnsafeBufferPointer { buffer in
-            for k in buffer.indices {
-                let p = withBorrowed(buffer[k]) { $0.screenLocation }
-                x += p.x
-                y += p.y
-            }
-        }
-        let n = Double(touches.count)
-        return Point(x: x / n, y: y / n)
-    }
-
-    /// Remembers where the touches are, for `location(in:)` once they have lifted.
-    package final func noteLocation() {
-        guard !activeTouches.isEmpty else { return }
-        lastCentroid = centroidOnScreen()
-    }
+    /// The recognizer has actions.
+    package final var hasActions: Bool { !actions.isEmpty }
 
     /// Disabled or removed: cancel a gesture that began, fail one in progress (G11).
     package final func abandon() {
-        switch storedState {
-        case .began, .changed: state = .cancelled
-        case .possible where isInSequence || pendingState != nil: state = .failed
-        default: break
+        if let arbiter {
+            arbiter.abandon(self)
+        } else if currentState == .began || currentState == .changed {
+            state = .cancelled
         }
     }
 
-    /// A state change with no application (a recognizer driven by hand): legal transitions
-    /// only; actions run.
-    private func setStandalone(_ newValue: State) {
-        guard storedState.canTransition(to: newValue) else { return }
-        storedState = newValue
+    /// A state change with no application (a recognizer driven by hand, or one whose
+    /// application is gone): legal transitions only; actions run.
+    package final func setStandalone(_ newValue: State) {
+        guard currentState.canTransition(to: newValue) else { return }
+        currentState = newValue
         if newValue != .failed, newValue != .possible { runActions() }
     }
 

@@ -18,71 +18,43 @@ public final class Touch: Hashable {
     public let identifier: Int
     /// The current phase.
     public package(set) var phase: Phase {
-        get { storedPhase }
+        @inlinable get { storedPhase }
         set { storedPhase = newValue }
     }
-    @exclusivity(unchecked) package final var storedPhase: Phase
+    @exclusivity(unchecked) @usableFromInline final var storedPhase: Phase
     /// When the touch last changed, in seconds.
     public package(set) var timestamp: Double {
-        get { storedTimestamp }
+        @inlinable get { storedTimestamp }
         set { storedTimestamp = newValue }
     }
-    @exclusivity(unchecked) package final var storedTimestamp: Double
+    @exclusivity(unchecked) @usableFromInline final var storedTimestamp: Double
     /// The number of taps in a row at about this spot (1 for a single tap).
     public package(set) var tapCount: Int
     /// The view the touch was delivered to, fixed when it began (nil when it hit nothing).
     public package(set) var view: View? {
-        get { storedView }
+        @inlinable get { storedView }
         set { storedView = newValue }
     }
-    @exclusivity(unchecked) package final var storedView: View?
+    @exclusivity(unchecked) @usableFromInline final var storedView: View?
     /// The window the touch began in (held strongly, as `UITouch` holds it).
     public package(set) var window: Window? {
-        get { storedWindow }
+        @inlinable get { storedWindow }
         set { storedWindow = newValue }
     }
-    @exclusivity(unchecked) package final var storedWindow: Window?
-    /// The location in screen coordinates.
-    @exclusivity(unchecked) package final var screenLocation: Point
-    @exclusivity(unchecked) package final var previousScreenLocation: Point
-    /// False when UIKit's rules keep the touch from its view (multiple-touch or exclusive-touch
-    /// rules, or the view left the window); such a touch is logged, never delivered.
-    @exclusivity(unchecked) package final var isDelivered = true
-    /// Why the touch is not delivered, for the log.
-    @exclusivity(unchecked) package final var ignoredBecause: String?
-    /// What the input pipeline has decided and holds for this touch's view (HitTestInput's
-    /// router reads and writes it; the core never does).
-    @exclusivity(unchecked) package final var route = TouchRoute()
+    @exclusivity(unchecked) @usableFromInline final var storedWindow: Window?
+    /// HitTestInput's record of the touch (where it is on the screen, what the pipeline decided
+    /// and holds for its view), made with the touch and never replaced. The core never reads
+    /// it: a constant, so the input layer reaches it without an access check (its fields are
+    /// the input layer's own).
+    package let input: AnyObject
 
-    /// A touch (the input pipeline makes them).
-    package init(identifier: Int, phase: Phase, location: Point, timestamp: Double, tapCount: Int) {
+    /// A touch (the input pipeline makes them, each with its record).
+    package init(identifier: Int, phase: Phase, timestamp: Double, tapCount: Int, input: AnyObject) {
         self.identifier = identifier
         storedPhase = phase
         storedTimestamp = timestamp
         self.tapCount = tapCount
-        screenLocation = location
-        previousScreenLocation = location
-    }
-
-    /// The location in `view`'s bounds space (`locationInView:`); nil means the touch's window.
-    /// Converted at each call, so it follows the view if it moves.
-    public func location(in view: View?) -> Point {
-        Touch.convert(screenLocation, window: window, to: view)
-    }
-
-    /// The previous location in `view`'s bounds space (`previousLocationInView:`).
-    public func previousLocation(in view: View?) -> Point {
-        Touch.convert(previousScreenLocation, window: window, to: view)
-    }
-
-    package static func convert(_ screen: Point, window: Window?, to view: View?) -> Point {
-        guard let window else { return screen }
-        let inWindow = window.fromSuperview(screen)
-        guard let view else { return inWindow }
-        // A subview of the window (a scroll view at the top, often): the one step that
-        // `View.convert` would take, without its walks.
-        if view.storedSuperview === window { return view.fromSuperview(inWindow) }
-        return view.convert(inWindow, from: window)
+        self.input = input
     }
 
     /// Identity: a touch is equal only to itself.
@@ -96,18 +68,20 @@ public final class Touch: Hashable {
 public final class Event {
     /// When the event happened, in seconds.
     public private(set) var timestamp: Double {
-        get { storedTimestamp }
+        @inlinable get { storedTimestamp }
         set { storedTimestamp = newValue }
     }
-    @exclusivity(unchecked) final var storedTimestamp: Double
+    @exclusivity(unchecked) @usableFromInline final var storedTimestamp: Double
     /// Every touch on the screen: the ones that changed and the stationary ones, each once.
-    @exclusivity(unchecked) package private(set) var touchList: [Touch]
+    @exclusivity(unchecked) private var storedTouchList: [Touch]
+    /// Every touch on the screen, each once (the input pipeline reads it).
+    package var touchList: [Touch] { storedTouchList }
     /// `touchList` as a set, made on first use (most events are never asked for one).
     @exclusivity(unchecked) private var touchSet: Set<Touch>?
     /// Every touch on the screen, as a set.
     package var touches: Set<Touch> {
         if let touchSet { return touchSet }
-        let set = Set(touchList)
+        let set = Set(storedTouchList)
         touchSet = set
         return set
     }
@@ -115,38 +89,40 @@ public final class Event {
     /// the event back to it, and the responder chain logs to its delivery log.
     /// Held strongly: an event a handler keeps keeps its application (a weak reference here
     /// would put every application retain on the runtime's slow path).
-    @exclusivity(unchecked) package private(set) var pipeline: (any TouchPipeline)?
+    @exclusivity(unchecked) private var storedPipeline: (any TouchPipeline)?
+    /// `storedPipeline`, for the input layer.
+    package var pipeline: (any TouchPipeline)? { storedPipeline }
 
     /// An event of `touches`.
     package init(timestamp: Double, touches: Set<Touch>, pipeline: (any TouchPipeline)?) {
         storedTimestamp = timestamp
-        touchList = Array(touches)
+        storedTouchList = Array(touches)
         touchSet = touches
-        self.pipeline = pipeline
+        storedPipeline = pipeline
     }
 
     /// An event of `list` (no touch twice).
     package init(timestamp: Double, list: [Touch], pipeline: (any TouchPipeline)?) {
         storedTimestamp = timestamp
-        touchList = list
-        self.pipeline = pipeline
+        storedTouchList = list
+        storedPipeline = pipeline
     }
 
     /// Makes this event (which nothing else holds) the event of another step.
     package func reuse(timestamp: Double, list: [Touch], pipeline: any TouchPipeline) {
         storedTimestamp = timestamp
-        touchList = list
+        storedTouchList = list
         touchSet = nil
-        self.pipeline = pipeline
+        storedPipeline = pipeline
     }
 
     /// Lets go of the touches and the pipeline once the step is over (the event, which
     /// nothing else holds, is kept for reuse by the application: holding it back would be a
     /// cycle).
     package func forgetTouches() {
-        touchList = []
+        storedTouchList = []
         touchSet = nil
-        pipeline = nil
+        storedPipeline = nil
     }
 
     /// All touches of the event (`allTouches`).
@@ -155,40 +131,14 @@ public final class Event {
     /// The touches of the event whose view is `view` (`touchesForView:`), or nil when none.
     public func touches(for view: View) -> Set<Touch>? {
         var mine = Set<Touch>()
-        for touch in touchList where touch.view === view { mine.insert(touch) }
+        for touch in storedTouchList where touch.view === view { mine.insert(touch) }
         return mine.isEmpty ? nil : mine
     }
 
     /// The touches of the event in `window` (`touchesForWindow:`), or nil when none.
     public func touches(for window: Window) -> Set<Touch>? {
         var mine = Set<Touch>()
-        for touch in touchList where touch.window === window { mine.insert(touch) }
+        for touch in storedTouchList where touch.window === window { mine.insert(touch) }
         return mine.isEmpty ? nil : mine
     }
-}
-
-/// What the input pipeline's router has decided for one touch's view, and what it holds back
-/// from it: HitTestInput's per-touch record, stored inline in the touch (`Touch.route`; a public
-/// final class gets no stored field from another module, and a record of its own would cost an
-/// allocation per touch). Plain values: the core neither reads nor writes them.
-package struct TouchRoute {
-    /// The interceptor's record for this touch (its recognizers, fixed at `.began`: SEMANTICS
-    /// G2), or nil when nothing watches it. Kept here so that no step needs a lookup.
-    package var watchers: AnyObject?
-    /// An interceptor watches the touch.
-    package var isWatched: Bool { watchers != nil }
-    /// The view has been given `touchesBegan` for this touch.
-    package var viewHasBegun = false
-    /// The view has been given `touchesEnded` or `touchesCancelled`: nothing more goes there.
-    package var viewHasFinished = false
-    /// Phases held back from the view (G7, G8, S2), oldest first.
-    package var held: [Touch.Phase] = []
-    /// Phases released or decided (a cancellation) and not yet delivered: they go out at the
-    /// next delivery to the touch's window, or at the next flush.
-    package var pending: [Touch.Phase] = []
-    /// The touch is in the router's list of touches with pending phases.
-    package var isQueued = false
-
-    /// Nothing decided, nothing held.
-    package init() {}
 }

@@ -34,7 +34,17 @@ open class View: Responder {
         get { storedWindowReference.object }
         set { storedWindowReference = Unretained(newValue) }
     }
-    @exclusivity(unchecked) package final var storedWindowReference = Unretained<Window>(nil)
+    @exclusivity(unchecked) final var storedWindowReference = Unretained<Window>(nil)
+
+    /// Whether the view is in `window` (identity; nil: in none), without a retain.
+    package final func isShown(in window: Window?) -> Bool {
+        storedWindowReference.isIdentical(to: Unretained(window))
+    }
+
+    /// The application of the view's window, as a responder (HitTestInput's), or nil.
+    package final var windowApplicationResponder: Responder? {
+        storedWindowReference.withObject { $0.applicationReference.object } ?? nil
+    }
     /// Set by `ViewController` on its root view, for the responder chain; cleared when the
     /// controller lets go of the view or dies.
     var owningController: ViewController? {
@@ -153,7 +163,7 @@ open class View: Responder {
     /// HitTestInput's record of the view (its recognizers, its touch rules, a scroll view's
     /// scroll hook); nil for a view none was ever needed for (one reference per view). Only
     /// HitTestInput reads or writes it.
-    @exclusivity(unchecked) package final var inputAttachment: (any ViewInputAttachment)?
+    @exclusivity(unchecked) package var inputAttachment: (any ViewInputAttachment)?
 
     // MARK: - Animation (HitTestAnimation)
 

@@ -6,17 +6,24 @@ open class Window: View {
         didSet { inputPipeline?.windowLevelDidChange(self) }
     }
 
-    /// The application showing this window (HitTestInput's `Window.application`, set by
-    /// `Application.addWindow(_:)`): the window's next responder. Unretained (Core/Storage.swift;
-    /// hot paths test it without a retain): only HitTestInput writes it, and clears it when the
-    /// window is removed and when the application dies (HitTestInput/Storage.swift).
-    @exclusivity(unchecked) package final var applicationReference = Unretained<Responder>(nil)
+    /// The application showing this window: the window's next responder (HitTestInput's
+    /// `Window.application`, set by `Application.addWindow(_:)` through
+    /// `applicationResponder`). Unretained (Core/Storage.swift): HitTestInput clears it when
+    /// the window is removed and when the application dies.
+    @exclusivity(unchecked) final var applicationReference = Unretained<Responder>(nil)
+
+    /// The application showing this window, as a responder (HitTestInput reads and writes it
+    /// as `Window.application`).
+    package final var applicationResponder: Responder? {
+        get { applicationReference.object }
+        set { applicationReference = Unretained(newValue) }
+    }
 
     /// The application showing this window, as the core sees it: its input pipeline.
-    package var inputPipeline: (any TouchPipeline)? { applicationReference.object as? any TouchPipeline }
+    package final var inputPipeline: (any TouchPipeline)? { applicationReference.object as? any TouchPipeline }
 
     /// The simulated clock of the application showing this window (HitTestAnimation's clock).
-    package var clock: (any SimulatedClock)? { applicationReference.object as? any SimulatedClock }
+    package final var clock: (any SimulatedClock)? { applicationReference.object as? any SimulatedClock }
 
     /// The root view controller (`UIWindow.rootViewController`). Setting it installs its view
     /// as the window's only content, sized to the window's bounds; the old one's view is removed.

@@ -22,22 +22,6 @@ extension GestureRecognizer {
         activeTouches.filter { $0.phase != .ended && $0.phase != .cancelled }
     }
 
-    static func centroid(_ touches: ArraySlice<Touch>) -> Point? {
-        guard !touches.isEmpty else { return nil }
-        var x = 0.0
-        var y = 0.0
-        // Unretained: the slice holds the touches, which are only read.
-        touches.withUnsafeBufferPointer { buffer in
-            for k in buffer.indices {
-                let p = withBorrowed(buffer[k]) { $0.screenLocation }
-                x += p.x
-                y += p.y
-            }
-        }
-        let n = Double(touches.count)
-        return Point(x: x / n, y: y / n)
-    }
-
     /// A vector in screen space expressed in `view`'s bounds space (nil: the window's).
     func vector(_ v: Point, in view: View?) -> Point {
         let base = centroidOnScreen()

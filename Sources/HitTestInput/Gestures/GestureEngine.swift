@@ -15,28 +15,28 @@ import HitTestCore
 /// - `disposition` holds phases while a recognizer with `delaysTouchesBegan`/`Ended` may still
 ///   recognize.
 /// - `settle` resets the recognizers whose touches have all ended (G5).
+///
+/// What the engine keeps about each recognizer is in the recognizer's record
+/// (`GestureTracking`); its lists hold each recognizer with its record (`Tracked`).
 final class GestureEngine: GestureEngineStorage, TouchInterceptor {
-    /// The application, unretained (Core/Storage.swift); the application clears it when it
-    /// dies (`detach()`).
-    var application: Application? {
-        get { applicationReference.object }
-        set { applicationReference = Unretained(newValue) }
-    }
+    /// The application's delivery log (the engine's entries go there).
+    let recorder: DeliveryRecorder
 
-    /// The application's log is on (read without a retain: nothing runs between the loads).
-    @inline(__always) private var isLogging: Bool {
-        applicationReference.withObject { $0.recorder.isEnabled } ?? false
-    }
+    /// The application's log is on.
+    @inline(__always) private var isLogging: Bool { recorder.isEnabled && application != nil }
 
     /// The touch's recognizers, fixed when it began (G2): the hit view's first.
     final class Watchers {
-        var recognizers: [GestureRecognizer]
-        init(_ recognizers: [GestureRecognizer]) { self.recognizers = recognizers }
+        var recognizers: [Tracked]
+        init(_ recognizers: [Tracked]) { self.recognizers = recognizers }
     }
 
     typealias Work = GestureEngineWork
 
-    override init() {}
+    /// The engine of the application whose log is `recorder`.
+    init(recorder: DeliveryRecorder) {
+        self.recorder = recorder
+    }
 
     private var router: TouchRouter? { application?.router }
 
@@ -45,15 +45,16 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
     /// and of this engine). [ours]
     func detach() {
         application = nil
-        for g in active {
-            g.isActive = false
-            g.activeTouches.removeAll()
-            g.sequenceTouches.removeAll()
-            g.deadlines.removeAll()
-            g.pendingState = nil
-            g.engine = nil
-            g.storedState = .possible
-            g.reset()
+        for t in active {
+            let r = t.record
+            r.isActive = false
+            r.activeTouches.removeAll()
+            r.sequenceTouches.removeAll()
+            r.deadlines.removeAll()
+            r.pendingState = nil
+            r.engine = nil
+            t.recognizer.storedState = .possible
+            t.recognizer.reset()
         }
         active.removeAll()
         waiting.removeAll()
@@ -63,25 +64,26 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
     // MARK: - TouchInterceptor
 
     func watch(_ touch: Touch) -> AnyObject? {
-        var list: [GestureRecognizer] = []
+        var list: [Tracked] = []
         var v = touch.view
         // A loop, not recursion: a 100,000-deep chain is fine.
         while let view = v {
-            if !view.attachedRecognizers.isEmpty {
-                for g in view.attachedRecognizers where g.isEnabled {
+            if let recognizers = view.input?.recognizers, !recognizers.isEmpty {
+                for g in recognizers where g.isEnabled {
                     if let d = g.delegate, !d.gestureRecognizer(g, shouldReceive: touch) { continue }
-                    list.append(g)
+                    list.append(Tracked(g, g.trackingRecord))
                 }
             }
             v = view.storedSuperview
         }
         if list.isEmpty { return nil }
-        for g in list {
-            if g.storedState.isFinished, g.activeTouches.isEmpty { resetRecognizer(g) }
-            g.engine = self
-            g.activeTouches.append(touch)
-            g.sequenceTouches.append(touch)
-            activate(g)
+        for t in list {
+            let r = t.record
+            if t.recognizer.state.isFinished, r.activeTouches.isEmpty { resetRecognizer(t) }
+            r.engine = self
+            r.activeTouches.append(touch)
+            r.sequenceTouches.append(touch)
+            activate(t)
         }
         return Watchers(list)
     }
@@ -108,8 +110,8 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
                 let list = unsafeDowncast(watchers, to: Watchers.self).recognizers
                 list.withUnsafeBufferPointer { buffer in
                     for k in buffer.indices {
-                        withBorrowed(buffer[k]) { g in
-                            if g.isLive && !g.storedState.isFinished { GestureEngine.send(touch.phase, set, event, to: g) }
+                        withBorrowed(buffer[k].recognizer) { g in
+                            if g.isLive && !g.state.isFinished { GestureEngine.send(touch.phase, set, event, to: g) }
                         }
                     }
                 }
@@ -125,22 +127,24 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
     private func deliverGrouped(_ touches: [Touch], event: Event) {
         for phase in GestureEngine.phaseOrder {
             stamp += 1
-            var order: [GestureRecognizer] = []
+            var order: [Tracked] = []
             for touch in touches where touch.phase == phase {
                 guard let watchers = touch.route.watchers else { continue }
-                for g in unsafeDowncast(watchers, to: Watchers.self).recognizers {
-                    if g.stepMark != stamp {
-                        g.stepMark = stamp
-                        g.stepTouches.emptyKeepingCapacity()
-                        order.append(g)
+                for t in unsafeDowncast(watchers, to: Watchers.self).recognizers {
+                    let r = t.record
+                    if r.stepMark != stamp {
+                        r.stepMark = stamp
+                        r.stepTouches.emptyKeepingCapacity()
+                        order.append(t)
                     }
-                    g.stepTouches.append(touch)
+                    r.stepTouches.append(touch)
                 }
             }
-            for g in order {
-                let set = Set(g.stepTouches)
-                g.stepTouches.emptyKeepingCapacity()
-                guard g.isLive, !g.storedState.isFinished else { continue }
+            for t in order {
+                let set = Set(t.record.stepTouches)
+                t.record.stepTouches.emptyKeepingCapacity()
+                let g = t.recognizer
+                guard g.isLive, !g.state.isFinished else { continue }
                 GestureEngine.send(phase, set, event, to: g)
             }
         }
@@ -157,19 +161,22 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
                 // A touch that begins under a recognizer that has already begun is its, not
                 // the view's (G6). [ours]
                 if touch.isDelivered,
-                    let g = list.first(where: { $0.isLive && $0.cancelsTouchesInView && ($0.storedState == .began || $0.storedState == .changed) })
+                    let t = list.first(where: {
+                        let g = $0.recognizer
+                        return g.isLive && g.cancelsTouchesInView && (g.state == .began || g.state == .changed)
+                    })
                 {
-                    router.cancelDelivery(touch, reason: g.hasBegunText())
+                    router.cancelDelivery(touch, reason: t.recognizer.hasBegunText())
                 }
             }
             guard touch.phase == .ended || touch.phase == .cancelled else { continue }
             oneTouch.forget(touch)
-            // Fields only: the recognizers are lent unretained (`list` holds them).
+            // Fields only: the records are lent unretained (`list` holds them).
             list.withUnsafeBufferPointer { buffer in
                 for k in buffer.indices {
-                    withBorrowed(buffer[k]) { g in
-                        g.noteLocation()
-                        if let i = g.activeTouches.firstIndex(where: { $0 === touch }) { g.activeTouches.remove(at: i) }
+                    withBorrowed(buffer[k].record) { r in
+                        r.noteLocation()
+                        if let i = r.activeTouches.firstIndex(where: { $0 === touch }) { r.activeTouches.remove(at: i) }
                     }
                 }
             }
@@ -193,20 +200,23 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
             // across a reset, which runs arbitrary code.
             let index = i
             i += 1
-            func isDone(_ g: GestureRecognizer) -> Bool {
-                g.storedState == .possible && g.activeTouches.isEmpty && !g.isInSequence && g.pendingState == nil
+            func isDone(_ g: GestureRecognizer, _ r: GestureTracking) -> Bool {
+                g.state == .possible && r.activeTouches.isEmpty && !r.isInSequence && r.pendingState == nil
             }
-            if withBorrowed(active[index], { $0.activeTouches.isEmpty && $0.storedState.isFinished }) {
-                let g = active[index]
-                resetRecognizer(g)
-                if isDone(g) {
-                    g.isActive = false
+            let finished = withBorrowed(active[index].record) { r in
+                r.activeTouches.isEmpty && withBorrowed(active[index].recognizer) { $0.state.isFinished }
+            }
+            if finished {
+                let t = active[index]
+                resetRecognizer(t)
+                if isDone(t.recognizer, t.record) {
+                    t.record.isActive = false
                 } else {
-                    if kept != index { active[kept] = g }
+                    if kept != index { active[kept] = t }
                     kept += 1
                 }
-            } else if withBorrowed(active[index], isDone) {
-                withBorrowed(active[index]) { $0.isActive = false }
+            } else if withBorrowed(active[index].record, { r in withBorrowed(active[index].recognizer) { isDone($0, r) } }) {
+                withBorrowed(active[index].record) { $0.isActive = false }
             } else {
                 if kept != index { active[kept] = active[index] }  // in place already: no write
                 kept += 1
@@ -224,11 +234,12 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
         let list = unsafeDowncast(watchers, to: Watchers.self).recognizers
         let held = list.withUnsafeBufferPointer { buffer -> Bool in
             for k in buffer.indices {
-                let holds = withBorrowed(buffer[k]) { g -> Bool in
-                    guard g.isLive && g.storedState == .possible else { return false }
+                let holds = withBorrowed(buffer[k].recognizer) { g -> Bool in
+                    guard g.isLive && g.state == .possible else { return false }
                     // A recognizer that was reset (G5) after its own touches ended is possible
                     // again but no longer follows this touch: it holds nothing of it.
-                    guard g.sequenceTouches.contains(where: { $0 === touch }) else { return false }
+                    let follows = withBorrowed(buffer[k].record) { r in r.sequenceTouches.contains { $0 === touch } }
+                    guard follows else { return false }
                     return g.delaysTouchesBegan || (g.delaysTouchesEnded && phase == .ended)
                 }
                 if holds { return true }
@@ -239,10 +250,10 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
         return held
     }
 
-    /// Releases the held phases of `g`'s touches that nothing holds any more.
-    private func releaseTouches(of g: GestureRecognizer) {
+    /// Releases the held phases of `t`'s touches that nothing holds any more.
+    private func releaseTouches(of t: Tracked) {
         guard let router else { return }
-        for touch in g.sequenceTouches where !touch.route.held.isEmpty && touch.isDelivered {
+        for touch in t.record.sequenceTouches where !touch.route.held.isEmpty && touch.isDelivered {
             if !holds(touch, phase: touch.route.held.contains(.ended) ? .ended : .moved) {
                 router.release(touch)
             }
@@ -251,15 +262,15 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
 
     // MARK: - State changes
 
-    /// Queues a state change of `g` and, unless one is being processed, processes the queue.
-    func request(_ g: GestureRecognizer, _ state: GestureRecognizer.State) {
+    /// Queues a state change of `t` and, unless one is being processed, processes the queue.
+    func request(_ t: Tracked, _ state: GestureRecognizer.State) {
         if draining {
-            work.append(.set(g, state))
+            work.append(.set(t, state))
             return
         }
         // Nothing queued: process it now, then whatever it queued.
         draining = true
-        process(g, to: state)
+        process(t, to: state)
         draining = false
         if !work.isEmpty { drain() }
     }
@@ -273,15 +284,16 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
             let item = work[i]
             i += 1
             switch item {
-            case .set(let g, let state): process(g, to: state)
-            case .retry(let g): retry(g)
+            case .set(let t, let state): process(t, to: state)
+            case .retry(let t): retry(t)
             }
         }
         work.emptyKeepingCapacity()
     }
 
-    private func process(_ g: GestureRecognizer, to new: GestureRecognizer.State) {
-        let from = g.storedState
+    private func process(_ t: Tracked, to new: GestureRecognizer.State) {
+        let g = t.recognizer
+        let from = g.state
         if from == new && new != .changed { return }
         guard from.canTransition(to: new) else {
             note(g, "\(g.debugName) \(from) → \(new) ignored: not a legal transition")
@@ -289,58 +301,59 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
         }
         if from == .possible && (new == .began || new == .ended) {
             guard g.isLive else { return }
-            if let blocker = preventer(of: g) {
-                g.pendingState = nil
-                apply(g, .failed, because: "prevented by \(blocker.debugName)")
+            if let blocker = preventer(of: t) {
+                t.record.pendingState = nil
+                apply(t, .failed, because: "prevented by \(blocker.debugName)")
                 return
             }
-            if mustWait(g) != nil {
-                if g.pendingState == nil { waiting.append(g) }
-                g.pendingState = new
-                activate(g)
+            if mustWait(t) != nil {
+                if t.record.pendingState == nil { waiting.append(t) }
+                t.record.pendingState = new
+                activate(t)
                 return
             }
-            if !shouldBegin(g) {
-                apply(g, .failed, because: "gestureRecognizerShouldBegin returned false")
+            if !shouldBegin(t) {
+                apply(t, .failed, because: "gestureRecognizerShouldBegin returned false")
                 return
             }
         }
-        apply(g, new, because: nil)
+        apply(t, new, because: nil)
     }
 
-    private func retry(_ g: GestureRecognizer) {
-        guard let pending = g.pendingState, g.storedState == .possible else { return }
-        if mustWait(g) != nil { return }
-        unwait(g)
-        process(g, to: pending)
+    private func retry(_ t: Tracked) {
+        guard let pending = t.record.pendingState, t.recognizer.state == .possible else { return }
+        if mustWait(t) != nil { return }
+        unwait(t)
+        process(t, to: pending)
     }
 
-    private func unwait(_ g: GestureRecognizer) {
-        g.pendingState = nil
-        if let i = waiting.firstIndex(where: { $0 === g }) { waiting.remove(at: i) }
+    private func unwait(_ t: Tracked) {
+        t.record.pendingState = nil
+        if let i = waiting.firstIndex(where: { $0 === t }) { waiting.remove(at: i) }
     }
 
-    private func apply(_ g: GestureRecognizer, _ new: GestureRecognizer.State, because reason: String?) {
-        let from = g.storedState
-        if g.pendingState != nil { unwait(g) }
+    private func apply(_ t: Tracked, _ new: GestureRecognizer.State, because reason: String?) {
+        let g = t.recognizer
+        let from = g.state
+        if t.record.pendingState != nil { unwait(t) }
         g.storedState = new
-        activate(g)
+        activate(t)
         note(g, reason.map { g.transitionText(from, new) + " (\($0))" } ?? g.transitionText(from, new))
         let recognized = from == .possible && (new == .began || new == .ended)
         if recognized {
-            preventOthers(g)
+            preventOthers(t)
             if g.cancelsTouchesInView, let router {
                 let reason = g.recognizedText()
-                for touch in g.sequenceTouches { router.cancelDelivery(touch, reason: reason) }
+                for touch in t.record.sequenceTouches { router.cancelDelivery(touch, reason: reason) }
             } else {
-                releaseTouches(of: g)
+                releaseTouches(of: t)
             }
             // Those waiting for g's failure fail (G12).
-            for w in waiting where w !== g && requires(w, g) { work.append(.set(w, .failed)) }
+            for w in waiting where w !== t && requires(w, t) { work.append(.set(w, .failed)) }
         } else if new == .failed || new == .cancelled {
-            releaseTouches(of: g)
+            releaseTouches(of: t)
             if new == .failed {
-                for w in waiting where w !== g { work.append(.retry(w)) }
+                for w in waiting where w !== t { work.append(.retry(w)) }
             }
         }
         if new != .failed {
@@ -349,13 +362,14 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
     }
 
     private func runActions(of g: GestureRecognizer) {
-        guard !g.actions.isEmpty else { return }
+        guard g.hasActions else { return }
         if isLogging, let application, let responder = g.view ?? application as Responder? {
-            let multiple = g.actions.count > 1
-            for k in g.actions.indices {
+            let actions = g.actions.count
+            for k in 0..<actions {
                 application.recorder.note(
-                    .action, about: responder, detail: multiple ? g.actionText(g.storedState) + " (action \(k))" : g.actionText(g.storedState),
-                    touch: g.sequenceTouches.last?.identifier)
+                    .action, about: responder,
+                    detail: actions > 1 ? g.actionText(g.state) + " (action \(k))" : g.actionText(g.state),
+                    touch: g.lastTouchIdentifier)
             }
         }
         g.runActions()
@@ -364,23 +378,24 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
     private func note(_ g: GestureRecognizer, _ detail: @autoclosure () -> String) {
         guard isLogging, let application else { return }
         application.recorder.note(
-            .recognizer, about: g.view ?? application, detail: detail(), touch: g.sequenceTouches.last?.identifier)
+            .recognizer, about: g.view ?? application, detail: detail(), touch: g.lastTouchIdentifier)
     }
 
     // MARK: - Arbitration
 
-    /// Calls `body` with every other recognizer that shares a touch with `g` in its current
+    /// Calls `body` with every other recognizer that shares a touch with `t` in its current
     /// gesture, once each, in the order of the touches' recognizer lists, until `body` returns
     /// false. (No list is built: this runs on every recognition.)
-    private func forEachOther(of g: GestureRecognizer, _ body: (GestureRecognizer) -> Bool) {
-        if g.sequenceTouches.count == 1, let watchers = g.sequenceTouches[0].route.watchers {
+    private func forEachOther(of t: Tracked, _ body: (Tracked) -> Bool) {
+        let sequence = t.record.sequenceTouches
+        if sequence.count == 1, let watchers = sequence[0].route.watchers {
             // One touch: its list holds each recognizer once. The local copy of the list holds
             // them all, so each is lent to `body` unretained.
             let list = unsafeDowncast(watchers, to: Watchers.self).recognizers
             list.withUnsafeBufferPointer { buffer in
                 for k in buffer.indices {
-                    let more = withBorrowed(buffer[k]) { o in o === g || body(o) }
-                    if !more { return }
+                    let o = buffer[k]
+                    if !(o === t || body(o)) { return }
                 }
             }
             withExtendedLifetime(list) {}
@@ -388,11 +403,11 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
         }
         stamp += 1
         let mark = stamp
-        g.stepMark = mark
-        for touch in g.sequenceTouches {
+        t.record.stepMark = mark
+        for touch in sequence {
             guard let watchers = touch.route.watchers else { continue }
-            for o in unsafeDowncast(watchers, to: Watchers.self).recognizers where o.stepMark != mark {
-                o.stepMark = mark
+            for o in unsafeDowncast(watchers, to: Watchers.self).recognizers where o.record.stepMark != mark {
+                o.record.stepMark = mark
                 if !body(o) { return }
             }
         }
@@ -408,13 +423,15 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
         !simultaneous(a, b) && a.canPrevent(b) && b.canBePrevented(by: a)
     }
 
-    /// A recognizer sharing a touch with `g` that has already recognized and prevents it
+    /// A recognizer sharing a touch with `t` that has already recognized and prevents it
     /// (first come wins). [ours]
-    private func preventer(of g: GestureRecognizer) -> GestureRecognizer? {
+    private func preventer(of t: Tracked) -> GestureRecognizer? {
         var found: GestureRecognizer?
-        forEachOther(of: g) { o in
-            if o.isLive && (o.storedState == .began || o.storedState == .changed) && prevents(o, g) {
-                found = o
+        let g = t.recognizer
+        forEachOther(of: t) { o in
+            let og = o.recognizer
+            if og.isLive && (og.state == .began || og.state == .changed) && prevents(og, g) {
+                found = og
                 return false
             }
             return true
@@ -423,40 +440,46 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
     }
 
     /// G9: the others sharing a touch that are possible fail, those that began are cancelled.
-    private func preventOthers(_ g: GestureRecognizer) {
-        forEachOther(of: g) { o in
-            guard o.isLive else { return true }
-            let s = o.storedState
+    private func preventOthers(_ t: Tracked) {
+        let g = t.recognizer
+        forEachOther(of: t) { o in
+            let og = o.recognizer
+            guard og.isLive else { return true }
+            let s = og.state
             guard s == .possible || s == .began || s == .changed else { return true }
-            if s == .possible && !o.isInSequence && o.pendingState == nil { return true }
-            if prevents(g, o) { work.append(.set(o, s == .possible ? .failed : .cancelled)) }
+            if s == .possible && !o.record.isInSequence && o.record.pendingState == nil { return true }
+            if prevents(g, og) { work.append(.set(o, s == .possible ? .failed : .cancelled)) }
             return true
         }
     }
 
     /// Whether `w` must wait for `o`'s failure (G12).
-    private func requires(_ w: GestureRecognizer, _ o: GestureRecognizer) -> Bool {
-        if w.failureRequirements.contains(where: { $0.recognizer === o }) { return true }
-        if let d = w.delegate, d.gestureRecognizer(w, shouldRequireFailureOf: o) { return true }
-        if let d = o.delegate, d.gestureRecognizer(o, shouldBeRequiredToFailBy: w) { return true }
+    private func requires(_ w: Tracked, _ o: Tracked) -> Bool {
+        let wg = w.recognizer
+        let og = o.recognizer
+        if wg.failureRequirements.contains(where: { $0.recognizer === og }) { return true }
+        if let d = wg.delegate, d.gestureRecognizer(wg, shouldRequireFailureOf: og) { return true }
+        if let d = og.delegate, d.gestureRecognizer(og, shouldBeRequiredToFailBy: wg) { return true }
         return false
     }
 
-    /// A recognizer `g` must wait for: one it requires to fail that is possible and tracking.
-    private func mustWait(_ g: GestureRecognizer) -> GestureRecognizer? {
+    /// A recognizer `t` must wait for: one it requires to fail that is possible and tracking.
+    private func mustWait(_ t: Tracked) -> GestureRecognizer? {
+        let g = t.recognizer
         for weakRef in g.failureRequirements {
-            if let o = weakRef.recognizer, o.isLive, o.storedState == .possible, o.isInSequence { return o }
+            if let o = weakRef.recognizer, o.isLive, o.state == .possible, o.tracking?.isInSequence == true { return o }
         }
-        let delegated = g.delegate != nil
+        let delegate = g.delegate
         var found: GestureRecognizer?
-        forEachOther(of: g) { o in
-            guard o !== g && o.isLive && o.storedState == .possible && o.isInSequence else { return true }
-            if delegated, let d = g.delegate, d.gestureRecognizer(g, shouldRequireFailureOf: o) {
-                found = o
+        forEachOther(of: t) { o in
+            let og = o.recognizer
+            guard og !== g && og.isLive && og.state == .possible && o.record.isInSequence else { return true }
+            if let d = delegate, d.gestureRecognizer(g, shouldRequireFailureOf: og) {
+                found = og
                 return false
             }
-            if let d = o.delegate, d.gestureRecognizer(o, shouldBeRequiredToFailBy: g) {
-                found = o
+            if let d = og.delegate, d.gestureRecognizer(og, shouldBeRequiredToFailBy: g) {
+                found = og
                 return false
             }
             return true
@@ -465,16 +488,18 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
     }
 
     /// G10: the delegate, the recognizer's view and each touched view must agree.
-    private func shouldBegin(_ g: GestureRecognizer) -> Bool {
+    private func shouldBegin(_ t: Tracked) -> Bool {
+        let g = t.recognizer
         if let d = g.delegate, !d.gestureRecognizerShouldBegin(g) { return false }
         guard let view = g.view else { return false }
         if !view.gestureRecognizerShouldBegin(g) { return false }
-        if g.sequenceTouches.count == 1 {
-            guard let v = g.sequenceTouches[0].view, v !== view else { return true }
+        let sequence = t.record.sequenceTouches
+        if sequence.count == 1 {
+            guard let v = sequence[0].view, v !== view else { return true }
             return v.gestureRecognizerShouldBegin(g)
         }
         var asked: [View] = [view]
-        for touch in g.sequenceTouches {
+        for touch in sequence {
             guard let v = touch.view, !asked.contains(where: { $0 === v }) else { continue }
             asked.append(v)
             if !v.gestureRecognizerShouldBegin(g) { return false }
@@ -484,32 +509,28 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
 
     // MARK: - Bookkeeping
 
-    private func activate(_ g: GestureRecognizer) {
-        if !g.isActive {
-            g.isActive = true
-            active.append(g)
+    private func activate(_ t: Tracked) {
+        if !t.record.isActive {
+            t.record.isActive = true
+            active.append(t)
         }
     }
 
     /// G5: back to `.possible`, the gesture's touches and deadlines forgotten, `reset()` run.
-    private func resetRecognizer(_ g: GestureRecognizer) {
-        let from = g.storedState
-        if g.pendingState != nil { unwait(g) }
+    private func resetRecognizer(_ t: Tracked) {
+        let g = t.recognizer
+        let from = g.state
+        if t.record.pendingState != nil { unwait(t) }
         g.cancelScheduledDeadlines()
         g.storedState = .possible
         note(g, g.transitionText(from, .possible))
-        g.sequenceTouches.emptyKeepingCapacity()  // its buffer serves the next gesture
+        t.record.sequenceTouches.emptyKeepingCapacity()  // its buffer serves the next gesture
         g.reset()
     }
 }
 
-/// A queued state change or retry of `GestureEngine` (its `work` list, Core/Storage.swift).
+/// A queued state change or retry of `GestureEngine` (its `work` list, Storage.swift).
 enum GestureEngineWork {
-    case set(GestureRecognizer, GestureRecognizer.State)
-    case retry(GestureRecognizer)
-}
-
-extension GestureEngine: GestureArbiter {
-    /// The application's clock, while the application lives.
-    var clock: (any SimulatedClock)? { application }
+    case set(Tracked, GestureRecognizer.State)
+    case retry(Tracked)
 }

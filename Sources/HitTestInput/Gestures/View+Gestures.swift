@@ -65,12 +65,51 @@ extension GestureRecognizer {
     func hasBegunText() -> String {
         logText(43) { "\(debugName) has begun" }
     }
+}
 
-    private func logText(_ i: Int, _ make: () -> String) -> String {
-        if logTexts.isEmpty { logTexts = Array(repeating: nil, count: 44) }
-        if let text = logTexts[i] { return text }
-        let text = make()
-        logTexts[i] = text
-        return text
+// MARK: - Where the recognizer's touches are
+
+extension GestureRecognizer {
+    /// The centroid of the recognizer's touches in `view`'s bounds space (nil: the window's).
+    /// With no touch down, where they last were.
+    public func location(in view: View?) -> Point {
+        Touch.convert(centroidOnScreen(), window: touchWindow, to: view)
+    }
+
+    /// The location of the recognizer's touch at `index` (0 ..< `numberOfTouches`, in the order
+    /// they began) in `view`'s bounds space.
+    /// - Precondition: `index` is in range (as UIKit raises for one out of range).
+    public func location(ofTouch index: Int, in view: View?) -> Point {
+        let touches = activeTouches
+        precondition(
+            touches.indices.contains(index),
+            "GestureRecognizer.location(ofTouch:in:): index \(index) out of range (numberOfTouches is \(touches.count))")
+        return touches[index].location(in: view)
+    }
+
+    /// The window of the touches: the first touch's, else the view's.
+    var touchWindow: Window? { tracking?.activeTouches.first?.window ?? view?.window }
+
+    /// The centroid of the touches down in screen coordinates; where they last were when none
+    /// is (the origin before the first touch).
+    func centroidOnScreen() -> Point {
+        tracking?.centroidOnScreen() ?? Point(x: 0, y: 0)
+    }
+
+    /// The centroid of `touches` in screen coordinates; nil for none.
+    static func centroid(_ touches: ArraySlice<Touch>) -> Point? {
+        guard !touches.isEmpty else { return nil }
+        var x = 0.0
+        var y = 0.0
+        // Unretained: the slice holds the touches, which are only read.
+        touches.withUnsafeBufferPointer { buffer in
+            for k in buffer.indices {
+                let p = withBorrowed(buffer[k]) { $0.screenLocation }
+                x += p.x
+                y += p.y
+            }
+        }
+        let n = Double(touches.count)
+        return Point(x: x / n, y: y / n)
     }
 }

@@ -3,15 +3,11 @@ import HitTestCore
 /// The scroll view's pan: it drags the content (S5) and, through the scroll view's
 /// `gestureRecognizerShouldBegin`, gives way to content that keeps its touches (S4).
 final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
-    /// The scroll view that owns it. Unretained (Core/Storage.swift), not `weak` (a weak
-    /// reference would put every retain and release of the scroll view on the runtime's slow
-    /// path): the scroll view clears it in its `deinit`, so a recognizer kept after its scroll
-    /// view is gone does nothing.
-    var scrollView: ScrollView? {
-        get { scrollViewReference.object }
-        set { scrollViewReference = Unretained(newValue) }
-    }
-    private var scrollViewReference = Unretained<ScrollView>(nil)
+    /// The scroll view that owns it. `unowned`, not `weak` (a weak reference would put every
+    /// retain and release of the scroll view on the runtime's slow path): the scroll view
+    /// clears it in its `deinit`, so a recognizer kept after its scroll view is gone does
+    /// nothing.
+    unowned var scrollView: ScrollView?
 
     /// Created by (and attached to) its scroll view, which owns it and sets `scrollView`.
     init() {
@@ -41,11 +37,7 @@ final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
 final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
     /// The scroll view that owns it (it may outlive a scroll view a user let go of: the scroll
     /// view clears this in its `deinit`; unretained for speed, as the pan's).
-    var owner: ScrollView? {
-        get { ownerReference.object }
-        set { ownerReference = Unretained(newValue) }
-    }
-    private var ownerReference = Unretained<ScrollView>(nil)
+    unowned var owner: ScrollView?
 
     /// Created by (and attached to) its scroll view, which sets `owner` and
     /// `delaysTouchesBegan`.
@@ -70,7 +62,7 @@ final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
             state = .failed
             return
         }
-        if deadlines.isEmpty, let now = currentTime {
+        if tracking?.deadlines.isEmpty ?? true, let now = currentTime {
             // `schedule` keeps the recognizer until the deadline runs or is cancelled.
             schedule(at: now + ScrollView.contentTouchDelay) { g in
                 unsafeDowncast(g, to: ScrollViewDelayGestureRecognizer.self).delayPassed()
@@ -137,7 +129,7 @@ extension ScrollView {
 
     /// The pan's state changes drive the drag.
     func handlePan(_ pan: ScrollViewPanGestureRecognizer) {
-        let touch = pan.sequenceTouches.last?.identifier
+        let touch = pan.lastTouchIdentifier
         switch pan.state {
         case .began:
             currentTouch = touch

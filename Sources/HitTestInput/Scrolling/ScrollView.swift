@@ -340,15 +340,10 @@ open class ScrollView: View {
         if hasHadDelegate { delegate?.scrollViewDidScroll(self) }
     }
 
-    /// This view's window's application's recorder when it logs, read through the unretained
-    /// references (the view's window and the window's application, both `Unretained` and
-    /// cleared when their target dies; nothing runs between the loads): with the log off the
-    /// test costs no retain; with it on, the recorder is the one object retained (it lives as
-    /// long as it is held, whatever becomes of the window or the application meanwhile).
+    /// This view's window's application's recorder when it logs.
     @inline(__always) private var loggingRecorder: DeliveryRecorder? {
-        storedWindowReference.withObject { window in
-            window.withApplication { $0.recorder.isEnabled ? $0.recorder : nil } ?? nil
-        } ?? nil
+        guard let recorder = windowApplication?.recorder, recorder.isEnabled else { return nil }
+        return recorder
     }
 
     /// The log entry of a scroll (out of line: the log is off in the fast case).
@@ -511,21 +506,13 @@ open class ScrollView: View {
 
     @exclusivity(unchecked) private var motion: Motion?
     /// The application whose deadline queue runs `motion` (held while it runs).
-    @exclusivity(unchecked) private var motionApplication: Application? {
-        didSet { motionApplicationReference = Unretained(motionApplication) }
-    }
-    /// `motionApplication`, unretained (it holds it), for the tick's calls.
-    @exclusivity(unchecked) private var motionApplicationReference = Unretained<Application>(nil)
+    @exclusivity(unchecked) private var motionApplication: Application?
 
-    /// What a motion tick's deadline refers to: the view, unretained (a weak reference would
+    /// What a motion tick's deadline refers to: the view, `unowned` (a weak reference would
     /// put every retain and release of the view on the runtime's slow path) and cleared by its
     /// `deinit`, so a tick still pending then runs as a no-op, as a weak one did.
     private final class TickTarget {
-        var view: ScrollView? {
-            get { viewReference.object }
-            set { viewReference = Unretained(newValue) }
-        }
-        private var viewReference = Unretained<ScrollView>(nil)
+        @exclusivity(unchecked) unowned var view: ScrollView?
     }
 
     private let tickTarget: TickTarget
@@ -636,18 +623,15 @@ open class ScrollView: View {
             contentOffset = next
         }
         // The offset change may have stopped or replaced the motion (a delegate call).
-        guard motion?.token == m.token, !motionApplicationReference.isNil else { return }
+        guard motion?.token == m.token, let application = motionApplication else { return }
         if done {
             finishMotion()
         } else {
             let current = m  // the motion as stored above (the same token: unchanged since)
             let due = current.startTime + Double(current.tick) * ScrollView.tickInterval
             // The tick running now is this motion's: it is re-keyed in place (the same order
-            // as a new deadline; no slot taken, no closure stored). The application is lent
-            // unretained: `motionApplication` holds it.
-            motion!.token = motionApplicationReference.withObject { application in
-                application.rescheduleRunning(current.token, at: due) ?? application.schedule(at: due, tickAction)
-            }!
+            // as a new deadline; no slot taken, no closure stored).
+            motion!.token = application.rescheduleRunning(current.token, at: due) ?? application.schedule(at: due, tickAction)
         }
     }
 

@@ -26,17 +26,23 @@ public final class Application: Responder {
     /// False until the first input step or time advance: the first may be at any time.
     @exclusivity(unchecked) private var clockStarted = false
 
-    package let recorder = DeliveryRecorder()
+    package let recorder: DeliveryRecorder
     let forwarder = ChainForwarder()
     // The pipeline's stages are constants (a lazy property cost a test and a retain at every
-    // access, several times per step). Each refers back to the application
-    // unretained (Core/Storage.swift): set here in `init`, cleared in `deinit`; the application is the only
-    // owner that hands them work, so the reference is set exactly while the application lives.
-    let tracker = TouchTracker()
-    let router = TouchRouter()
+    // access, several times per step). Each holds the log strongly (it holds nothing back) and
+    // refers back to the application `unowned` (Storage.swift): set here in `init`, cleared in
+    // `deinit`; the application is the only owner that hands them work, so the reference is
+    // set exactly while the application lives.
+    let tracker: TouchTracker
+    let router: TouchRouter
 
     /// Creates an application with no windows, at time 0.
     public override init() {
+        let recorder = DeliveryRecorder()
+        self.recorder = recorder
+        tracker = TouchTracker(recorder: recorder)
+        router = TouchRouter(recorder: recorder)
+        gestureEngine = GestureEngine(recorder: recorder)
         super.init()
         tracker.application = self
         router.application = self
@@ -45,8 +51,8 @@ public final class Application: Responder {
     }
 
     deinit {
-        // Windows and the engine refer to the application unretained.
-        for window in storedWindows where window.application === self { window.application = nil }
+        // Windows, the stages and the engine refer to the application without holding it.
+        for window in storedWindows where window.applicationResponder === self { window.application = nil }
         gestureEngine.detach()
         tracker.application = nil
         router.application = nil
@@ -55,7 +61,7 @@ public final class Application: Responder {
     // MARK: - Gesture recognizers (Gestures/GestureEngine.swift)
 
     /// The arbitration between recognizers and views: the router's interceptor.
-    let gestureEngine = GestureEngine()
+    let gestureEngine: GestureEngine
 
     // MARK: - Windows
 

@@ -53,18 +53,18 @@ protocol TouchInterceptor: AnyObject {
 /// per phase, `began` first, then `moved`, `ended`, `cancelled`; touches in identifier order,
 /// views in the order of their first touch.
 final class TouchRouter: TouchRouterStorage {
-    /// Set by the application's `init`, cleared by its `deinit` (see `Application.router`);
-    /// unretained (Core/Storage.swift), nil (a trap on use, as a dead `unowned` one) after that.
-    var application: Application! {
-        get { applicationReference.object }
-        set { applicationReference = Unretained(newValue) }
-    }
+    /// The application's delivery log.
+    let recorder: DeliveryRecorder
+
     /// The gesture seam; nil until recognizers exist.
     var interceptor: TouchInterceptor? {
-        didSet { engine = Unretained(interceptor as? GestureEngine) }
+        didSet { engine = interceptor as? GestureEngine }
     }
 
-    override init() {}
+    /// The router of the application whose log is `recorder`.
+    init(recorder: DeliveryRecorder) {
+        self.recorder = recorder
+    }
 
     // MARK: - The step
 
@@ -78,11 +78,11 @@ final class TouchRouter: TouchRouterStorage {
 
     /// Shows the interceptor the step's changed, watched touches before any view (G3).
     func stepWillDeliver(_ changed: [Touch], event: Event) {
-        if changed.count == 1, !engine.isNil {
+        if changed.count == 1, let engine {
             // One touch (most steps), the application's engine: no list, no existential.
             let touch = changed[0]
             if touch.route.isWatched && touch.phase != .stationary {
-                _ = engine.withObject { $0.touchesWillBeDelivered(changed, event: event, router: self) }
+                engine.touchesWillBeDelivered(changed, event: event, router: self)
             }
             return
         }
@@ -111,7 +111,7 @@ final class TouchRouter: TouchRouterStorage {
                 guard touch.isDelivered, touch.phase != .stationary, !touch.route.viewHasFinished else { return }
                 if touch.route.isWatched, holds(touch) {
                     touch.route.held.append(touch.phase)
-                    application.recorder.record(.held, touch.phase, touch: touch.identifier, by: touch.view!, reason: "held by a gesture recognizer")
+                    recorder.record(.held, touch.phase, touch: touch.identifier, by: touch.view!, reason: "held by a gesture recognizer")
                     return
                 }
                 deliverOne(touch, touch.phase, with: event)
@@ -137,7 +137,7 @@ final class TouchRouter: TouchRouterStorage {
                     interceptor.disposition(of: touch.phase, for: touch) == .hold
                 {
                     touch.route.held.append(touch.phase)
-                    application.recorder.record(.held, touch.phase, touch: touch.identifier, by: touch.view!, reason: "held by a gesture recognizer")
+                    recorder.record(.held, touch.phase, touch: touch.identifier, by: touch.view!, reason: "held by a gesture recognizer")
                 } else {
                     phases += touch.route.held
                     touch.route.held.removeAll()
@@ -146,7 +146,7 @@ final class TouchRouter: TouchRouterStorage {
             }
             if !phases.isEmpty { items.append((touch, phases)) }
         }
-        Dispatcher.dispatch(plan(items), with: event, log: application.recorder)
+        Dispatcher.dispatch(plan(items), with: event, log: recorder)
     }
 
     /// Delivers pending phases that no window delivery took (released by a deadline, or for a
@@ -162,15 +162,15 @@ final class TouchRouter: TouchRouterStorage {
             touch.route.pending.removeAll()
         }
         guard !items.isEmpty else { return }
-        let all = Set(application.tracker.active).union(items.map(\.touch))
+        let all = Set(application!.tracker.active).union(items.map(\.touch))
         let event = Event(timestamp: time, touches: all, pipeline: application)
-        Dispatcher.dispatch(plan(items), with: event, log: application.recorder)
+        Dispatcher.dispatch(plan(items), with: event, log: recorder)
     }
 
     /// The interceptor holds the phase `touch` has now (the engine called directly when it
     /// is the interceptor).
     private func holds(_ touch: Touch) -> Bool {
-        if let hold = engine.withObject({ $0.disposition(of: touch.phase, for: touch) == .hold }) { return hold }
+        if let engine { return engine.disposition(of: touch.phase, for: touch) == .hold }
         guard let interceptor else { return false }
         return interceptor.disposition(of: touch.phase, for: touch) == .hold
     }
@@ -191,7 +191,7 @@ final class TouchRouter: TouchRouterStorage {
     func cancelDelivery(_ touch: Touch, reason: String) {
         guard touch.isDelivered, let view = touch.view else { return }
         for phase in touch.route.held {
-            application.recorder.record(.ignored, phase, touch: touch.identifier, by: view, reason: reason)
+            recorder.record(.ignored, phase, touch: touch.identifier, by: view, reason: reason)
         }
         touch.route.held.removeAll()
         touch.route.pending.removeAll()
@@ -225,7 +225,7 @@ final class TouchRouter: TouchRouterStorage {
         if wasDelivered, let view = touch.view, begun, !touch.route.viewHasFinished {
             touch.route.viewHasFinished = true
             Dispatcher.dispatch(
-                [Delivery(view: view, phase: .cancelled, touches: [touch])], with: event, log: application.recorder, reason: reason)
+                [Delivery(view: view, phase: .cancelled, touches: [touch])], with: event, log: recorder, reason: reason)
         }
         touch.isDelivered = false
         touch.ignoredBecause = reason ?? "the touch was cancelled"
@@ -240,7 +240,7 @@ final class TouchRouter: TouchRouterStorage {
         guard let view = touch.view, !touch.route.viewHasFinished else { return }
         if phase == .began { touch.route.viewHasBegun = true }
         if phase == .ended || phase == .cancelled { touch.route.viewHasFinished = true }
-        application.recorder.record(.delivered, phase, touch: touch.identifier, by: view, reason: nil)
+        recorder.record(.delivered, phase, touch: touch.identifier, by: view, reason: nil)
         let set = oneTouch.take(touch)
         view.receive(phase, set, with: event)
         oneTouch.giveBack(consume set)

@@ -9,12 +9,8 @@ import HitTestCore
 /// and asks the router to cancel touches the system ends (a view left its window, a finger
 /// began again). It calls no touch method itself.
 final class TouchTracker: TouchTrackerStorage {
-    /// Set by the application's `init`, cleared by its `deinit` (see `Application.tracker`);
-    /// unretained (Core/Storage.swift), nil (a trap on use, as a dead `unowned` one) after that.
-    var application: Application! {
-        get { applicationReference.object }
-        set { applicationReference = Unretained(newValue) }
-    }
+    /// The application's delivery log.
+    let recorder: DeliveryRecorder
 
     /// What one step changed.
     struct Step {
@@ -26,7 +22,10 @@ final class TouchTracker: TouchTrackerStorage {
         var confinedTo: [Int?] = []
     }
 
-    override init() {}
+    /// The tracker of the application whose log is `recorder`.
+    init(recorder: DeliveryRecorder) {
+        self.recorder = recorder
+    }
 
     /// No touch is down.
     var isIdle: Bool { active.isEmpty }
@@ -47,7 +46,7 @@ final class TouchTracker: TouchTrackerStorage {
             if change.phase == .began {
                 if let old = touch(withID: change.id) {
                     // The same finger cannot begin twice: the old touch is cancelled first.
-                    application.router.cancelBySystem(old, at: change.timestamp, reason: nil)
+                    application!.router.cancelBySystem(old, at: change.timestamp, reason: nil)
                     remove(old)
                 }
                 let touch = Touch(
@@ -65,8 +64,8 @@ final class TouchTracker: TouchTrackerStorage {
                 touch.timestamp = change.timestamp
                 step.changed.append(touch)
             } else {
-                application.recorder.record(
-                    .dropped, change.phase, touch: change.id, by: application, reason: "no such touch")
+                recorder.record(
+                    .dropped, change.phase, touch: change.id, by: application!, reason: "no such touch")
             }
         }
         if step.began.isEmpty { return step }  // moves and lifts (most steps): no rules to apply
@@ -182,7 +181,7 @@ final class TouchTracker: TouchTrackerStorage {
     /// One bulk hit test per window for the touches that began, front to back.
     private func assignViews(_ step: Step) {
         guard !step.began.isEmpty else { return }
-        let windows = application.windows
+        let windows = application!.windows
         if step.began.count == 1 {
             // One new touch (most steps): what the loop below does for it, without its lists.
             let touch = step.began[0]
@@ -197,8 +196,8 @@ final class TouchTracker: TouchTrackerStorage {
             }
             touch.isDelivered = false
             touch.ignoredBecause = "no view hit"
-            application.recorder.record(
-                .dropped, .began, touch: touch.identifier, by: application, reason: "no view hit")
+            recorder.record(
+                .dropped, .began, touch: touch.identifier, by: application!, reason: "no view hit")
             return
         }
         var pending = Array(zip(step.began, step.confinedTo))
@@ -225,8 +224,8 @@ final class TouchTracker: TouchTrackerStorage {
         for (touch, _) in pending {
             touch.isDelivered = false
             touch.ignoredBecause = "no view hit"
-            application.recorder.record(
-                .dropped, .began, touch: touch.identifier, by: application, reason: "no view hit")
+            recorder.record(
+                .dropped, .began, touch: touch.identifier, by: application!, reason: "no view hit")
         }
     }
 
@@ -258,7 +257,7 @@ final class TouchTracker: TouchTrackerStorage {
         if let reason {
             touch.isDelivered = false
             touch.ignoredBecause = reason
-            application.recorder.record(.ignored, .began, touch: touch.identifier, by: view, reason: reason)
+            recorder.record(.ignored, .began, touch: touch.identifier, by: view, reason: reason)
         }
     }
 
@@ -269,9 +268,9 @@ final class TouchTracker: TouchTrackerStorage {
             // window): unretained. A touch to cancel is held strongly for the call.
             let left = withBorrowed(list[k]) { touch -> Bool in
                 guard touch.isDelivered || touch.route.isWatched, let view = touch.view else { return false }
-                return !view.storedWindowReference.refers(to: touch.window)
+                return !view.isShown(in: touch.window)
             }
-            if left { application.router.cancelBySystem(list[k], at: time, reason: "its view left the window") }
+            if left { application!.router.cancelBySystem(list[k], at: time, reason: "its view left the window") }
         }
     }
 

@@ -3,21 +3,20 @@ import HitTestCore
 /// HitTestInput's record of one view (the core's `View.inputAttachment`): the view's gesture
 /// recognizers and its touch-delivery rules (`UIView`'s touch properties), read by the
 /// application when it assigns a new touch to a view. Made the first time a view needs one;
-/// nothing here reaches the C index. Its fields are read only by views that have a record, when
-/// a touch begins: plain stored properties (checked accesses) are enough.
+/// nothing here reaches the C index. The recognizers, read at every touch that begins for each
+/// ancestor with a record, are in `ViewInputStorage` (Storage.swift); the two rules, read when
+/// a touch begins in the view, are plain stored properties.
 ///
 /// The view holds its record alone (nothing else keeps one past a call), and drops it first
 /// in its `deinit`: the record's own `deinit` then detaches the recognizers, which refer to
 /// the view unretained.
-class ViewInput: ViewInputAttachment {
-    /// The recognizers attached to the view, in the order added (`gestureRecognizers`).
-    final var recognizers: [GestureRecognizer] = []
+class ViewInput: ViewInputStorage, ViewInputAttachment {
     /// `isMultipleTouchEnabled`.
     final var isMultipleTouchEnabled = false
     /// `isExclusiveTouch`.
     final var isExclusiveTouch = false
 
-    init() {}
+    override init() {}
 
     deinit {
         for g in recognizers { g.view = nil }
