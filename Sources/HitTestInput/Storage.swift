@@ -76,6 +76,11 @@ extension View {
     var windowApplication: Application? {
         windowApplicationResponder.map { unsafeDowncast($0, to: Application.self) }
     }
+
+    /// The application of the view's window logs deliveries (tested without a retain).
+    var windowApplicationLogs: Bool {
+        windowApplication { unsafeDowncast($0, to: Application.self).recorder.isEnabled }
+    }
 }
 
 extension GestureRecognizer {
@@ -91,13 +96,13 @@ extension GestureRecognizer {
 }
 
 extension Touch {
-    /// The touch's input record (the core's `input`, typed).
-    var route: TouchRoute { unsafeDowncast(input, to: TouchRoute.self) }
+    /// The touch's input record (the core's `record`, typed).
+    var route: TouchRoute { unsafeDowncast(record, to: TouchRoute.self) }
 }
 
 extension Event {
-    /// The application whose pipeline made the event (the core's `pipeline`, typed).
-    var application: Application? { pipeline.map { unsafeDowncast($0, to: Application.self) } }
+    /// The event's input record (the core's `record`, typed).
+    var state: EventState { unsafeDowncast(record, to: EventState.self) }
 }
 
 // MARK: - Hot state of the internal classes
@@ -113,8 +118,14 @@ class ViewInputStorage {
     @exclusivity(unchecked) final var recognizers: [GestureRecognizer] = []
 }
 
-/// `TouchRoute`'s fields: a touch's screen locations and what the router decided for it.
+/// `TouchRoute`'s fields: a touch's phase, time, view, window and screen locations, and what
+/// the router decided for it.
 class TouchRouteStorage {
+    @exclusivity(unchecked) final var phase: Touch.Phase = .began
+    @exclusivity(unchecked) final var timestamp: Double = 0
+    final var tapCount = 1
+    @exclusivity(unchecked) final var view: View?
+    @exclusivity(unchecked) final var window: Window?
     /// The location in screen coordinates.
     @exclusivity(unchecked) final var screenLocation = Point(x: 0, y: 0)
     /// The location before the last move, in screen coordinates.
@@ -139,8 +150,34 @@ class TouchRouteStorage {
     @exclusivity(unchecked) final var isQueued = false
 }
 
-/// `GestureTracking`'s fields: one recognizer's part in the arbitration.
+/// `EventState`'s fields: an event's time, touches and application.
+class EventStateStorage {
+    @exclusivity(unchecked) final var timestamp: Double = 0
+    /// Every touch on the screen, each once.
+    @exclusivity(unchecked) final var touchList: [Touch] = []
+    /// `touchList` as a set, made on first use.
+    @exclusivity(unchecked) final var touchSet: Set<Touch>?
+    /// The application that made the event (strong; nil once the step is over).
+    @exclusivity(unchecked) final var application: Application?
+}
+
+/// `GestureTracking`'s fields: a recognizer's state, settings and view, and its part in the
+/// arbitration.
 class GestureTrackingStorage {
+    /// The current state (`GestureRecognizer.state`).
+    @exclusivity(unchecked) final var state: GestureRecognizer.State = .possible
+    @exclusivity(unchecked) final var isEnabled = true
+    @exclusivity(unchecked) final var cancelsTouchesInView = true
+    @exclusivity(unchecked) final var delaysTouchesBegan = false
+    @exclusivity(unchecked) final var delaysTouchesEnded = true
+    /// The view the recognizer is attached to, `unowned`: cleared by `removeGestureRecognizer`
+    /// and by the view's record when the view dies; `hasView` says whether it is set (a test
+    /// without a load).
+    @exclusivity(unchecked) final unowned var view: View?
+    @exclusivity(unchecked) final var hasView = false
+    final weak var delegate: GestureRecognizerDelegate?
+    final var name: String?
+    @exclusivity(unchecked) final var failureRequirements: [WeakRecognizer] = []
     /// The gesture engine of the application that delivered the recognizer's touches; nil
     /// before the first and once that application is gone. Strong: the engine outlives its
     /// application only as an empty shell (`detach()`).
@@ -166,6 +203,11 @@ class GestureTrackingStorage {
 class GestureEngineStorage {
     /// The application; cleared by `Application.deinit` (`detach()`).
     @exclusivity(unchecked) final unowned var application: Application?
+    /// `application` is set (a test without a load).
+    @exclusivity(unchecked) final var isAttached = false
+    /// The application's router (the router holds this engine as its interceptor until the
+    /// application goes; `detach()` lets go of it).
+    @exclusivity(unchecked) final var router: TouchRouter?
     /// Recognizers with touches, a gesture in progress or a state to reset.
     @exclusivity(unchecked) final var active: [Tracked] = []
     /// Recognizers waiting for another's failure (G12).

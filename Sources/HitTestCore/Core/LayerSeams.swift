@@ -99,7 +99,7 @@ package protocol SimulatedClock: AnyObject {
 
 /// The application a window is shown in, seen from the core: where the default touch methods
 /// and `Window.sendEvent(_:)` hand touches back to the input pipeline. HitTestInput's
-/// `Application` conforms; an `Event` holds the pipeline that made it, a `Window` its
+/// `Application` conforms; an event's record holds the pipeline that made it, a `Window` its
 /// application (`Window.applicationResponder`).
 package protocol TouchPipeline: SimulatedClock {
     /// `Window.sendEvent(_:)`'s default: delivers what `window` gets of `event`.
@@ -111,24 +111,39 @@ package protocol TouchPipeline: SimulatedClock {
     func windowLevelDidChange(_ window: Window)
 }
 
-/// The input layer's record of a recognizer (HitTestInput's gesture tracking), set as
-/// `GestureRecognizer.arbiter` when the recognizer first receives a touch from an application:
-/// its touches, deadlines and place in the arbitration between recognizers live there, and the
-/// recognizer's state changes go through it.
+/// HitTestInput's record of a touch (`Touch.record`), seen from the core.
+package protocol TouchRecord: AnyObject {
+    /// The window the touch began in (the responder chain's default forwarding finds the
+    /// application through it when no event is given).
+    var window: Window? { get }
+}
+
+/// HitTestInput's record of an event (`Event.record`), seen from the core.
+package protocol EventRecord: AnyObject {
+    /// The input pipeline (the application) that made the event, while the event is being
+    /// delivered: `Window.sendEvent(_:)` hands it back there, and the responder chain's default
+    /// forwarding logs there.
+    var pipeline: (any TouchPipeline)? { get }
+}
+
+/// HitTestInput's record of a recognizer (`GestureRecognizer.arbiter`): its state, settings,
+/// view and touches, and its place in the arbitration between recognizers. The core's override
+/// points reach the recognizer's state and name through it.
 package protocol GestureArbiter: AnyObject {
+    /// The recognizer's state.
+    var state: GestureRecognizer.State { get }
     /// `recognizer.state = state`, through the arbitration (SEMANTICS G9, G10, G12).
     func request(_ recognizer: GestureRecognizer, _ state: GestureRecognizer.State)
-    /// `recognizer` was disabled or removed: a gesture it has begun is cancelled, one in
-    /// progress fails (G11).
-    func abandon(_ recognizer: GestureRecognizer)
+    /// The recognizer's `name`, if one was given.
+    var name: String? { get }
+    /// The index of `recognizer` among its view's recognizers; nil when it is in no view.
+    func indexInView(of recognizer: GestureRecognizer) -> Int?
 }
 
 /// HitTestInput's per-view record (the view's recognizers and touch rules), seen from the
 /// core: HitTestInput sets `View.inputAttachment` the first time a view needs one; the core
-/// calls these.
+/// calls this.
 package protocol ViewInputAttachment: AnyObject {
     /// The view's bounds origin changed (a scroll view scrolled).
     func boundsOriginDidChange(of view: View)
-    /// The index of `recognizer` among the view's recognizers, for its default name.
-    func index(of recognizer: GestureRecognizer) -> Int?
 }

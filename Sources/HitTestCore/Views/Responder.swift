@@ -47,7 +47,7 @@ open class Responder {
     /// go through its input pipeline, which logs the hop (or the drop at the end of the chain)
     /// and keeps deep chains from recursing per level (HitTestInput's `ChainForwarder`).
     func forward(_ phase: Touch.Phase, _ touches: Set<Touch>, _ event: Event?) {
-        guard let pipeline = event?.pipeline ?? touches.first?.window?.inputPipeline else {
+        guard let pipeline = event?.record.pipeline ?? touches.first?.record.window?.inputPipeline else {
             // Touches no application delivered (a direct call): nothing to log.
             next?.receive(phase, touches, with: event)
             return

@@ -45,6 +45,12 @@ open class View: Responder {
     package final var windowApplicationResponder: Responder? {
         storedWindowReference.withObject { $0.applicationReference.object } ?? nil
     }
+
+    /// `test` of the application of the view's window, lent without a retain (the view and
+    /// its window hold their references; nothing runs between the loads); false without one.
+    package final func windowApplication(satisfies test: (Responder) -> Bool) -> Bool {
+        storedWindowReference.withObject { window in window.applicationReference.withObject(test) ?? false } ?? false
+    }
     /// Set by `ViewController` on its root view, for the responder chain; cleared when the
     /// controller lets go of the view or dies.
     var owningController: ViewController? {

@@ -66,16 +66,29 @@ open class PanGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var velocityOnScreen = Point(x: 0, y: 0)
     @exclusivity(unchecked) private var translationOnScreen = Point(x: 0, y: 0)
 
+    /// The pan's record, kept here once known (a pan reads it at every step).
+    @exclusivity(unchecked) private final var knownRecord: GestureTracking?
+
+    /// The pan's record (made on first use, as the engine would make it).
+    final var record: GestureTracking {
+        if let knownRecord { return knownRecord }
+        let record = trackingRecord
+        knownRecord = record
+        return record
+    }
+
     /// The translation of the fingers' centroid since touch-down (or the last
     /// `setTranslation`), in `view`'s coordinate system (nil: the window's).
     public func translation(in view: View?) -> Point {
-        vector(currentTranslation(), in: view)
+        let record = self.record
+        return GestureRecognizer.vector(
+            currentTranslation(), in: view, base: record.centroidOnScreen(), window: record.touchWindow)
     }
 
     /// Sets the translation (in `view`'s coordinate system) to `translation`: later
     /// translations are measured from here.
     public func setTranslation(_ translation: Point, in view: View?) {
-        let v = screenVector(translation, from: view)
+        let v = GestureRecognizer.screenVector(translation, from: view, window: record.touchWindow)
         let c = centroid() ?? lastPoint
         origin = Point(x: c.x - v.x, y: c.y - v.y)
         translationOnScreen = v
@@ -83,11 +96,13 @@ open class PanGestureRecognizer: GestureRecognizer {
 
     /// The velocity of the centroid (pt/s) in `view`'s coordinate system (nil: the window's).
     public func velocity(in view: View?) -> Point {
-        vector(velocityOnScreen, in: view)
+        let record = self.record
+        return GestureRecognizer.vector(
+            velocityOnScreen, in: view, base: record.centroidOnScreen(), window: record.touchWindow)
     }
 
     private func counted() -> ArraySlice<Touch> {
-        let down = touchesDown
+        let down = record.touchesDown
         return down.prefix(maximumNumberOfTouches)
     }
 
@@ -96,7 +111,7 @@ open class PanGestureRecognizer: GestureRecognizer {
         var n = 0
         // Through the buffer, unretained: the touches are read, not kept (the list holds them).
         let maximum = maximumNumberOfTouches
-        activeTouches.withUnsafeBufferPointer { touches in
+        record.activeTouches.withUnsafeBufferPointer { touches in
             for k in touches.indices {
                 let counts = withBorrowed(touches[k]) { $0.phase != .ended && $0.phase != .cancelled }
                 guard counts else { continue }
@@ -114,7 +129,7 @@ open class PanGestureRecognizer: GestureRecognizer {
         var n = 0
         // Through the buffer, unretained: the touches are read, not kept (the list holds them).
         let maximum = maximumNumberOfTouches
-        activeTouches.withUnsafeBufferPointer { touches in
+        record.activeTouches.withUnsafeBufferPointer { touches in
             for k in touches.indices {
                 let counted = withBorrowed(touches[k]) { t -> Bool in
                     guard t.phase != .ended && t.phase != .cancelled else { return false }
@@ -154,15 +169,15 @@ open class PanGestureRecognizer: GestureRecognizer {
         guard let origin, let c = centroid() else { return }
         track(c, at: event.timestamp)
         translationOnScreen = Point(x: c.x - origin.x, y: c.y - origin.y)
-        switch state {
+        switch record.state {
         case .possible:
             if countedCount() >= minimumNumberOfTouches,
                 GestureRecognizer.distance(c, origin) >= hysteresis
             {
-                state = .began
+                record.request(self, .began)
             }
         case .began, .changed:
-            state = .changed
+            record.request(self, .changed)
         default: break
         }
     }
@@ -171,12 +186,12 @@ open class PanGestureRecognizer: GestureRecognizer {
     open override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
         if let c = centroid() {
             // Fingers remain: the centroid jumps to theirs; keep the translation continuous.
-            let all = activeTouches.prefix(maximumNumberOfTouches)
+            let all = record.activeTouches.prefix(maximumNumberOfTouches)
             rebase(from: GestureRecognizer.centroid(all) ?? c, to: c)
             return
         }
         // The lift: a last displacement counts as a step; a rest zeroes the velocity.
-        if let origin, let c = GestureRecognizer.centroid(activeTouches.prefix(maximumNumberOfTouches)) {
+        if let origin, let c = GestureRecognizer.centroid(record.activeTouches.prefix(maximumNumberOfTouches)) {
             if c != lastPoint {
                 track(c, at: event.timestamp)
                 translationOnScreen = Point(x: c.x - origin.x, y: c.y - origin.y)
@@ -184,9 +199,9 @@ open class PanGestureRecognizer: GestureRecognizer {
                 velocityOnScreen = Point(x: 0, y: 0)
             }
         }
-        switch state {
-        case .possible: state = .failed
-        case .began, .changed: state = .ended
+        switch record.state {
+        case .possible: record.request(self, .failed)
+        case .began, .changed: record.request(self, .ended)
         default: break
         }
     }
@@ -218,8 +233,19 @@ open class PanGestureRecognizer: GestureRecognizer {
 /// Shared by pinch and rotation: two fingers, a value that starts at its identity when both
 /// are down, a threshold to begin, a velocity per second.
 open class TwoFingerGestureRecognizer: GestureRecognizer {
+    /// The recognizer's record, kept here once known (read at every step).
+    @exclusivity(unchecked) private final var knownRecord: GestureTracking?
+
+    /// The recognizer's record (made on first use, as the engine would make it).
+    final var record: GestureTracking {
+        if let knownRecord { return knownRecord }
+        let record = trackingRecord
+        knownRecord = record
+        return record
+    }
+
     var pair: (Touch, Touch)? {
-        let down = touchesDown
+        let down = record.touchesDown
         return down.count >= 2 ? (down[0], down[1]) : nil
     }
     @exclusivity(unchecked) var hasStarted = false
@@ -246,9 +272,9 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
         let dt = event.timestamp - lastValueTime
         if dt > 0 { lastValueTime = event.timestamp }
         let past = update(measure(a.screenLocation, b.screenLocation), dt: dt)
-        switch state {
-        case .possible: if past { state = .began }
-        case .began, .changed: state = .changed
+        switch record.state {
+        case .possible: if past { record.request(self, .began) }
+        case .began, .changed: record.request(self, .changed)
         default: break
         }
     }
@@ -256,9 +282,9 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
     /// Fewer than two fingers: ended (failed before it began). [ours]
     open override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
         guard pair == nil else { return }
-        switch state {
-        case .possible: state = .failed
-        case .began, .changed: state = .ended
+        switch record.state {
+        case .possible: record.request(self, .failed)
+        case .began, .changed: record.request(self, .ended)
         default: break
         }
     }

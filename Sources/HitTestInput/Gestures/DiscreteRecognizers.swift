@@ -18,14 +18,15 @@ extension GestureRecognizer {
     }
 
     /// The recognizer's touches that are still down (not ending in this step).
-    var touchesDown: [Touch] {
-        activeTouches.filter { $0.phase != .ended && $0.phase != .cancelled }
-    }
+    var touchesDown: [Touch] { tracking?.touchesDown ?? [] }
 
     /// A vector in screen space expressed in `view`'s bounds space (nil: the window's).
     func vector(_ v: Point, in view: View?) -> Point {
-        let base = centroidOnScreen()
-        let window = touchWindow
+        GestureRecognizer.vector(v, in: view, base: centroidOnScreen(), window: touchWindow)
+    }
+
+    /// `vector(_:in:)` from the centroid `base` of touches in `window`.
+    static func vector(_ v: Point, in view: View?, base: Point, window: Window?) -> Point {
         let a = Touch.convert(base, window: window, to: view)
         let b = Touch.convert(Point(x: base.x + v.x, y: base.y + v.y), window: window, to: view)
         return Point(x: b.x - a.x, y: b.y - a.y)
@@ -33,7 +34,12 @@ extension GestureRecognizer {
 
     /// A vector in `view`'s bounds space (nil: the window's) expressed in screen space.
     func screenVector(_ v: Point, from view: View?) -> Point {
-        guard let window = touchWindow else { return v }
+        GestureRecognizer.screenVector(v, from: view, window: touchWindow)
+    }
+
+    /// `screenVector(_:from:)` for touches in `window`.
+    static func screenVector(_ v: Point, from view: View?, window: Window?) -> Point {
+        guard let window else { return v }
         func toScreen(_ p: Point) -> Point {
             let inWindow = view.map { $0.convert(p, to: window) } ?? p
             return window.toSuperview(inWindow)
@@ -55,6 +61,17 @@ extension GestureRecognizer {
 /// double tap on one view both fire on a double tap unless the single one `require(toFail:)`s
 /// the double.
 open class TapGestureRecognizer: GestureRecognizer {
+    /// The recognizer's record, kept here once known (read at every step).
+    @exclusivity(unchecked) private final var knownRecord: GestureTracking?
+
+    /// The recognizer's record (made on first use, as the engine would make it).
+    final var record: GestureTracking {
+        if let knownRecord { return knownRecord }
+        let record = trackingRecord
+        knownRecord = record
+        return record
+    }
+
     /// The default `allowableMovement`: 10 pt. [ours]
     public static let defaultAllowableMovement = 10.0
     /// The default `maximumTapInterval`: 0.35 s. [ours]
@@ -104,40 +121,40 @@ open class TapGestureRecognizer: GestureRecognizer {
 
     /// Counts the fingers of the tap; too many fail it.
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
-        guard state == .possible, tapsDone < numberOfTapsRequired else { return }
+        guard record.state == .possible, tapsDone < numberOfTapsRequired else { return }
         cancelScheduledDeadlines()
         GestureRecognizer.appendStarts(touches, to: &starts)
         fingersDown += touches.count
         fingersThisTap = max(fingersThisTap, fingersDown)
-        if fingersDown > numberOfTouchesRequired { state = .failed }
+        if fingersDown > numberOfTouchesRequired { record.request(self, .failed) }
     }
 
     /// A finger that moved too far fails the tap.
     open override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
-        guard state == .possible else { return }
-        if movedTooFar(touches) { state = .failed }
+        guard record.state == .possible else { return }
+        if movedTooFar(touches) { record.request(self, .failed) }
     }
 
     /// At the lift of the tap's last finger: one more tap; recognized at the last required one,
     /// else wait `maximumTapInterval` for the next.
     open override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
-        guard state == .possible, tapsDone < numberOfTapsRequired else { return }
+        guard record.state == .possible, tapsDone < numberOfTapsRequired else { return }
         if movedTooFar(touches) {
-            state = .failed
+            record.request(self, .failed)
             return
         }
         fingersDown -= touches.count
         guard fingersDown <= 0 else { return }
         fingersDown = 0
         if fingersThisTap != numberOfTouchesRequired {
-            state = .failed
+            record.request(self, .failed)
             return
         }
         tapsDone += 1
         fingersThisTap = 0
         starts.removeAll()
         if tapsDone >= numberOfTapsRequired {
-            state = .recognized
+            record.request(self, .recognized)
         } else {
             schedule(at: event.timestamp + maximumTapInterval) { g in
                 if g.state == .possible { g.state = .failed }
@@ -180,6 +197,17 @@ open class TapGestureRecognizer: GestureRecognizer {
 /// beginning within `maximumTapInterval`) come first, and the press is the next touch. [ours
 /// for the taps' timing]
 open class LongPressGestureRecognizer: GestureRecognizer {
+    /// The recognizer's record, kept here once known (read at every step).
+    @exclusivity(unchecked) private final var knownRecord: GestureTracking?
+
+    /// The recognizer's record (made on first use, as the engine would make it).
+    final var record: GestureTracking {
+        if let knownRecord { return knownRecord }
+        let record = trackingRecord
+        knownRecord = record
+        return record
+    }
+
     /// How long (s) the fingers must stay down (default 0.5).
     public var minimumPressDuration: Double {
         get { storedMinimumPressDuration }
@@ -232,12 +260,12 @@ open class LongPressGestureRecognizer: GestureRecognizer {
 
     /// Starts the press timer once the required fingers are down.
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
-        guard state == .possible else { return }
+        guard record.state == .possible else { return }
         cancelScheduledDeadlines()
         GestureRecognizer.appendStarts(touches, to: &starts)
         fingersDown += touches.count
         if fingersDown > numberOfTouchesRequired {
-            state = .failed
+            record.request(self, .failed)
             return
         }
         if fingersDown == numberOfTouchesRequired {
@@ -252,27 +280,27 @@ open class LongPressGestureRecognizer: GestureRecognizer {
 
     /// Before it began: a move too far fails it. After: changed.
     open override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
-        switch state {
+        switch record.state {
         case .possible:
             for t in touches {
                 if let s = starts.first(where: { $0.touch === t }),
                     GestureRecognizer.distance(s.point, t.screenLocation) > allowableMovement
                 {
-                    state = .failed
+                    record.request(self, .failed)
                     return
                 }
             }
         case .began, .changed:
-            state = .changed
+            record.request(self, .changed)
         default: break
         }
     }
 
     /// The lift ends a press that began; before then it fails it (or counts a tap).
     open override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
-        switch state {
+        switch record.state {
         case .began, .changed:
-            state = .ended
+            record.request(self, .ended)
         case .possible:
             fingersDown -= touches.count
             if tapsDone < numberOfTapsRequired {
@@ -285,7 +313,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
                     if g.state == .possible { g.state = .failed }
                 }
             } else {
-                state = .failed
+                record.request(self, .failed)
             }
         default: break
         }
@@ -306,6 +334,17 @@ open class LongPressGestureRecognizer: GestureRecognizer {
 /// touch-down, with `numberOfTouchesRequired` fingers, in one of `direction`'s directions →
 /// recognized; else failed. Directions are in screen coordinates. [ours for the numbers]
 open class SwipeGestureRecognizer: GestureRecognizer {
+    /// The recognizer's record, kept here once known (read at every step).
+    @exclusivity(unchecked) private final var knownRecord: GestureTracking?
+
+    /// The recognizer's record (made on first use, as the engine would make it).
+    final var record: GestureTracking {
+        if let knownRecord { return knownRecord }
+        let record = trackingRecord
+        knownRecord = record
+        return record
+    }
+
     /// Swipe directions (`UISwipeGestureRecognizer.Direction`).
     public struct Direction: OptionSet, Sendable, Hashable {
         /// The raw bits.
@@ -363,20 +402,20 @@ open class SwipeGestureRecognizer: GestureRecognizer {
 
     /// Notes where and when the fingers went down.
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
-        guard state == .possible else { return }
+        guard record.state == .possible else { return }
         if starts.isEmpty { startTime = event.timestamp }
         GestureRecognizer.appendStarts(touches, to: &starts)
         fingersDown += touches.count
         fingersMax = max(fingersMax, fingersDown)
-        if fingersDown > numberOfTouchesRequired { state = .failed }
+        if fingersDown > numberOfTouchesRequired { record.request(self, .failed) }
     }
 
     /// Decides at the last lift.
     open override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
-        guard state == .possible else { return }
+        guard record.state == .possible else { return }
         fingersDown -= touches.count
         guard fingersDown <= 0 else { return }
-        state = recognizedDirection(at: event.timestamp) != nil ? .recognized : .failed
+        record.request(self, recognizedDirection(at: event.timestamp) != nil ? .recognized : .failed)
     }
 
     private func recognizedDirection(at time: Double) -> Direction? {

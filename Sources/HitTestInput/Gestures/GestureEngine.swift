@@ -23,7 +23,7 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
     let recorder: DeliveryRecorder
 
     /// The application's log is on.
-    @inline(__always) private var isLogging: Bool { recorder.isEnabled && application != nil }
+    @inline(__always) private var isLogging: Bool { recorder.isEnabled && isAttached }
 
     /// The touch's recognizers, fixed when it began (G2): the hit view's first.
     final class Watchers {
@@ -38,13 +38,13 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
         self.recorder = recorder
     }
 
-    private var router: TouchRouter? { application?.router }
-
     /// The application is going: forget it, and end every gesture in progress silently (the
     /// recognizers go back to `.possible`, their `reset()` runs, they let go of their touches
     /// and of this engine). [ours]
     func detach() {
         application = nil
+        isAttached = false
+        router = nil
         for t in active {
             let r = t.record
             r.isActive = false
@@ -53,7 +53,7 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
             r.deadlines.removeAll()
             r.pendingState = nil
             r.engine = nil
-            t.recognizer.storedState = .possible
+            r.state = .possible
             t.recognizer.reset()
         }
         active.removeAll()
@@ -69,9 +69,11 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
         // A loop, not recursion: a 100,000-deep chain is fine.
         while let view = v {
             if let recognizers = view.input?.recognizers, !recognizers.isEmpty {
-                for g in recognizers where g.isEnabled {
-                    if let d = g.delegate, !d.gestureRecognizer(g, shouldReceive: touch) { continue }
-                    list.append(Tracked(g, g.trackingRecord))
+                for g in recognizers {
+                    let r = g.trackingRecord
+                    guard r.isEnabled else { continue }
+                    if let d = r.delegate, !d.gestureRecognizer(g, shouldReceive: touch) { continue }
+                    list.append(Tracked(g, r))
                 }
             }
             v = view.storedSuperview
@@ -79,7 +81,7 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
         if list.isEmpty { return nil }
         for t in list {
             let r = t.record
-            if t.recognizer.state.isFinished, r.activeTouches.isEmpty { resetRecognizer(t) }
+            if r.state.isFinished, r.activeTouches.isEmpty { resetRecognizer(t) }
             r.engine = self
             r.activeTouches.append(touch)
             r.sequenceTouches.append(touch)
@@ -110,9 +112,8 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
                 let list = unsafeDowncast(watchers, to: Watchers.self).recognizers
                 list.withUnsafeBufferPointer { buffer in
                     for k in buffer.indices {
-                        withBorrowed(buffer[k].recognizer) { g in
-                            if g.isLive && !g.state.isFinished { GestureEngine.send(touch.phase, set, event, to: g) }
-                        }
+                        let live = withBorrowed(buffer[k].record) { r in r.isLive && !r.state.isFinished }
+                        if live { withBorrowed(buffer[k].recognizer) { GestureEngine.send(touch.phase, set, event, to: $0) } }
                     }
                 }
                 withExtendedLifetime(list) {}
@@ -143,9 +144,8 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
             for t in order {
                 let set = Set(t.record.stepTouches)
                 t.record.stepTouches.emptyKeepingCapacity()
-                let g = t.recognizer
-                guard g.isLive, !g.state.isFinished else { continue }
-                GestureEngine.send(phase, set, event, to: g)
+                guard t.record.isLive, !t.record.state.isFinished else { continue }
+                GestureEngine.send(phase, set, event, to: t.recognizer)
             }
         }
     }
@@ -162,8 +162,8 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
                 // the view's (G6). [ours]
                 if touch.isDelivered,
                     let t = list.first(where: {
-                        let g = $0.recognizer
-                        return g.isLive && g.cancelsTouchesInView && (g.state == .began || g.state == .changed)
+                        let r = $0.record
+                        return r.isLive && r.cancelsTouchesInView && (r.state == .began || r.state == .changed)
                     })
                 {
                     router.cancelDelivery(touch, reason: t.recognizer.hasBegunText())
@@ -200,22 +200,19 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
             // across a reset, which runs arbitrary code.
             let index = i
             i += 1
-            func isDone(_ g: GestureRecognizer, _ r: GestureTracking) -> Bool {
-                g.state == .possible && r.activeTouches.isEmpty && !r.isInSequence && r.pendingState == nil
+            func isDone(_ r: GestureTracking) -> Bool {
+                r.state == .possible && r.activeTouches.isEmpty && !r.isInSequence && r.pendingState == nil
             }
-            let finished = withBorrowed(active[index].record) { r in
-                r.activeTouches.isEmpty && withBorrowed(active[index].recognizer) { $0.state.isFinished }
-            }
-            if finished {
+            if withBorrowed(active[index].record, { $0.activeTouches.isEmpty && $0.state.isFinished }) {
                 let t = active[index]
                 resetRecognizer(t)
-                if isDone(t.recognizer, t.record) {
+                if isDone(t.record) {
                     t.record.isActive = false
                 } else {
                     if kept != index { active[kept] = t }
                     kept += 1
                 }
-            } else if withBorrowed(active[index].record, { r in withBorrowed(active[index].recognizer) { isDone($0, r) } }) {
+            } else if withBorrowed(active[index].record, isDone) {
                 withBorrowed(active[index].record) { $0.isActive = false }
             } else {
                 if kept != index { active[kept] = active[index] }  // in place already: no write
@@ -234,13 +231,12 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
         let list = unsafeDowncast(watchers, to: Watchers.self).recognizers
         let held = list.withUnsafeBufferPointer { buffer -> Bool in
             for k in buffer.indices {
-                let holds = withBorrowed(buffer[k].recognizer) { g -> Bool in
-                    guard g.isLive && g.state == .possible else { return false }
+                let holds = withBorrowed(buffer[k].record) { r -> Bool in
+                    guard r.isLive && r.state == .possible else { return false }
                     // A recognizer that was reset (G5) after its own touches ended is possible
                     // again but no longer follows this touch: it holds nothing of it.
-                    let follows = withBorrowed(buffer[k].record) { r in r.sequenceTouches.contains { $0 === touch } }
-                    guard follows else { return false }
-                    return g.delaysTouchesBegan || (g.delaysTouchesEnded && phase == .ended)
+                    guard r.sequenceTouches.contains(where: { $0 === touch }) else { return false }
+                    return r.delaysTouchesBegan || (r.delaysTouchesEnded && phase == .ended)
                 }
                 if holds { return true }
             }
@@ -293,14 +289,14 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
 
     private func process(_ t: Tracked, to new: GestureRecognizer.State) {
         let g = t.recognizer
-        let from = g.state
+        let from = t.record.state
         if from == new && new != .changed { return }
         guard from.canTransition(to: new) else {
-            note(g, "\(g.debugName) \(from) → \(new) ignored: not a legal transition")
+            note(t, "\(g.debugName) \(from) → \(new) ignored: not a legal transition")
             return
         }
         if from == .possible && (new == .began || new == .ended) {
-            guard g.isLive else { return }
+            guard t.record.isLive else { return }
             if let blocker = preventer(of: t) {
                 t.record.pendingState = nil
                 apply(t, .failed, because: "prevented by \(blocker.debugName)")
@@ -321,7 +317,7 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
     }
 
     private func retry(_ t: Tracked) {
-        guard let pending = t.record.pendingState, t.recognizer.state == .possible else { return }
+        guard let pending = t.record.pendingState, t.record.state == .possible else { return }
         if mustWait(t) != nil { return }
         unwait(t)
         process(t, to: pending)
@@ -334,15 +330,15 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
 
     private func apply(_ t: Tracked, _ new: GestureRecognizer.State, because reason: String?) {
         let g = t.recognizer
-        let from = g.state
+        let from = t.record.state
         if t.record.pendingState != nil { unwait(t) }
-        g.storedState = new
+        t.record.state = new
         activate(t)
-        note(g, reason.map { g.transitionText(from, new) + " (\($0))" } ?? g.transitionText(from, new))
+        note(t, reason.map { g.transitionText(from, new) + " (\($0))" } ?? g.transitionText(from, new))
         let recognized = from == .possible && (new == .began || new == .ended)
         if recognized {
             preventOthers(t)
-            if g.cancelsTouchesInView, let router {
+            if t.record.cancelsTouchesInView, let router {
                 let reason = g.recognizedText()
                 for touch in t.record.sequenceTouches { router.cancelDelivery(touch, reason: reason) }
             } else {
@@ -357,28 +353,30 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
             }
         }
         if new != .failed {
-            runActions(of: g)
+            runActions(of: t)
         }
     }
 
-    private func runActions(of g: GestureRecognizer) {
-        guard g.hasActions else { return }
+    private func runActions(of t: Tracked) {
+        let g = t.recognizer
         if isLogging, let application, let responder = g.view ?? application as Responder? {
             let actions = g.actions.count
+            let state = t.record.state
             for k in 0..<actions {
                 application.recorder.note(
                     .action, about: responder,
-                    detail: actions > 1 ? g.actionText(g.state) + " (action \(k))" : g.actionText(g.state),
-                    touch: g.lastTouchIdentifier)
+                    detail: actions > 1 ? g.actionText(state) + " (action \(k))" : g.actionText(state),
+                    touch: t.record.sequenceTouches.last?.identifier)
             }
         }
         g.runActions()
     }
 
-    private func note(_ g: GestureRecognizer, _ detail: @autoclosure () -> String) {
+    private func note(_ t: Tracked, _ detail: @autoclosure () -> String) {
         guard isLogging, let application else { return }
         application.recorder.note(
-            .recognizer, about: g.view ?? application, detail: detail(), touch: g.lastTouchIdentifier)
+            .recognizer, about: t.recognizer.view ?? application, detail: detail(),
+            touch: t.record.sequenceTouches.last?.identifier)
     }
 
     // MARK: - Arbitration
@@ -413,25 +411,26 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
         }
     }
 
-    private func simultaneous(_ a: GestureRecognizer, _ b: GestureRecognizer) -> Bool {
-        if let d = a.delegate, d.gestureRecognizer(a, shouldRecognizeSimultaneouslyWith: b) { return true }
-        if let d = b.delegate, d.gestureRecognizer(b, shouldRecognizeSimultaneouslyWith: a) { return true }
+    private func simultaneous(_ a: Tracked, _ b: Tracked) -> Bool {
+        let ag = a.recognizer
+        let bg = b.recognizer
+        if let d = a.record.delegate, d.gestureRecognizer(ag, shouldRecognizeSimultaneouslyWith: bg) { return true }
+        if let d = b.record.delegate, d.gestureRecognizer(bg, shouldRecognizeSimultaneouslyWith: ag) { return true }
         return false
     }
 
-    private func prevents(_ a: GestureRecognizer, _ b: GestureRecognizer) -> Bool {
-        !simultaneous(a, b) && a.canPrevent(b) && b.canBePrevented(by: a)
+    private func prevents(_ a: Tracked, _ b: Tracked) -> Bool {
+        !simultaneous(a, b) && a.recognizer.canPrevent(b.recognizer) && b.recognizer.canBePrevented(by: a.recognizer)
     }
 
     /// A recognizer sharing a touch with `t` that has already recognized and prevents it
     /// (first come wins). [ours]
     private func preventer(of t: Tracked) -> GestureRecognizer? {
         var found: GestureRecognizer?
-        let g = t.recognizer
         forEachOther(of: t) { o in
-            let og = o.recognizer
-            if og.isLive && (og.state == .began || og.state == .changed) && prevents(og, g) {
-                found = og
+            let r = o.record
+            if r.isLive && (r.state == .began || r.state == .changed) && prevents(o, t) {
+                found = o.recognizer
                 return false
             }
             return true
@@ -441,14 +440,13 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
 
     /// G9: the others sharing a touch that are possible fail, those that began are cancelled.
     private func preventOthers(_ t: Tracked) {
-        let g = t.recognizer
         forEachOther(of: t) { o in
-            let og = o.recognizer
-            guard og.isLive else { return true }
-            let s = og.state
+            let r = o.record
+            guard r.isLive else { return true }
+            let s = r.state
             guard s == .possible || s == .began || s == .changed else { return true }
-            if s == .possible && !o.record.isInSequence && o.record.pendingState == nil { return true }
-            if prevents(g, og) { work.append(.set(o, s == .possible ? .failed : .cancelled)) }
+            if s == .possible && !r.isInSequence && r.pendingState == nil { return true }
+            if prevents(t, o) { work.append(.set(o, s == .possible ? .failed : .cancelled)) }
             return true
         }
     }
@@ -457,28 +455,29 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
     private func requires(_ w: Tracked, _ o: Tracked) -> Bool {
         let wg = w.recognizer
         let og = o.recognizer
-        if wg.failureRequirements.contains(where: { $0.recognizer === og }) { return true }
-        if let d = wg.delegate, d.gestureRecognizer(wg, shouldRequireFailureOf: og) { return true }
-        if let d = og.delegate, d.gestureRecognizer(og, shouldBeRequiredToFailBy: wg) { return true }
+        if w.record.failureRequirements.contains(where: { $0.recognizer === og }) { return true }
+        if let d = w.record.delegate, d.gestureRecognizer(wg, shouldRequireFailureOf: og) { return true }
+        if let d = o.record.delegate, d.gestureRecognizer(og, shouldBeRequiredToFailBy: wg) { return true }
         return false
     }
 
     /// A recognizer `t` must wait for: one it requires to fail that is possible and tracking.
     private func mustWait(_ t: Tracked) -> GestureRecognizer? {
         let g = t.recognizer
-        for weakRef in g.failureRequirements {
-            if let o = weakRef.recognizer, o.isLive, o.state == .possible, o.tracking?.isInSequence == true { return o }
+        for weakRef in t.record.failureRequirements {
+            if let o = weakRef.recognizer, let r = o.tracking, r.isLive, r.state == .possible, r.isInSequence { return o }
         }
-        let delegate = g.delegate
+        let delegate = t.record.delegate
         var found: GestureRecognizer?
         forEachOther(of: t) { o in
             let og = o.recognizer
-            guard og !== g && og.isLive && og.state == .possible && o.record.isInSequence else { return true }
+            let r = o.record
+            guard og !== g && r.isLive && r.state == .possible && r.isInSequence else { return true }
             if let d = delegate, d.gestureRecognizer(g, shouldRequireFailureOf: og) {
                 found = og
                 return false
             }
-            if let d = og.delegate, d.gestureRecognizer(og, shouldBeRequiredToFailBy: g) {
+            if let d = r.delegate, d.gestureRecognizer(og, shouldBeRequiredToFailBy: g) {
                 found = og
                 return false
             }
@@ -490,8 +489,8 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
     /// G10: the delegate, the recognizer's view and each touched view must agree.
     private func shouldBegin(_ t: Tracked) -> Bool {
         let g = t.recognizer
-        if let d = g.delegate, !d.gestureRecognizerShouldBegin(g) { return false }
-        guard let view = g.view else { return false }
+        if let d = t.record.delegate, !d.gestureRecognizerShouldBegin(g) { return false }
+        guard t.record.hasView, let view = t.record.view else { return false }
         if !view.gestureRecognizerShouldBegin(g) { return false }
         let sequence = t.record.sequenceTouches
         if sequence.count == 1 {
@@ -519,11 +518,11 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
     /// G5: back to `.possible`, the gesture's touches and deadlines forgotten, `reset()` run.
     private func resetRecognizer(_ t: Tracked) {
         let g = t.recognizer
-        let from = g.state
+        let from = t.record.state
         if t.record.pendingState != nil { unwait(t) }
-        g.cancelScheduledDeadlines()
-        g.storedState = .possible
-        note(g, g.transitionText(from, .possible))
+        t.record.cancelDeadlines()
+        t.record.state = .possible
+        note(t, g.transitionText(from, .possible))
         t.record.sequenceTouches.emptyKeepingCapacity()  // its buffer serves the next gesture
         g.reset()
     }

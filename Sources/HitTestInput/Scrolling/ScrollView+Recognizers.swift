@@ -7,7 +7,7 @@ final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
     /// retain and release of the scroll view on the runtime's slow path): the scroll view
     /// clears it in its `deinit`, so a recognizer kept after its scroll view is gone does
     /// nothing.
-    unowned var scrollView: ScrollView?
+    @exclusivity(unchecked) unowned var scrollView: ScrollView?
 
     /// Created by (and attached to) its scroll view, which owns it and sets `scrollView`.
     init() {
@@ -35,9 +35,20 @@ final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
 /// are cancelled in their views, G6) and so makes the content's other recognizers fail (G9),
 /// but never the pan, so the finger can drag on.
 final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
+    /// The recognizer's record, kept here once known (read at every step).
+    @exclusivity(unchecked) private final var knownRecord: GestureTracking?
+
+    /// The recognizer's record (made on first use, as the engine would make it).
+    final var record: GestureTracking {
+        if let knownRecord { return knownRecord }
+        let record = trackingRecord
+        knownRecord = record
+        return record
+    }
+
     /// The scroll view that owns it (it may outlive a scroll view a user let go of: the scroll
     /// view clears this in its `deinit`; unretained for speed, as the pan's).
-    unowned var owner: ScrollView?
+    @exclusivity(unchecked) unowned var owner: ScrollView?
 
     /// Created by (and attached to) its scroll view, which sets `owner` and
     /// `delaysTouchesBegan`.
@@ -52,17 +63,17 @@ final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
         if scrollView.isMoving {
             // S7c: a touch stops the motion and does not reach the content.
             scrollView.stopMotion()
-            state = .recognized
+            record.request(self, .recognized)
             return
         }
-        guard state == .possible else { return }
+        guard record.state == .possible else { return }
         if !delaysTouchesBegan {
             // No delay: asked at once, before the content gets anything (S2).
             askShouldBegin(touches, event: event)
-            state = .failed
+            record.request(self, .failed)
             return
         }
-        if tracking?.deadlines.isEmpty ?? true, let now = currentTime {
+        if record.deadlines.isEmpty, let now = currentTime {
             // `schedule` keeps the recognizer until the deadline runs or is cancelled.
             schedule(at: now + ScrollView.contentTouchDelay) { g in
                 unsafeDowncast(g, to: ScrollViewDelayGestureRecognizer.self).delayPassed()
@@ -71,23 +82,23 @@ final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
     }
 
     override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
-        guard state == .possible else { return }
+        guard record.state == .possible else { return }
         // A lift before the delay passed: began and ended at the lift, if the content may have it.
-        askShouldBegin(Set(sequenceTouches), event: event)
-        state = .failed
+        askShouldBegin(Set(record.sequenceTouches), event: event)
+        record.request(self, .failed)
     }
 
     override func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
-        if state == .possible { state = .failed }
+        if record.state == .possible { record.request(self, .failed) }
     }
 
     /// The delay passed with the fingers down: ask, then deliver what was held.
     private func delayPassed() {
-        guard state == .possible else { return }
-        let touches = Set(touchesDown)
-        let event = Event(timestamp: currentTime ?? 0, touches: touches, pipeline: engine?.application)
+        guard record.state == .possible else { return }
+        let touches = Set(record.touchesDown)
+        let event = Event(timestamp: currentTime ?? 0, touches: touches, application: engine?.application)
         askShouldBegin(touches, event: event)
-        state = .failed
+        record.request(self, .failed)
     }
 
     /// `touchesShouldBegin(_:with:in:)` per content view; a refused touch is kept from its view.
@@ -129,8 +140,8 @@ extension ScrollView {
 
     /// The pan's state changes drive the drag.
     func handlePan(_ pan: ScrollViewPanGestureRecognizer) {
-        let touch = pan.lastTouchIdentifier
-        switch pan.state {
+        let touch = pan.record.sequenceTouches.last?.identifier
+        switch pan.record.state {
         case .began:
             currentTouch = touch
             beginDragging(translation: pan.translation(in: self), touch: touch)

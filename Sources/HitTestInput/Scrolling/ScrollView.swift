@@ -287,12 +287,15 @@ open class ScrollView: View {
 
     /// The largest offset: content size + insets − bounds size, and never below the smallest
     /// (S6).
-    var maximumOffset: Point {
+    var maximumOffset: Point { maximumOffset(forBoundsSize: bounds.size) }
+
+    /// `maximumOffset` for bounds of size `size`.
+    func maximumOffset(forBoundsSize size: Size) -> Point {
         let inset = adjustedContentInset
         let low = minimumOffset
         return Point(
-            x: max(low.x, contentSize.width + inset.right - bounds.width),
-            y: max(low.y, contentSize.height + inset.bottom - bounds.height))
+            x: max(low.x, contentSize.width + inset.right - size.width),
+            y: max(low.y, contentSize.height + inset.bottom - size.height))
     }
 
     /// The offset pulled back within the limits.
@@ -340,10 +343,11 @@ open class ScrollView: View {
         if hasHadDelegate { delegate?.scrollViewDidScroll(self) }
     }
 
-    /// This view's window's application's recorder when it logs.
+    /// This view's window's application's recorder when it logs (with the log off, the test
+    /// costs no retain).
     @inline(__always) private var loggingRecorder: DeliveryRecorder? {
-        guard let recorder = windowApplication?.recorder, recorder.isEnabled else { return nil }
-        return recorder
+        guard windowApplicationLogs else { return nil }
+        return windowApplication?.recorder
     }
 
     /// The log entry of a scroll (out of line: the log is off in the fast case).
@@ -583,9 +587,11 @@ open class ScrollView: View {
         switch m.kind {
         case .decelerate:
             let d = decelerationRate.rawValue
+            // The bounds once (a call into the core each time they are read).
+            let bounds = self.bounds
             let low = minimumOffset
-            let high = maximumOffset
-            var next = contentOffset
+            let high = maximumOffset(forBoundsSize: bounds.size)
+            var next = bounds.origin
             // d^(1000 t) and ln d once per tick (the same values `deceleratedOffset` computes).
             let decay = pow(d, 1000 * t)
             // ln d only when the rate changed since the last tick (the same value each time).

@@ -47,6 +47,8 @@ public final class Application: Responder {
         tracker.application = self
         router.application = self
         gestureEngine.application = self
+        gestureEngine.isAttached = true
+        gestureEngine.router = router
         router.interceptor = gestureEngine
     }
 
@@ -54,6 +56,7 @@ public final class Application: Responder {
         // Windows, the stages and the engine refer to the application without holding it.
         for window in storedWindows where window.applicationResponder === self { window.application = nil }
         gestureEngine.detach()
+        router.interceptor = nil
         tracker.application = nil
         router.application = nil
     }
@@ -366,10 +369,10 @@ public final class Application: Responder {
     private func makeEvent(timestamp: Double, list: [Touch]) -> Event {
         if spareEvent != nil, isKnownUniquelyReferenced(&spareEvent) {
             let event = spareEvent!
-            event.reuse(timestamp: timestamp, list: list, pipeline: self)
+            event.reuse(timestamp: timestamp, list: list, application: self)
             return event
         }
-        let event = Event(timestamp: timestamp, list: list, pipeline: self)
+        let event = Event(timestamp: timestamp, list: list, application: self)
         spareEvent = event
         return event
     }

@@ -163,7 +163,7 @@ final class TouchRouter: TouchRouterStorage {
         }
         guard !items.isEmpty else { return }
         let all = Set(application!.tracker.active).union(items.map(\.touch))
-        let event = Event(timestamp: time, touches: all, pipeline: application)
+        let event = Event(timestamp: time, touches: all, application: application)
         Dispatcher.dispatch(plan(items), with: event, log: recorder)
     }
 
@@ -213,7 +213,7 @@ final class TouchRouter: TouchRouterStorage {
         // A touch no window has routed yet (its window's `sendEvent` kept it back) still gets
         // its cancellation, as before there was an interceptor.
         let begun = touch.route.viewHasBegun || !touch.route.isWatched
-        let event = Event(timestamp: time, touches: [touch], pipeline: application)
+        let event = Event(timestamp: time, touches: [touch], application: application)
         if touch.route.isWatched {
             // Recognizers see the end of every touch they watch, delivered to the view or not.
             stepWillDeliver([touch], event: event)

@@ -24,10 +24,6 @@ class ViewInput: ViewInputStorage, ViewInputAttachment {
 
     /// A plain view's bounds origin means nothing to input (a scroll view's record overrides).
     func boundsOriginDidChange(of view: View) {}
-
-    final func index(of recognizer: GestureRecognizer) -> Int? {
-        recognizers.firstIndex { $0 === recognizer }
-    }
 }
 
 extension View {
