@@ -133,7 +133,7 @@ class TouchRouteStorage {
     /// False when UIKit's rules or a recognizer keep the touch from its view.
     @exclusivity(unchecked) final var isDelivered = true
     /// Why the touch is not delivered, for the log.
-    @exclusivity(unchecked) final var ignoredBecause: String?
+    final var ignoredBecause: String?
     /// The interceptor's record for this touch (its recognizers, fixed at `.began`: SEMANTICS
     /// G2), or nil when nothing watches it. Kept here so that no step needs a lookup.
     @exclusivity(unchecked) final var watchers: AnyObject?
@@ -147,7 +147,7 @@ class TouchRouteStorage {
     /// next delivery to the touch's window, or at the next flush.
     @exclusivity(unchecked) final var pending: [Touch.Phase] = []
     /// The touch is in the router's list of touches with pending phases.
-    @exclusivity(unchecked) final var isQueued = false
+    final var isQueued = false
 }
 
 /// `EventState`'s fields: an event's time, touches and application.
@@ -156,7 +156,7 @@ class EventStateStorage {
     /// Every touch on the screen, each once.
     @exclusivity(unchecked) final var touchList: [Touch] = []
     /// `touchList` as a set, made on first use.
-    @exclusivity(unchecked) final var touchSet: Set<Touch>?
+    final var touchSet: Set<Touch>?
     /// The application that made the event (strong; nil once the step is over).
     @exclusivity(unchecked) final var application: Application?
 }
@@ -167,17 +167,17 @@ class GestureTrackingStorage {
     /// The current state (`GestureRecognizer.state`).
     @exclusivity(unchecked) final var state: GestureRecognizer.State = .possible
     @exclusivity(unchecked) final var isEnabled = true
-    @exclusivity(unchecked) final var cancelsTouchesInView = true
+    final var cancelsTouchesInView = true
     @exclusivity(unchecked) final var delaysTouchesBegan = false
     @exclusivity(unchecked) final var delaysTouchesEnded = true
     /// The view the recognizer is attached to, `unowned`: cleared by `removeGestureRecognizer`
     /// and by the view's record when the view dies; `hasView` says whether it is set (a test
     /// without a load).
-    @exclusivity(unchecked) final unowned var view: View?
+    final unowned var view: View?
     @exclusivity(unchecked) final var hasView = false
     final weak var delegate: GestureRecognizerDelegate?
     final var name: String?
-    @exclusivity(unchecked) final var failureRequirements: [WeakRecognizer] = []
+    final var failureRequirements: [WeakRecognizer] = []
     /// The gesture engine of the application that delivered the recognizer's touches; nil
     /// before the first and once that application is gone. Strong: the engine outlives its
     /// application only as an empty shell (`detach()`).
@@ -193,28 +193,28 @@ class GestureTrackingStorage {
     /// In the engine's list of recognizers with something going on.
     @exclusivity(unchecked) final var isActive = false
     /// Scratch for the engine: the step stamp and the touches of this step's phase.
-    @exclusivity(unchecked) final var stepMark = 0
-    @exclusivity(unchecked) final var stepTouches: [Touch] = []
+    final var stepMark = 0
+    final var stepTouches: [Touch] = []
     /// Where the touches last were (screen), for `location(in:)` after a lift.
-    @exclusivity(unchecked) final var lastCentroid = Point(x: 0, y: 0)
+    final var lastCentroid = Point(x: 0, y: 0)
 }
 
 /// `GestureEngine`'s working lists.
 class GestureEngineStorage {
     /// The application; cleared by `Application.deinit` (`detach()`).
-    @exclusivity(unchecked) final unowned var application: Application?
+    final unowned var application: Application?
     /// `application` is set (a test without a load).
     @exclusivity(unchecked) final var isAttached = false
     /// The application's router (the router holds this engine as its interceptor until the
     /// application goes; `detach()` lets go of it).
-    @exclusivity(unchecked) final var router: TouchRouter?
+    final var router: TouchRouter?
     /// Recognizers with touches, a gesture in progress or a state to reset.
     @exclusivity(unchecked) final var active: [Tracked] = []
     /// Recognizers waiting for another's failure (G12).
     @exclusivity(unchecked) final var waiting: [Tracked] = []
     @exclusivity(unchecked) final var work: [GestureEngineWork] = []
     @exclusivity(unchecked) final var draining = false
-    @exclusivity(unchecked) final var stamp = 0
+    final var stamp = 0
     /// The set a one-touch step's recognizers get, reused (see `ReusableTouchSet`).
     @exclusivity(unchecked) final var oneTouch = ReusableTouchSet()
 }
@@ -222,7 +222,7 @@ class GestureEngineStorage {
 /// `TouchRouter`'s links and queue.
 class TouchRouterStorage {
     /// Set by the application's `init`, cleared by its `deinit` (see `Application.router`).
-    @exclusivity(unchecked) final unowned var application: Application?
+    final unowned var application: Application?
     /// The interceptor when it is the application's gesture engine (called directly then).
     @exclusivity(unchecked) final var engine: GestureEngine?
     /// Touches with `route.pending` phases, in the order they got them.
@@ -234,11 +234,11 @@ class TouchRouterStorage {
 /// `TouchTracker`'s touches.
 class TouchTrackerStorage {
     /// Set by the application's `init`, cleared by its `deinit` (see `Application.tracker`).
-    @exclusivity(unchecked) final unowned var application: Application?
+    final unowned var application: Application?
     /// The touches down, in the order they began.
     @exclusivity(unchecked) final var active: [Touch] = []
     @exclusivity(unchecked) final var byIdentifier: [Int: Touch] = [:]
-    @exclusivity(unchecked) final var lastTap: (location: Point, time: Double, count: Int)?
+    final var lastTap: (location: Point, time: Double, count: Int)?
     /// The previous step's `changed` list, emptied, for the next step to fill.
     @exclusivity(unchecked) final var spareChanged: [Touch] = []
 }

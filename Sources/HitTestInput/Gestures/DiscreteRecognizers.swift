@@ -62,7 +62,7 @@ extension GestureRecognizer {
 /// the double.
 open class TapGestureRecognizer: GestureRecognizer {
     /// The recognizer's record, kept here once known (read at every step).
-    @exclusivity(unchecked) private final var knownRecord: GestureTracking?
+    private final var knownRecord: GestureTracking?
 
     /// The recognizer's record (made on first use, as the engine would make it).
     final var record: GestureTracking {
@@ -198,7 +198,7 @@ open class TapGestureRecognizer: GestureRecognizer {
 /// for the taps' timing]
 open class LongPressGestureRecognizer: GestureRecognizer {
     /// The recognizer's record, kept here once known (read at every step).
-    @exclusivity(unchecked) private final var knownRecord: GestureTracking?
+    private final var knownRecord: GestureTracking?
 
     /// The recognizer's record (made on first use, as the engine would make it).
     final var record: GestureTracking {
@@ -335,7 +335,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
 /// recognized; else failed. Directions are in screen coordinates. [ours for the numbers]
 open class SwipeGestureRecognizer: GestureRecognizer {
     /// The recognizer's record, kept here once known (read at every step).
-    @exclusivity(unchecked) private final var knownRecord: GestureTracking?
+    private final var knownRecord: GestureTracking?
 
     /// The recognizer's record (made on first use, as the engine would make it).
     final var record: GestureTracking {

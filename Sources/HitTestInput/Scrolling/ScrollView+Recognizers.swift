@@ -36,7 +36,7 @@ final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
 /// but never the pan, so the finger can drag on.
 final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
     /// The recognizer's record, kept here once known (read at every step).
-    @exclusivity(unchecked) private final var knownRecord: GestureTracking?
+    private final var knownRecord: GestureTracking?
 
     /// The recognizer's record (made on first use, as the engine would make it).
     final var record: GestureTracking {
@@ -48,7 +48,7 @@ final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
 
     /// The scroll view that owns it (it may outlive a scroll view a user let go of: the scroll
     /// view clears this in its `deinit`; unretained for speed, as the pan's).
-    @exclusivity(unchecked) unowned var owner: ScrollView?
+    unowned var owner: ScrollView?
 
     /// Created by (and attached to) its scroll view, which sets `owner` and
     /// `delaysTouchesBegan`.
