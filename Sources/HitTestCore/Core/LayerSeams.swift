@@ -82,8 +82,7 @@ package struct DeadlineToken: Hashable, Sendable {
 }
 
 /// The simulated clock of an application, seen from the core and the layers beside input:
-/// HitTestInput's `Application` keeps it; a recognizer's deadlines
-/// (`GestureRecognizer.schedule(at:_:)`) and HitTestAnimation's animations run on it.
+/// HitTestInput's application keeps it; HitTestAnimation's animations run on it.
 package protocol SimulatedClock: AnyObject {
     /// The simulated time now, in seconds.
     var currentTime: Double { get }
@@ -99,7 +98,7 @@ package protocol SimulatedClock: AnyObject {
 
 /// The application a window is shown in, seen from the core: where the default touch methods
 /// and `Window.sendEvent(_:)` hand touches back to the input pipeline. HitTestInput's
-/// `Application` conforms; an event's record holds the pipeline that made it, a `Window` its
+/// application conforms; an event's record holds the pipeline that made it, a `Window` its
 /// application (`Window.applicationResponder`).
 package protocol TouchPipeline: SimulatedClock {
     /// `Window.sendEvent(_:)`'s default: delivers what `window` gets of `event`.

@@ -32,10 +32,10 @@ open class Responder {
         forward(.cancelled, touches, event)
     }
 
-    /// A name for logs. The default is the type's name (`ViewController`, `Application`);
+    /// A name for logs. The default is the type's name (`ViewController`);
     /// views use their `accessibilityIdentifier`, else their type and tag (`View#0`). Override
-    /// to name your own responders. The delivery log records identity separately
-    /// (`TouchDelivery.responder`), so two responders with one name are still told apart.
+    /// to name your own responders. The delivery log records identity separately (each
+    /// entry's `responder`), so two responders with one name are still told apart.
     open var debugName: String {
         if let cachedDebugName { return cachedDebugName }
         let name = String(describing: type(of: self))
@@ -45,7 +45,7 @@ open class Responder {
 
     /// The default touch methods pass the touches to `next`; touches an application delivered
     /// go through its input pipeline, which logs the hop (or the drop at the end of the chain)
-    /// and keeps deep chains from recursing per level (HitTestInput's `ChainForwarder`).
+    /// and keeps deep chains from recursing per level.
     func forward(_ phase: Touch.Phase, _ touches: Set<Touch>, _ event: Event?) {
         guard let pipeline = event?.record.pipeline ?? touches.first?.record.window?.inputPipeline else {
             // Touches no application delivered (a direct call): nothing to log.

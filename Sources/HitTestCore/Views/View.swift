@@ -190,8 +190,8 @@ open class View: Responder {
     // MARK: - Gesture recognizers (the arbitration is HitTestInput's)
 
     /// Whether `gestureRecognizer` may begin (leave `.possible`) on a touch in this view or for
-    /// a recognizer attached to it (SEMANTICS G10). The default returns true; `Control`
-    /// overrides it so that an ancestor's single tap does not take its touches (C5).
+    /// a recognizer attached to it (SEMANTICS G10). The default returns true; controls
+    /// override it so that an ancestor's single tap does not take their touches (C5).
     open func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool { true }
 
     // MARK: Init
@@ -215,7 +215,7 @@ open class View: Responder {
     }
 
     /// Called by the initializer of each of the library's view classes (`Window`, and
-    /// HitTestInput's `Control`, `Button`, `ScrollView`) right after `super.init`: a view of
+    /// HitTestInput's controls, buttons and scroll views) right after `super.init`: a view of
     /// exactly `libraryClass` overrides neither `hitTest(_:with:)` nor `point(inside:with:)`, so
     /// the C walk walks it itself. A view of a subclass (yours, which may override them) is
     /// still asked through Swift, as UIKit's recursion would ask it (docs/hit-testing.md,

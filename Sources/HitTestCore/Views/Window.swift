@@ -7,9 +7,9 @@ open class Window: View {
     }
 
     /// The application showing this window: the window's next responder (HitTestInput's
-    /// `Window.application`, set by `Application.addWindow(_:)` through
-    /// `applicationResponder`). Unretained (Core/Storage.swift): HitTestInput clears it when
-    /// the window is removed and when the application dies.
+    /// `Window.application`, set through `applicationResponder` when the window is shown).
+    /// Unretained (Core/Storage.swift): HitTestInput clears it when the window is removed and
+    /// when the application dies.
     @exclusivity(unchecked) final var applicationReference = Unretained<Responder>(nil)
 
     /// The application showing this window, as a responder (HitTestInput reads and writes it
