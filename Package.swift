@@ -38,10 +38,19 @@ let package = Package(
 
         // MARK: - Swift library, in layers (ARCHITECTURE.md draws the graph)
         // The core: geometry, views, hierarchy, conversion, hit testing, the C mirror, the
-        // layout cycle, touches, gestures, controls and scroll views.
+        // layout cycle, and the base types input names in the views' open API (Responder,
+        // Touch, Event, GestureRecognizer) with the seams HitTestInput plugs into.
         .target(
             name: "HitTestCore",
             dependencies: ["CHitTest"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Input on the core only: the application and its simulated clock, the touch pipeline,
+        // gesture arbitration and the concrete recognizers, controls and scroll views (it plugs
+        // into the core's input seams).
+        .target(
+            name: "HitTestInput",
+            dependencies: ["HitTestCore"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Auto Layout over the constraint solver, on the core only (it plugs into the core's
@@ -51,7 +60,8 @@ let package = Package(
             dependencies: ["HitTestCore", "CHitTest", "CLayoutSolver"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Animations on the simulated clock, on the core only (the core's change-recording seam).
+        // Animations on the simulated clock, on the core only (the core's change-recording and
+        // clock seams).
         .target(
             name: "HitTestAnimation",
             dependencies: ["HitTestCore"],
@@ -60,7 +70,7 @@ let package = Package(
         // The umbrella users import: re-exports the layers, every public name as before.
         .target(
             name: "HitTestKit",
-            dependencies: ["HitTestCore", "HitTestLayout", "HitTestAnimation"],
+            dependencies: ["HitTestCore", "HitTestInput", "HitTestLayout", "HitTestAnimation"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
 
@@ -131,6 +141,14 @@ let package = Package(
             dependencies: [
                 "HitTestKit", "HitTestCore", "HitTestReference", "HitTestSampleScenes", "HitTestTestSupport",
                 "CHitTest", "hittest-c-example",
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "HitTestInputTests",
+            dependencies: [
+                "HitTestKit", "HitTestCore", "HitTestInput", "HitTestReference", "HitTestSampleScenes",
+                "HitTestTestSupport",
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -1,12 +1,14 @@
-// (Compiled into the HitTestCore module with its sources: no import.)
+// (Compiled into the HitTestInput module with its sources, on HitTestCore.)
+import HitTestCore
 
 // fuzz_touchscript.swift - libFuzzer harness for the touch-script reader and the replay it feeds.
 //
-// Compiled into one module with HitTestCore's sources. Any bytes must read as a script or be
-// refused with a TouchScriptError naming a line, never crash; the whole-text reader and the
-// line-at-a-time one (fed in chunks of a size the input picks) must agree exactly; a script
-// that reads must survive its CSV round trip and replay against a small app (views side by
-// side, a tap recognizer, a scroll view) without a trap, whatever its times and touches.
+// Compiled into one module with HitTestInput's sources, on the HitTestCore module. Any bytes
+// must read as a script or be refused with a TouchScriptError naming a line, never crash; the
+// whole-text reader and the line-at-a-time one (fed in chunks of a size the input picks) must
+// agree exactly; a script that reads must survive its CSV round trip and replay against a small
+// app (views side by side, a tap recognizer, a scroll view) without a trap, whatever its times
+// and touches.
 //
 //   scripts/fuzz.sh touchscript 60
 

@@ -35,11 +35,11 @@ modules="$bin/Modules"
 triple=$(swift -print-target-info | sed -n 's/^ *"triple": "\(.*\)",*$/\1/p' | head -n 1)
 
 echo "== symbol graph ($triple)"
-# HitTestKit re-exports its layers (HitTestCore, HitTestLayout, HitTestAnimation), whose public
+# HitTestKit re-exports its layers (HitTestCore, HitTestInput, HitTestLayout, HitTestAnimation), whose public
 # names users reach through `import HitTestKit`: their graphs (extension graphs included) are
 # merged into one graph of module HitTestKit, documented as one module.
 rm -rf "$graphs" "$graphs-layers" && mkdir -p "$graphs" "$graphs-layers"
-for layer in HitTestCore HitTestLayout HitTestAnimation; do
+for layer in HitTestCore HitTestInput HitTestLayout HitTestAnimation; do
     "$extract" -module-name "$layer" -target "$triple" -minimum-access-level public \
         -I "$modules" -I CSources/CHitTest/include -I CSources/CLayoutSolver/include -output-dir "$graphs-layers"
 done

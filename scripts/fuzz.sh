@@ -5,7 +5,8 @@
 # api and snapshot fuzz the C core (ASan + UBSan); scene fuzzes the Swift scene-file loader and
 # the two importers, constraints the scene constraint parser and the layout it drives (both
 # compiled against HitTestKit built as a module of its own); touchscript fuzzes the touch-script
-# readers and the replay they feed (compiled with HitTestKit's sources).
+# readers and the replay they feed (compiled with HitTestInput's sources, on HitTestCore built as
+# a module of its own).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage="usage: scripts/fuzz.sh api|snapshot|scene|constraints|touchscript [seconds]"
@@ -34,16 +35,19 @@ swift_module() {
 }
 layers() {
     swift_module HitTestCore Sources/HitTestCore/*/*.swift
+    swift_module HitTestInput $(find Sources/HitTestInput -name '*.swift')
     swift_module HitTestLayout $(find Sources/HitTestLayout -name '*.swift')
     swift_module HitTestAnimation Sources/HitTestAnimation/*.swift
     swift_module HitTestKit Sources/HitTestKit/*.swift
 }
 if [ "$name" = touchscript ]; then
     c_objects
-    # The harness reads the core's internals: it is compiled into that module.
-    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name HitTestCore -package-name hittestkit \
-        "${c_includes[@]}" Sources/HitTestCore/*/*.swift Fuzz/fuzz_touchscript.swift \
-        .build/fuzz/swift-objects/*.o -lm -o .build/fuzz/touchscript
+    # The harness reads the input layer's internals: it is compiled into that module, on the
+    # core built as a module of its own.
+    swift_module HitTestCore Sources/HitTestCore/*/*.swift
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name HitTestInput -package-name hittestkit \
+        -I.build/fuzz/modules "${c_includes[@]}" $(find Sources/HitTestInput -name '*.swift') Fuzz/fuzz_touchscript.swift \
+        .build/fuzz/libHitTestCore.a .build/fuzz/swift-objects/*.o -lm -o .build/fuzz/touchscript
 elif [ "$name" = scene ] || [ "$name" = constraints ]; then
     c_objects
     # The layers as modules of their own (HitTestScenes imports the umbrella), then the scene
@@ -52,7 +56,7 @@ elif [ "$name" = scene ] || [ "$name" = constraints ]; then
     swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "Fuzz$name" -package-name hittestkit \
         -I.build/fuzz/modules "${c_includes[@]}" Sources/HitTestScenes/*.swift "Fuzz/fuzz_$name.swift" \
         .build/fuzz/libHitTestKit.a .build/fuzz/libHitTestAnimation.a .build/fuzz/libHitTestLayout.a \
-        .build/fuzz/libHitTestCore.a .build/fuzz/swift-objects/*.o -lm -o ".build/fuzz/$name"
+        .build/fuzz/libHitTestInput.a .build/fuzz/libHitTestCore.a .build/fuzz/swift-objects/*.o -lm -o ".build/fuzz/$name"
 else
     clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
         "${c_includes[@]}" "Fuzz/fuzz_$name.c" "${c_hittest_src[@]}" -lm -o ".build/fuzz/$name"

@@ -2,8 +2,9 @@
 # Runs the test suite under a sanitizer.
 #   scripts/sanitize.sh address     AddressSanitizer, the whole suite
 #   scripts/sanitize.sh pipeline    AddressSanitizer, the suites whose code lends objects through
-#                                   unretained references (Core/Storage.swift: touch delivery,
-#                                   gestures, controls, scroll views, time, replay) and reads
+#                                   unretained references (the core's and the input layer's
+#                                   Storage.swift: touch delivery, gestures, controls, scroll
+#                                   views, time, replay) and reads
 #                                   points files through raw pointers (CI runs this one: ~4 min)
 #   scripts/sanitize.sh undefined   UndefinedBehaviorSanitizer, the whole suite
 #   scripts/sanitize.sh thread      ThreadSanitizer, the concurrency tests (snapshot readers on

@@ -61,8 +61,8 @@ extension View {
 /// once (SEMANTICS A6, A7): from its deadline with true, or with false when its last
 /// animation is removed early.
 final class AnimationGroup {
-    weak var application: Application?
-    /// When the block was called (its application's `currentTime` then).
+    weak var clock: (any SimulatedClock)?
+    /// When the block was called (its clock's `currentTime` then).
     var callTime: Double = 0
     var delay: Double
     var duration: Double
@@ -117,7 +117,7 @@ final class AnimationGroup {
     func finish(finished: Bool) {
         guard !isDone else { return }
         isDone = true
-        if let deadline, let application { application.cancel(deadline) }
+        if let deadline, let clock { clock.cancel(deadline) }
         deadline = nil
         let ok = finished && !interrupted
         var noted = Set<ObjectIdentifier>()
@@ -126,7 +126,7 @@ final class AnimationGroup {
                 noted.insert(ObjectIdentifier(view)).inserted
             else { continue }
             view.detachAnimations { $0.group === self }
-            application?.recorder.note(.animation, about: view, detail: "complete \(ok)")
+            clock?.noteAnimation(about: view, "complete \(ok)")
         }
         animations = []
         let completion = self.completion
@@ -279,11 +279,11 @@ final class AnimationContext: ViewChangeRecorder {
     func record(_ view: View, _ property: AnimatedProperty, vector old: AnimationVector) {
         guard enabled, let block = stack.last else { return }
         // SEMANTICS A20: a view with no clock does not animate.
-        guard let application = view.window?.application else { return }
+        guard let clock = view.window?.clock else { return }
         let group = block.group
-        if group.application == nil {
-            group.application = application
-            group.callTime = application.currentTime
+        if group.clock == nil {
+            group.clock = clock
+            group.callTime = clock.currentTime
         }
         let new = view.modelVector(property)
         let key = OpenAnimationBlock.RecordKey(view: ObjectIdentifier(view), property: property)
@@ -300,7 +300,7 @@ final class AnimationContext: ViewChangeRecorder {
             }
             return
         }
-        let now = group.application?.currentTime ?? application.currentTime
+        let now = group.clock?.currentTime ?? clock.currentTime
         let from = group.beginFromCurrentState ? view.presentedVector(property, model: old, at: now) : old
         let animation = RunningAnimation(group: group, view: view, property: property, from: from, to: new)
         if group.isKeyframes {
@@ -427,8 +427,8 @@ extension View {
     /// The current time of the view's clock: its window's application, else (a view that left
     /// its window while animating) the clock of its first animation, else 0.
     var animationClockTime: Double {
-        window?.application?.currentTime
-            ?? animationState?.animations.lazy.compactMap { $0.group.application?.currentTime }.first ?? 0
+        window?.clock?.currentTime
+            ?? animationState?.animations.lazy.compactMap { $0.group.clock?.currentTime }.first ?? 0
     }
 
     /// The frame from centre, bounds, transform and anchor point, with `frame`'s arithmetic.

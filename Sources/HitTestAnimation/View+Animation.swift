@@ -269,7 +269,7 @@ extension View {
     static func commit(_ block: OpenAnimationBlock) {
         let group = block.group
         let records = block.records.filter { $0.view != nil && $0.changesValue }
-        guard let application = group.application, !records.isEmpty, group.duration > 0, group.cycle * group.repeatCount > 0
+        guard let clock = group.clock, !records.isEmpty, group.duration > 0, group.cycle * group.repeatCount > 0
         else {
             group.willStart?(group.legacyID)
             group.finish(finished: true)
@@ -301,24 +301,24 @@ extension View {
         group.animations = records.map { WeakAnimation(animation: $0) }
         for (view, animations) in byView {
             view.attachAnimations(animations)
-            application.recorder.note(.animation, about: view, detail: group.startDetail(animations.compactMap(\.property)))
+            clock.noteAnimation(about: view, group.startDetail(animations.compactMap(\.property)))
         }
-        schedule(group, on: application)
+        schedule(group, on: clock)
     }
 
-    private static func schedule(_ group: AnimationGroup, on application: Application) {
+    private static func schedule(_ group: AnimationGroup, on clock: any SimulatedClock) {
         if let willStart = group.willStart {
             group.willStart = nil
             if group.delay <= 0 {
                 willStart(group.legacyID)
             } else {
                 let id = group.legacyID
-                application.schedule(at: group.beginTime) { willStart(id) }
+                clock.schedule(at: group.beginTime) { willStart(id) }
             }
         }
         let end = group.endTime
         if end.isFinite {
-            group.deadline = application.schedule(at: end) { [group] in group.finish(finished: true) }
+            group.deadline = clock.schedule(at: end) { [group] in group.finish(finished: true) }
         }
     }
 
@@ -330,27 +330,16 @@ extension View {
         let group = AnimationGroup(duration: duration, delay: 0, timing: .curve(options.curve))
         group.completion = completion
         group.allowsUserInteraction = options.contains(.allowUserInteraction)
-        guard context.enabled, duration > 0, let application = view.window?.application else {
+        guard context.enabled, duration > 0, let clock = view.window?.clock else {
             group.finish(finished: true)
             return
         }
-        group.application = application
-        group.callTime = application.currentTime
+        group.clock = clock
+        group.callTime = clock.currentTime
         let marker = RunningAnimation(group: group, view: view, property: nil, from: .zero, to: .zero)
         group.animations = [WeakAnimation(animation: marker)]
         view.attachAnimations([marker])
-        application.recorder.note(.animation, about: view, detail: group.startDetail([]))
-        schedule(group, on: application)
-    }
-}
-
-extension Application {
-    /// Runs `body` when the clock reaches `time`, on this application's deadline queue: for
-    /// scripted animations (a scene's "at time t animate view X") that replays trigger at the
-    /// same simulated time every run. A time before `currentTime` means now.
-    ///
-    /// - Precondition: `time` is finite.
-    public func performAnimation(at time: Double, _ body: @escaping () -> Void) {
-        schedule(at: time, body)
+        clock.noteAnimation(about: view, group.startDetail([]))
+        schedule(group, on: clock)
     }
 }

@@ -3,6 +3,7 @@ import Testing
 
 @testable import HitTestKit
 @testable import HitTestCore
+@testable import HitTestInput
 @testable import HitTestLayout
 @testable import HitTestAnimation
 

@@ -2,6 +2,7 @@ import CHitTest
 import Foundation
 @testable import HitTestKit
 @testable import HitTestCore
+@testable import HitTestInput
 @testable import HitTestLayout
 @testable import HitTestAnimation
 import HitTestTestSupport

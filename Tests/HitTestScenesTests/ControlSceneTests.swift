@@ -2,6 +2,7 @@ import Foundation
 @testable import HitTestCLI
 @testable import HitTestKit
 @testable import HitTestCore
+@testable import HitTestInput
 @testable import HitTestLayout
 @testable import HitTestAnimation
 @testable import HitTestScenes

@@ -1,7 +1,8 @@
-// The seams the higher layers plug into. The core never imports them: HitTestLayout and
-// HitTestAnimation register what they keep per view (an attachment in the view) or per thread
-// (the change recorder), and the core calls them at the points below. Each seam is `package`:
-// visible to the package's targets, not to users.
+// The seams the higher layers plug into. The core never imports them: HitTestInput,
+// HitTestLayout and HitTestAnimation register what they keep per view (an attachment in the
+// view), per window (its application), per touch, event or recognizer (a reference the input
+// layer sets) or per thread (the change recorder), and the core calls them at the points below.
+// Each seam is `package`: visible to the package's targets, not to users.
 
 /// Auto Layout's per-view record, seen from the core. HitTestLayout sets
 /// `View.layoutState.autoLayout` the first time a view takes part in Auto Layout; the core
@@ -60,4 +61,88 @@ package enum ChangeRecording {
     package static func install(_ recorder: (any ViewChangeRecorder)?) {
         ThreadSlot.set(recorder)
     }
+}
+
+// MARK: - Input (HitTestInput)
+
+/// A deadline on an application's simulated clock (`SimulatedClock.schedule(at:_:)`), for
+/// `SimulatedClock.cancel(_:)`.
+package struct DeadlineToken: Hashable, Sendable {
+    /// The insertion sequence number: unique per clock, never reused.
+    package let sequence: UInt64
+    /// Where the clock keeps the action (reused once the deadline ran or was cancelled; the
+    /// sequence number tells the deadlines apart).
+    package let slot: Int32
+
+    /// A token (made by the clock that keeps the deadline).
+    package init(sequence: UInt64, slot: Int32) {
+        self.sequence = sequence
+        self.slot = slot
+    }
+}
+
+/// The simulated clock of an application, seen from the core and the layers beside input:
+/// HitTestInput's application keeps it; HitTestAnimation's animations run on it.
+package protocol SimulatedClock: AnyObject {
+    /// The simulated time now, in seconds.
+    var currentTime: Double { get }
+    /// Runs `action` when the clock reaches `time` (finite); a time before `currentTime`
+    /// means now.
+    @discardableResult func schedule(at time: Double, _ action: @escaping () -> Void) -> DeadlineToken
+    /// Forgets a pending deadline; false when it already ran or was cancelled.
+    @discardableResult func cancel(_ token: DeadlineToken) -> Bool
+    /// Logs an animation entry about `view` in the delivery log (the detail is built only
+    /// when the log is on).
+    func noteAnimation(about view: View, _ detail: @autoclosure () -> String)
+}
+
+/// The application a window is shown in, seen from the core: where the default touch methods
+/// and `Window.sendEvent(_:)` hand touches back to the input pipeline. HitTestInput's
+/// application conforms; an event's record holds the pipeline that made it, a `Window` its
+/// application (`Window.applicationResponder`).
+package protocol TouchPipeline: SimulatedClock {
+    /// `Window.sendEvent(_:)`'s default: delivers what `window` gets of `event`.
+    func deliver(_ event: Event, in window: Window)
+    /// `Responder`'s default touch methods: passes `touches` from `responder` to its `next`
+    /// (logged), or logs them as dropped at the end of the chain.
+    func forward(_ phase: Touch.Phase, _ touches: Set<Touch>, with event: Event?, from responder: Responder)
+    /// `window.windowLevel` changed: the application puts its windows back in order.
+    func windowLevelDidChange(_ window: Window)
+}
+
+/// HitTestInput's record of a touch (`Touch.record`), seen from the core.
+package protocol TouchRecord: AnyObject {
+    /// The window the touch began in (the responder chain's default forwarding finds the
+    /// application through it when no event is given).
+    var window: Window? { get }
+}
+
+/// HitTestInput's record of an event (`Event.record`), seen from the core.
+package protocol EventRecord: AnyObject {
+    /// The input pipeline (the application) that made the event, while the event is being
+    /// delivered: `Window.sendEvent(_:)` hands it back there, and the responder chain's default
+    /// forwarding logs there.
+    var pipeline: (any TouchPipeline)? { get }
+}
+
+/// HitTestInput's record of a recognizer (`GestureRecognizer.arbiter`): its state, settings,
+/// view and touches, and its place in the arbitration between recognizers. The core's override
+/// points reach the recognizer's state and name through it.
+package protocol GestureArbiter: AnyObject {
+    /// The recognizer's state.
+    var state: GestureRecognizer.State { get }
+    /// `recognizer.state = state`, through the arbitration (SEMANTICS G9, G10, G12).
+    func request(_ recognizer: GestureRecognizer, _ state: GestureRecognizer.State)
+    /// The recognizer's `name`, if one was given.
+    var name: String? { get }
+    /// The index of `recognizer` among its view's recognizers; nil when it is in no view.
+    func indexInView(of recognizer: GestureRecognizer) -> Int?
+}
+
+/// HitTestInput's per-view record (the view's recognizers and touch rules), seen from the
+/// core: HitTestInput sets `View.inputAttachment` the first time a view needs one; the core
+/// calls this.
+package protocol ViewInputAttachment: AnyObject {
+    /// The view's bounds origin changed (a scroll view scrolled).
+    func boundsOriginDidChange(of view: View)
 }

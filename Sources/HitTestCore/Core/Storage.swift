@@ -9,40 +9,39 @@ import Darwin
 // through the names below; `scripts/escapes.sh` fails CI if one appears anywhere else in
 // this module (the public classes' hot backing fields excepted: see "Left in class files").
 //
-// Left in class files: the internal and private backing fields of the public classes (`View`,
-// `Window`, `Responder`, `Touch`, `Event`, `Application`, `GestureRecognizer` and its
-// subclasses, `ScrollView`) still carry `@exclusivity(unchecked)` in their own files (a
-// public class cannot inherit its fields from an internal storage class, and a field moved
-// into a separate storage object costs an allocation per object). No public or open
-// declaration carries it: each public property is computed over such a backing field
-// (`storedCenter`, `storedNumberOfTapsRequired`, ...). The same two invariants below hold for
-// them. Without the attribute on these fields the replay benchmark dropped from 0.61-0.64 to
-// 0.45 M steps/s (dynamic exclusivity checks in every step).
+// Left in class files: the internal, package and private backing fields of the public classes
+// (`View`, `Window`, `Responder`, `Touch`, `Event`, `GestureRecognizer`) still carry
+// `@exclusivity(unchecked)` in their own files (a public class cannot inherit its fields from
+// an internal storage class, and a field moved into a separate storage object costs an
+// allocation per object). No public or open declaration carries it: each public property is
+// computed over such a backing field (`storedCenter`, `storedPhase`, ...). The same two
+// invariants below hold for them. Without the attribute on these fields the replay benchmark
+// dropped from 0.61-0.64 to 0.45 M steps/s (dynamic exclusivity checks in every step).
 //
 // The invariants that make them safe, once for the whole module:
 //
-// - Thread confinement. An `Application`, its windows, views, touches, events, recognizers,
-//   gesture engine, router, tracker and recorder are used from one thread at a time (the
-//   library is not `Sendable` there); only a `FrozenTree` crosses threads, and it holds none of
-//   these. So no two accesses to the same stored property can overlap from two threads.
+// - Thread confinement. An application, its windows, views, touches, events, recognizers and
+//   everything of the input pipeline are used from one thread at a time (the library is not
+//   `Sendable` there); only a `FrozenTree` crosses threads, and it holds none of these. So no
+//   two accesses to the same stored property can overlap from two threads.
 // - No reentrant access. The fields held with `@exclusivity(unchecked)` are plain values and
 //   arrays that the code reads or writes in one statement, or mutates in place (`append`,
 //   `removeAll`) without calling user code (handlers, delegates, overrides) while the
 //   mutation is open; user code runs between such accesses, never inside one, so an access
 //   never begins while another to the same field is in progress.
 // - Back references are cleared before their target dies. Each `Unretained` field is a
-//   back reference (view → superview, window and controller; window → application;
-//   recognizer → view; router, tracker and engine → application; scroll view recognizers and
-//   motion ticks → scroll view; the index → its views). The owner of the target holds it
-//   strongly, and the target's `deinit` (or the detach that ends the relation) clears every
-//   back reference to it: `View.deinit` and `removeFromSuperview()` (superview, window,
-//   recognizers' view), `Window`/`ViewController` (controller), `Application.deinit`
-//   (windows', router's, tracker's and engine's application), `ScrollView.deinit` (its
-//   recognizers' and motion's owner), `CoreTree.unregister` (the index's slot). So a stored
-//   unretained reference is either nil or a live object.
-// - Borrowed references (`withBorrowed`) are used only inside the call, while the caller
-//   holds the object strongly (an element of an array it owns, a field of an object it owns)
-//   and does not release it before the body returns.
+//   back reference (view → superview, window and controller; window → application, written by
+//   HitTestInput through `Window.applicationResponder`; recognizer → view, written by
+//   HitTestInput through `GestureRecognizer.view`; the index → its views).
+//   The owner of the target holds it strongly, and the target's `deinit` (or the detach that
+//   ends the relation) clears every back reference to it: `View.deinit` and
+//   `removeFromSuperview()` (superview, window; the view's input record, dropped first in
+//   `deinit`, clears its recognizers' view), `Window`/`ViewController` (controller), the
+//   application's `deinit` and `removeWindow` (the window's application, HitTestInput),
+//   `CoreTree.unregister` (the index's slot). So a stored unretained reference is either nil or
+//   a live object.
+// - Borrowed references (`Unretained.withObject`) are used only inside the call, while the
+//   reference is known live (see above) and nothing in the body can release the object.
 
 // MARK: - Back references
 
@@ -63,11 +62,6 @@ struct Unretained<Object: AnyObject> {
     /// Whether a reference is held (no retain).
     @inline(__always) var isNil: Bool { reference == nil }
 
-    /// Whether this refers to exactly `other` (identity, no retain).
-    @inline(__always) func refers(to other: Object?) -> Bool {
-        reference?.toOpaque() == other.map { Unmanaged.passUnretained($0).toOpaque() }
-    }
-
     /// Whether both refer to the same object (or both to none).
     @inline(__always) func isIdentical(to other: Unretained<Object>) -> Bool {
         reference?.toOpaque() == other.reference?.toOpaque()
@@ -77,12 +71,6 @@ struct Unretained<Object: AnyObject> {
     @inline(__always) func withObject<R>(_ body: (Object) -> R) -> R? {
         reference?._withUnsafeGuaranteedRef(body)
     }
-}
-
-/// Runs `body` on `object` without the retain and release a strong local would cost. The
-/// caller must hold `object` for the whole call (see "Borrowed references" above).
-@inline(__always) func withBorrowed<Object: AnyObject, R>(_ object: Object, _ body: (Object) -> R) -> R {
-    Unmanaged.passUnretained(object)._withUnsafeGuaranteedRef(body)
 }
 
 // MARK: - C context pointers
@@ -139,10 +127,10 @@ enum ThreadSlot {
 
 // MARK: - Hot state of the internal classes
 //
-// Each internal class of the input pipeline inherits its hot mutable fields from a storage
-// class here, so that the class's own file carries no escape. The fields are accessed without
-// dynamic exclusivity checks (thread confinement, no reentrant access: see above); they are
-// internal to the module, never public.
+// An internal class inherits its hot mutable fields from a storage class here, so that the
+// class's own file carries no escape. The fields are accessed without dynamic exclusivity
+// checks (thread confinement, no reentrant access: see above); they are internal to the
+// package, never public. (The input pipeline's are in HitTestInput/Storage.swift.)
 
 /// `CoreTree`'s per-slot views and query state.
 package class CoreTreeStorage {
@@ -153,58 +141,4 @@ package class CoreTreeStorage {
     @exclusivity(unchecked) final var activeQueries = 0
     /// False after any change to the C index until `ht_tree_prepare` has run.
     @exclusivity(unchecked) final var prepared = false
-}
-
-/// `GestureEngine`'s working lists.
-class GestureEngineStorage {
-    /// The application; cleared by `Application.deinit` (`detach()`).
-    @exclusivity(unchecked) final var applicationReference = Unretained<Application>(nil)
-    /// Recognizers with touches, a gesture in progress or a state to reset.
-    @exclusivity(unchecked) final var active: [GestureRecognizer] = []
-    /// Recognizers waiting for another's failure (G12).
-    @exclusivity(unchecked) final var waiting: [GestureRecognizer] = []
-    @exclusivity(unchecked) final var work: [GestureEngineWork] = []
-    @exclusivity(unchecked) final var draining = false
-    @exclusivity(unchecked) final var stamp = 0
-    /// The set a one-touch step's recognizers get, reused (see `ReusableTouchSet`).
-    @exclusivity(unchecked) final var oneTouch = ReusableTouchSet()
-}
-
-/// `TouchRouter`'s links and queue.
-class TouchRouterStorage {
-    /// Set by the application's `init`, cleared by its `deinit` (see `Application.router`);
-    /// nil (a trap on use, as a dead `unowned` one) after that.
-    @exclusivity(unchecked) final var applicationReference = Unretained<Application>(nil)
-    /// The application's gesture engine, unretained: the application holds its engine in a
-    /// constant for its whole life, and `interceptor` holds it too while this is set.
-    @exclusivity(unchecked) final var engine = Unretained<GestureEngine>(nil)
-    /// Touches with `route.pending` phases, in the order they got them.
-    @exclusivity(unchecked) final var queued: [Touch] = []
-    /// A one-element set reused from call to call (see `ReusableTouchSet`).
-    @exclusivity(unchecked) final var oneTouch = ReusableTouchSet()
-}
-
-/// `TouchTracker`'s touches.
-class TouchTrackerStorage {
-    /// Set by the application's `init`, cleared by its `deinit` (see `Application.tracker`).
-    @exclusivity(unchecked) final var applicationReference = Unretained<Application>(nil)
-    /// The touches down, in the order they began.
-    @exclusivity(unchecked) final var active: [Touch] = []
-    @exclusivity(unchecked) final var byIdentifier: [Int: Touch] = [:]
-    @exclusivity(unchecked) final var lastTap: (location: Point, time: Double, count: Int)?
-    /// The previous step's `changed` list, emptied, for the next step to fill.
-    @exclusivity(unchecked) final var spareChanged: [Touch] = []
-}
-
-/// `DeliveryRecorder`'s log.
-package class DeliveryRecorderStorage {
-    @exclusivity(unchecked) final var isEnabled = true
-    @exclusivity(unchecked) final var entries: [TouchDelivery] = []
-    /// The application's `currentTime`, kept here by the application: every entry's time.
-    @exclusivity(unchecked) final var now: Double = 0
-}
-
-/// `ChainForwarder`'s depth counter.
-class ChainForwarderStorage {
-    @exclusivity(unchecked) final var depth = 0
 }

@@ -15,6 +15,10 @@
 /// A transition outside those is ignored and logged. A recognizer that may not begin yet (it
 /// waits for another's failure, G12) stays `.possible` when set to `.began` or `.ended`, and
 /// takes that state when the other fails.
+///
+/// The core declares the class (a view's open `gestureRecognizerShouldBegin(_:)` names it) and
+/// its override points; the recognizer's state, settings and touches are HitTestInput's record of
+/// it (`arbiter`), and the properties and methods reading them are declared there.
 open class GestureRecognizer {
     /// The states of a recognizer (`UIGestureRecognizer.State`).
     public enum State: Sendable, Hashable, CustomStringConvertible {
@@ -46,21 +50,6 @@ open class GestureRecognizer {
             }
         }
 
-        /// 0 ..< 6, in declaration order.
-        var ordinal: Int {
-            switch self {
-            case .possible: 0
-            case .began: 1
-            case .changed: 2
-            case .ended: 3
-            case .cancelled: 4
-            case .failed: 5
-            }
-        }
-
-        /// Ended, cancelled or failed: the recognizer waits for its touches to end, then resets.
-        var isFinished: Bool { self == .ended || self == .cancelled || self == .failed }
-
         /// Whether a recognizer may go from `self` to `next` (SEMANTICS G4). `changed` may
         /// repeat; `possible` is reached only by a reset.
         public func canTransition(to next: State) -> Bool {
@@ -73,127 +62,31 @@ open class GestureRecognizer {
         }
     }
 
-    // MARK: - Public state
-
     /// Creates a recognizer, with `action` as its first action if given.
     public init(action: ((GestureRecognizer) -> Void)? = nil) {
         if let action { actions.append(action) }
     }
 
-    /// Adds an action: it runs, with the recognizer, each time the state becomes `.began`,
-    /// `.changed`, `.ended` or `.cancelled` (never on `.failed`), in the order added.
-    public func addAction(_ action: @escaping (GestureRecognizer) -> Void) {
-        actions.append(action)
-    }
+    // MARK: - What the core keeps
 
-    /// The current state. Subclasses (custom recognizers) set it from their touch methods or
-    /// deadlines to drive the state machine; an illegal transition is ignored and logged, and
-    /// leaving `.possible` goes through the arbitration (G9, G10, G12): the state read back may
-    /// be `.possible` (waiting for another recognizer to fail) or `.failed` (prevented, or a
-    /// `gestureRecognizerShouldBegin` said no).
-    public var state: State {
-        get { storedState }
-        set {
-            if let engine {
-                engine.request(self, newValue)
-            } else {
-                setStandalone(newValue)
-            }
+    /// The actions, in the order added (`addAction(_:)`).
+    @exclusivity(unchecked) package final var actions: [(GestureRecognizer) -> Void] = []
+
+    /// HitTestInput's record of the recognizer (its state, settings, view, touches and place in
+    /// the arbitration between recognizers), made the first time the input layer needs it; nil
+    /// for a recognizer it never saw.
+    @exclusivity(unchecked) package var arbiter: (any GestureArbiter)?
+
+    /// Runs the actions in order, with the recognizer (an action added by an action runs too).
+    package final func runActions() {
+        var i = 0
+        while i < actions.count {
+            actions[i](self)
+            i += 1
         }
     }
 
-    /// The view the recognizer is attached to (`addGestureRecognizer(_:)`), or nil.
-    /// (Unretained, not `weak`, for speed: cleared when it is removed and when the view
-    /// dies, so it never dangles.)
-    public internal(set) var view: View? {
-        get { viewReference.object }
-        set {
-            viewReference = Unretained(newValue)
-            cachedDebugName = nil
-        }
-    }
-    /// `view`, unretained (Core/Storage.swift): `isLive` tests it
-    /// without a retain.
-    @exclusivity(unchecked) final var viewReference = Unretained<View>(nil)
-
-    /// A disabled recognizer receives no touches; disabling one that has begun cancels it
-    /// (and one that is possible in the middle of a gesture fails it) (G11). Default true.
-    public var isEnabled: Bool {
-        get { storedIsEnabled }
-        set {
-            let oldValue = storedIsEnabled
-            storedIsEnabled = newValue
-            guard oldValue, !storedIsEnabled else { return }
-            abandon()
-        }
-    }
-    @exclusivity(unchecked) final var storedIsEnabled: Bool = true
-
-    /// When the recognizer recognizes, its touches are cancelled in their views (G6). Default true.
-    public var cancelsTouchesInView: Bool {
-        get { storedCancelsTouchesInView }
-        set { storedCancelsTouchesInView = newValue }
-    }
-    @exclusivity(unchecked) final var storedCancelsTouchesInView: Bool = true
-    /// While the recognizer may still recognize, its touches' phases are held from their views
-    /// (G7). Default false.
-    public var delaysTouchesBegan: Bool {
-        get { storedDelaysTouchesBegan }
-        set { storedDelaysTouchesBegan = newValue }
-    }
-    @exclusivity(unchecked) final var storedDelaysTouchesBegan: Bool = false
-    /// While the recognizer may still recognize, a touch's `ended` is held from its view (G8).
-    /// Default true.
-    public var delaysTouchesEnded: Bool {
-        get { storedDelaysTouchesEnded }
-        set { storedDelaysTouchesEnded = newValue }
-    }
-    @exclusivity(unchecked) final var storedDelaysTouchesEnded: Bool = true
-
-    /// The delegate (every method optional).
-    public var delegate: GestureRecognizerDelegate? {
-        get { storedDelegate }
-        set { storedDelegate = newValue }
-    }
-    @exclusivity(unchecked) final weak var storedDelegate: GestureRecognizerDelegate?
-
-    /// A name for the delivery log; nil: the type's short name and the index in its view's
-    /// recognizers (`Tap#0`).
-    public var name: String? {
-        get { storedName }
-        set {
-            storedName = newValue
-            cachedDebugName = nil
-        }
-    }
-    @exclusivity(unchecked) final var storedName: String?
-
-    /// Makes this recognizer wait for `other` to fail before it recognizes (G12): while `other`
-    /// is possible and tracking touches, recognizing leaves this one `.possible`; it recognizes
-    /// when `other` fails and fails when `other` recognizes. Held weakly.
-    public func require(toFail other: GestureRecognizer) {
-        guard other !== self, !failureRequirements.contains(where: { $0.recognizer === other }) else { return }
-        failureRequirements.append(WeakRecognizer(other))
-    }
-
-    /// The number of touches the recognizer is tracking (down, or ending in this step).
-    public var numberOfTouches: Int { activeTouches.count }
-
-    /// The centroid of the recognizer's touches in `view`'s bounds space (nil: the window's).
-    /// With no touch down, where they last were.
-    public func location(in view: View?) -> Point {
-        Touch.convert(centroidOnScreen(), window: touchWindow, to: view)
-    }
-
-    /// The location of the recognizer's touch at `index` (0 ..< `numberOfTouches`, in the order
-    /// they began) in `view`'s bounds space.
-    /// - Precondition: `index` is in range (as UIKit raises for one out of range).
-    public func location(ofTouch index: Int, in view: View?) -> Point {
-        precondition(
-            activeTouches.indices.contains(index),
-            "GestureRecognizer.location(ofTouch:in:): index \(index) out of range (numberOfTouches is \(activeTouches.count))")
-        return activeTouches[index].location(in: view)
-    }
+    // MARK: - The log's name
 
     /// The name the delivery log uses: `name`, else the type's name without
     /// `GestureRecognizer` and the index in its view's recognizers (`Tap#0`, `Pan#1`).
@@ -205,34 +98,16 @@ open class GestureRecognizer {
     }
 
     /// `debugName`, kept until the name, the view or its list of recognizers changes.
-    @exclusivity(unchecked) var cachedDebugName: String? {
+    @exclusivity(unchecked) package final var cachedDebugName: String? {
         didSet { if cachedDebugName == nil, !logTexts.isEmpty { logTexts.removeAll() } }
     }
 
-    /// The log's texts for this recognizer (`Name from → to`, `Name state`), built once each.
-    @exclusivity(unchecked) var logTexts: [String?] = []
+    /// The delivery log's texts for this recognizer (`Name from → to`, `Name state`), built
+    /// once each by HitTestInput; emptied when `debugName` changes.
+    @exclusivity(unchecked) final var logTexts: [String?] = []
 
-    /// `Name from → to`.
-    func transitionText(_ from: State, _ to: State) -> String {
-        logText(from.ordinal * 6 + to.ordinal) { "\(debugName) \(from) → \(to)" }
-    }
-
-    /// `Name state`, for an action entry.
-    func actionText(_ state: State) -> String {
-        logText(36 + state.ordinal) { "\(debugName) \(state)" }
-    }
-
-    /// `Name recognized`: why its touches no longer reach their views (G6).
-    func recognizedText() -> String {
-        logText(42) { "\(debugName) recognized" }
-    }
-
-    /// `Name has begun`: why a touch that begins under it does not reach its view.
-    func hasBegunText() -> String {
-        logText(43) { "\(debugName) has begun" }
-    }
-
-    private func logText(_ i: Int, _ make: () -> String) -> String {
+    /// The delivery log's text number `i` for this recognizer, made by `make` the first time.
+    package final func logText(_ i: Int, _ make: () -> String) -> String {
         if logTexts.isEmpty { logTexts = Array(repeating: nil, count: 44) }
         if let text = logTexts[i] { return text }
         let text = make()
@@ -241,12 +116,12 @@ open class GestureRecognizer {
     }
 
     private func computeDebugName() -> String {
-        if let name { return name }
+        if let name = arbiter?.name { return name }
         var type = String(describing: Swift.type(of: self))
         if type.hasSuffix("GestureRecognizer"), type.count > "GestureRecognizer".count {
             type.removeLast("GestureRecognizer".count)
         }
-        let index = view?.attachedRecognizers.firstIndex(where: { $0 === self }) ?? -1
+        let index = arbiter?.indexInView(of: self) ?? -1
         return index >= 0 ? "\(type)#\(index)" : type
     }
 
@@ -261,9 +136,11 @@ open class GestureRecognizer {
     /// Touches were cancelled. The default fails a possible recognizer and cancels one that
     /// has begun.
     open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
-        switch state {
-        case .possible: state = .failed
-        case .began, .changed: state = .cancelled
+        // A recognizer that received touches has its record (the input layer made it then).
+        guard let arbiter else { return }
+        switch arbiter.state {
+        case .possible: arbiter.request(self, .failed)
+        case .began, .changed: arbiter.request(self, .cancelled)
         default: break
         }
     }
@@ -276,104 +153,6 @@ open class GestureRecognizer {
     open func canPrevent(_ other: GestureRecognizer) -> Bool { true }
     /// Whether `other`, recognizing, may make this recognizer fail (G9). Default true.
     open func canBePrevented(by other: GestureRecognizer) -> Bool { true }
-
-    // MARK: - Helpers for subclasses
-
-    /// The simulated time now (`Application.currentTime`), or nil for a recognizer that never
-    /// received a touch from an application.
-    public var currentTime: Double? { engine?.application?.currentTime }
-
-    /// Runs `body` when the simulated clock reaches `time` (a deadline of the application that
-    /// delivered the recognizer's touches), unless the recognizer is reset first. Custom
-    /// recognizers use it for timeouts. Does nothing for a recognizer without an application.
-    public func schedule(at time: Double, _ body: @escaping (GestureRecognizer) -> Void) {
-        guard let application = engine?.application else { return }
-        // The recognizer is kept until the deadline runs or is cancelled (at the latest by
-        // its reset, or when the application goes).
-        let token = application.schedule(at: time) { body(self) }
-        deadlines.append(token)
-    }
-
-    /// Forgets every deadline scheduled with `schedule(at:_:)` that has not run.
-    public func cancelScheduledDeadlines() {
-        guard !deadlines.isEmpty else { return }  // the common case: nothing to look up
-        if let application = engine?.application {
-            for token in deadlines { application.cancel(token) }
-        }
-        deadlines.removeAll()
-    }
-
-    // MARK: - Internal state (the arbitration's)
-
-    @exclusivity(unchecked) var storedState: State = .possible
-    @exclusivity(unchecked) var actions: [(GestureRecognizer) -> Void] = []
-    /// The application's arbitration engine; set when the recognizer first receives a touch.
-    /// Strong: the engine outlives its application only as an empty shell (`detach()`).
-    @exclusivity(unchecked) var engine: GestureEngine?
-    /// Touches received and not yet ended or cancelled, in the order they began.
-    @exclusivity(unchecked) var activeTouches: [Touch] = []
-    /// Every touch received since the last reset (for G6, G9, G10).
-    @exclusivity(unchecked) var sequenceTouches: [Touch] = []
-    /// The state requested while waiting for another recognizer's failure (G12).
-    @exclusivity(unchecked) var pendingState: State?
-    @exclusivity(unchecked) var failureRequirements: [WeakRecognizer] = []
-    @exclusivity(unchecked) var deadlines: [DeadlineToken] = []
-    /// In the engine's list of recognizers with something going on.
-    @exclusivity(unchecked) var isActive = false
-    /// Scratch for the engine: the step stamp and the touches of this step's phase.
-    @exclusivity(unchecked) var stepMark = 0
-    @exclusivity(unchecked) var stepTouches: [Touch] = []
-    /// Where the touches last were (screen), for `location(in:)` after a lift.
-    @exclusivity(unchecked) var lastCentroid = Point(x: 0, y: 0)
-
-    /// The window of the touches: the first touch's, else the view's.
-    var touchWindow: Window? { activeTouches.first?.window ?? view?.window }
-
-    /// Attached to a view and enabled.
-    var isLive: Bool { isEnabled && !viewReference.isNil }
-    /// Received a touch since the last reset: "tracking" in G12's sense.
-    var isInSequence: Bool { !sequenceTouches.isEmpty }
-
-    func centroidOnScreen() -> Point {
-        GestureRecognizer.centroid(activeTouches[...]) ?? lastCentroid
-    }
-
-    /// Remembers where the touches are, for `location(in:)` once they have lifted.
-    func noteLocation() {
-        guard !activeTouches.isEmpty else { return }
-        lastCentroid = centroidOnScreen()
-    }
-
-    /// Disabled or removed: cancel a gesture that began, fail one in progress (G11).
-    func abandon() {
-        switch storedState {
-        case .began, .changed: state = .cancelled
-        case .possible where isInSequence || pendingState != nil: state = .failed
-        default: break
-        }
-    }
-
-    /// A state change with no application (a recognizer driven by hand): legal transitions
-    /// only; actions run.
-    private func setStandalone(_ newValue: State) {
-        guard storedState.canTransition(to: newValue) else { return }
-        storedState = newValue
-        if newValue != .failed, newValue != .possible { runActions() }
-    }
-
-    func runActions() {
-        var i = 0
-        while i < actions.count {
-            actions[i](self)
-            i += 1
-        }
-    }
-}
-
-/// A weak reference to a recognizer (`require(toFail:)` does not keep the other alive).
-struct WeakRecognizer {
-    weak var recognizer: GestureRecognizer?
-    init(_ recognizer: GestureRecognizer) { self.recognizer = recognizer }
 }
 
 /// What a recognizer's delegate may decide (`UIGestureRecognizerDelegate`). Every method has a
@@ -404,44 +183,4 @@ extension GestureRecognizerDelegate {
     public func gestureRecognizer(_ g: GestureRecognizer, shouldRequireFailureOf other: GestureRecognizer) -> Bool { false }
     /// Default: false.
     public func gestureRecognizer(_ g: GestureRecognizer, shouldBeRequiredToFailBy other: GestureRecognizer) -> Bool { false }
-}
-
-// MARK: - Attaching recognizers to views
-
-extension View {
-    /// The recognizers attached to the view, in the order added; nil when there are none
-    /// (`UIView.gestureRecognizers`). Setting it removes the old ones and adds these.
-    public var gestureRecognizers: [GestureRecognizer]? {
-        get { attachedRecognizers.isEmpty ? nil : attachedRecognizers }
-        set {
-            for g in attachedRecognizers { removeGestureRecognizer(g) }
-            for g in newValue ?? [] { addGestureRecognizer(g) }
-        }
-    }
-
-    /// Attaches `g` (detaching it from another view first). It sees the touches that begin in
-    /// this view and its subviews from the next touch on.
-    public func addGestureRecognizer(_ g: GestureRecognizer) {
-        if let old = g.view {
-            if old === self { return }
-            old.removeGestureRecognizer(g)
-        }
-        attachedRecognizers.append(g)
-        g.view = self
-    }
-
-    /// The recognizers' default names hold their index: renumber after a change.
-    private func recognizersChanged() {
-        for g in attachedRecognizers { g.cachedDebugName = nil }
-    }
-
-    /// Detaches `g`: a gesture it has begun is cancelled, one in progress fails (G11); it
-    /// receives nothing more.
-    public func removeGestureRecognizer(_ g: GestureRecognizer) {
-        guard let i = attachedRecognizers.firstIndex(where: { $0 === g }) else { return }
-        g.abandon()
-        attachedRecognizers.remove(at: i)
-        g.view = nil
-        recognizersChanged()
-    }
 }

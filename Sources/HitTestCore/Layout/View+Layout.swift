@@ -132,7 +132,7 @@ extension View {
     /// pending (a `layoutSubviews` that marked an ancestor, a solve that moved a view whose
     /// superview was already laid out), at most 8 times. [ours: UIKit would run it at the next
     /// turn of the run loop]
-    func runLayoutPass() {
+    package func runLayoutPass() {
         var rounds = 0
         while hasPendingLayout && rounds < 8 {
             layoutIfNeeded()
@@ -290,12 +290,5 @@ extension Window {
         storedSafeAreaInsets = insets
         setNeedsLayout()
         layoutState.autoLayout?.safeAreaDidChange(of: self)
-    }
-}
-
-extension Application {
-    /// The run loop's layout pass: every window lays out what needs it, back to front.
-    func layOutWindows() {
-        for window in windows { window.runLayoutPass() }
     }
 }

@@ -1,4 +1,9 @@
 /// One finger on the screen over its life (`UITouch`).
+///
+/// The core declares the type (the responder chain's and the recognizers' open methods name
+/// it) and its identity; what a touch is beyond that (its phase, time, view, window and place
+/// on the screen, and what the input pipeline decided for it) is HitTestInput's record of the
+/// touch, and the properties reading it are declared there.
 public final class Touch: Hashable {
     /// The phase of a touch (`UITouch.Phase`).
     public enum Phase: String, Sendable, Codable {
@@ -16,71 +21,15 @@ public final class Touch: Hashable {
 
     /// The identifier the input gave this touch (the finger).
     public let identifier: Int
-    /// The current phase.
-    public internal(set) var phase: Phase {
-        get { storedPhase }
-        set { storedPhase = newValue }
-    }
-    @exclusivity(unchecked) final var storedPhase: Phase
-    /// When the touch last changed, in seconds.
-    public internal(set) var timestamp: Double {
-        get { storedTimestamp }
-        set { storedTimestamp = newValue }
-    }
-    @exclusivity(unchecked) final var storedTimestamp: Double
-    /// The number of taps in a row at about this spot (1 for a single tap).
-    public internal(set) var tapCount: Int
-    /// The view the touch was delivered to, fixed when it began (nil when it hit nothing).
-    public internal(set) var view: View? {
-        get { storedView }
-        set { storedView = newValue }
-    }
-    @exclusivity(unchecked) final var storedView: View?
-    /// The window the touch began in (held strongly, as `UITouch` holds it).
-    public internal(set) var window: Window? {
-        get { storedWindow }
-        set { storedWindow = newValue }
-    }
-    @exclusivity(unchecked) final var storedWindow: Window?
-    /// The location in screen coordinates.
-    @exclusivity(unchecked) var screenLocation: Point
-    @exclusivity(unchecked) var previousScreenLocation: Point
-    /// False when UIKit's rules keep the touch from its view (multiple-touch or exclusive-touch
-    /// rules, or the view left the window); such a touch is logged, never delivered.
-    @exclusivity(unchecked) var isDelivered = true
-    /// Why the touch is not delivered, for the log.
-    @exclusivity(unchecked) var ignoredBecause: String?
-    /// What the router has decided and holds for this touch's view.
-    @exclusivity(unchecked) var route = TouchRoute()
 
-    init(identifier: Int, phase: Phase, location: Point, timestamp: Double, tapCount: Int) {
+    /// HitTestInput's record of the touch, made with it and never replaced: a constant, so the
+    /// input layer reaches it without an access check (its fields are the input layer's own).
+    package let record: any TouchRecord
+
+    /// A touch (the input pipeline makes them, each with its record).
+    package init(identifier: Int, record: any TouchRecord) {
         self.identifier = identifier
-        storedPhase = phase
-        storedTimestamp = timestamp
-        self.tapCount = tapCount
-        screenLocation = location
-        previousScreenLocation = location
-    }
-
-    /// The location in `view`'s bounds space (`locationInView:`); nil means the touch's window.
-    /// Converted at each call, so it follows the view if it moves.
-    public func location(in view: View?) -> Point {
-        Touch.convert(screenLocation, window: window, to: view)
-    }
-
-    /// The previous location in `view`'s bounds space (`previousLocationInView:`).
-    public func previousLocation(in view: View?) -> Point {
-        Touch.convert(previousScreenLocation, window: window, to: view)
-    }
-
-    static func convert(_ screen: Point, window: Window?, to view: View?) -> Point {
-        guard let window else { return screen }
-        let inWindow = window.fromSuperview(screen)
-        guard let view else { return inWindow }
-        // A subview of the window (a scroll view at the top, often): the one step that
-        // `View.convert` would take, without its walks.
-        if view.storedSuperview === window { return view.fromSuperview(inWindow) }
-        return view.convert(inWindow, from: window)
+        self.record = record
     }
 
     /// Identity: a touch is equal only to itself.
@@ -91,75 +40,15 @@ public final class Touch: Hashable {
 }
 
 /// A set of touches delivered together (`UIEvent`).
+///
+/// As for `Touch`, the core declares the type; its touches, time and the application that made
+/// it are HitTestInput's record of the event.
 public final class Event {
-    /// When the event happened, in seconds.
-    public private(set) var timestamp: Double {
-        get { storedTimestamp }
-        set { storedTimestamp = newValue }
-    }
-    @exclusivity(unchecked) final var storedTimestamp: Double
-    /// Every touch on the screen: the ones that changed and the stationary ones, each once.
-    @exclusivity(unchecked) private(set) var touchList: [Touch]
-    /// `touchList` as a set, made on first use (most events are never asked for one).
-    @exclusivity(unchecked) private var touchSet: Set<Touch>?
-    /// Every touch on the screen, as a set.
-    var touches: Set<Touch> {
-        if let touchSet { return touchSet }
-        let set = Set(touchList)
-        touchSet = set
-        return set
-    }
-    /// The application whose pipeline made the event: `Window.sendEvent(_:)` hands the event
-    /// back to its router, and the responder chain logs to its delivery log.
-    /// Held strongly: an event a handler keeps keeps its application (a weak reference here
-    /// would put every application retain on the runtime's slow path).
-    @exclusivity(unchecked) private(set) var application: Application?
+    /// HitTestInput's record of the event, made with it and never replaced.
+    package let record: any EventRecord
 
-    init(timestamp: Double, touches: Set<Touch>, application: Application?) {
-        storedTimestamp = timestamp
-        touchList = Array(touches)
-        touchSet = touches
-        self.application = application
-    }
-
-    /// An event of `list` (no touch twice).
-    init(timestamp: Double, list: [Touch], application: Application?) {
-        storedTimestamp = timestamp
-        touchList = list
-        self.application = application
-    }
-
-    /// Makes this event (which nothing else holds) the event of another step.
-    func reuse(timestamp: Double, list: [Touch], application: Application) {
-        storedTimestamp = timestamp
-        touchList = list
-        touchSet = nil
-        self.application = application
-    }
-
-    /// Lets go of the touches and the application once the step is over (the event, which
-    /// nothing else holds, is kept for reuse by the application: holding it back would be a
-    /// cycle).
-    func forgetTouches() {
-        touchList = []
-        touchSet = nil
-        application = nil
-    }
-
-    /// All touches of the event (`allTouches`).
-    public var allTouches: Set<Touch>? { touches }
-
-    /// The touches of the event whose view is `view` (`touchesForView:`), or nil when none.
-    public func touches(for view: View) -> Set<Touch>? {
-        var mine = Set<Touch>()
-        for touch in touchList where touch.view === view { mine.insert(touch) }
-        return mine.isEmpty ? nil : mine
-    }
-
-    /// The touches of the event in `window` (`touchesForWindow:`), or nil when none.
-    public func touches(for window: Window) -> Set<Touch>? {
-        var mine = Set<Touch>()
-        for touch in touchList where touch.window === window { mine.insert(touch) }
-        return mine.isEmpty ? nil : mine
+    /// An event (the input pipeline makes them, each with its record).
+    package init(record: any EventRecord) {
+        self.record = record
     }
 }

@@ -1,7 +1,7 @@
 /// An object that can receive touches (`UIResponder`).
 ///
 /// The default touch methods pass the touches on to `next`, as UIKit's do; at the end of the
-/// chain (the application) they are dropped, which `Application` records.
+/// chain (the application) they are dropped, which the application's delivery log records.
 open class Responder {
     /// Creates a responder.
     public init() {}
@@ -32,10 +32,10 @@ open class Responder {
         forward(.cancelled, touches, event)
     }
 
-    /// A name for logs. The default is the type's name (`ViewController`, `Application`);
+    /// A name for logs. The default is the type's name (`ViewController`);
     /// views use their `accessibilityIdentifier`, else their type and tag (`View#0`). Override
-    /// to name your own responders. The delivery log records identity separately
-    /// (`TouchDelivery.responder`), so two responders with one name are still told apart.
+    /// to name your own responders. The delivery log records identity separately (each
+    /// entry's `responder`), so two responders with one name are still told apart.
     open var debugName: String {
         if let cachedDebugName { return cachedDebugName }
         let name = String(describing: type(of: self))
@@ -43,22 +43,28 @@ open class Responder {
         return name
     }
 
-    /// The default touch methods pass the touches to `next` and log the hop; at the end of the
-    /// chain the application logs them as dropped.
-    ///
-    /// Deep chains do not recurse per level: the application's `ChainForwarder` takes over
-    /// below a fixed depth.
+    /// The default touch methods pass the touches to `next`; touches an application delivered
+    /// go through its input pipeline, which logs the hop (or the drop at the end of the chain)
+    /// and keeps deep chains from recursing per level.
     func forward(_ phase: Touch.Phase, _ touches: Set<Touch>, _ event: Event?) {
-        guard let application = event?.application ?? touches.first?.window?.application else {
+        guard let pipeline = event?.record.pipeline ?? touches.first?.record.window?.inputPipeline else {
             // Touches no application delivered (a direct call): nothing to log.
-            if let next { Dispatcher.send(phase, touches, with: event, to: next) }
+            next?.receive(phase, touches, with: event)
             return
         }
-        guard let next else {
-            application.recorder.record(.dropped, phase, touches, by: self)
-            return
+        pipeline.forward(phase, touches, with: event, from: self)
+    }
+
+    /// Calls the touch method for `phase` (`stationary` goes to `touchesMoved`, which UIKit
+    /// never calls for it). The one place in the library that maps a phase to a
+    /// `touchesBegan/Moved/Ended/Cancelled` method: the input pipeline's dispatcher and the
+    /// default forwarding both call it.
+    package final func receive(_ phase: Touch.Phase, _ touches: Set<Touch>, with event: Event?) {
+        switch phase {
+        case .began: touchesBegan(touches, with: event)
+        case .moved, .stationary: touchesMoved(touches, with: event)
+        case .ended: touchesEnded(touches, with: event)
+        case .cancelled: touchesCancelled(touches, with: event)
         }
-        application.recorder.record(.forwarded, phase, touches, by: self)
-        application.forwarder.forward(phase, touches, with: event, to: next)
     }
 }

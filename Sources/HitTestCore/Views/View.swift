@@ -35,6 +35,22 @@ open class View: Responder {
         set { storedWindowReference = Unretained(newValue) }
     }
     @exclusivity(unchecked) final var storedWindowReference = Unretained<Window>(nil)
+
+    /// Whether the view is in `window` (identity; nil: in none), without a retain.
+    package final func isShown(in window: Window?) -> Bool {
+        storedWindowReference.isIdentical(to: Unretained(window))
+    }
+
+    /// The application of the view's window, as a responder (HitTestInput's), or nil.
+    package final var windowApplicationResponder: Responder? {
+        storedWindowReference.withObject { $0.applicationReference.object } ?? nil
+    }
+
+    /// `test` of the application of the view's window, lent without a retain (the view and
+    /// its window hold their references; nothing runs between the loads); false without one.
+    package final func windowApplication(satisfies test: (Responder) -> Bool) -> Bool {
+        storedWindowReference.withObject { window in window.applicationReference.withObject(test) ?? false } ?? false
+    }
     /// Set by `ViewController` on its root view, for the responder chain; cleared when the
     /// controller lets go of the view or dies.
     var owningController: ViewController? {
@@ -72,10 +88,6 @@ open class View: Responder {
         }
     }
     @exclusivity(unchecked) final var storedBounds: Rect
-
-    /// Called last when a bounds change moved the origin (a scroll view's scroll). A hook, not
-    /// an override of `bounds`: every `bounds` read stays a direct load.
-    func boundsOriginDidChange() {}
 
     /// The transform, applied about the anchor point (`UIView.transform`). A singular
     /// transform (scale 0) is allowed; the view and its subtree can then never be hit.
@@ -139,11 +151,15 @@ open class View: Responder {
 
     /// What the C kernels read beyond geometry and the UIKit flags (HitTesting/HitTestPolicy.swift).
     final var hitTestPolicy = HitTestPolicy()
-    /// Touch delivery's per-view rules (Views/TouchState.swift); its flags pack into the tail
-    /// of the record above.
-    final var touchState = TouchState()
     /// Layout's per-view state (Layout/LayoutState.swift); nothing here reaches the C index.
     package final var layoutState = LayoutState()
+
+    // MARK: - Input (HitTestInput)
+
+    /// HitTestInput's record of the view (its recognizers, its touch rules, a scroll view's
+    /// scroll hook); nil for a view none was ever needed for (one reference per view). Only
+    /// HitTestInput reads or writes it.
+    @exclusivity(unchecked) package var inputAttachment: (any ViewInputAttachment)?
 
     // MARK: - Animation (HitTestAnimation)
 
@@ -161,21 +177,19 @@ open class View: Responder {
         attributeDidChange(.flags)
     }
 
-    // MARK: - Gesture recognizers (Gestures/)
-
-    /// The recognizers attached to the view, in the order added (`gestureRecognizers`).
-    @exclusivity(unchecked) final var attachedRecognizers: [GestureRecognizer] = []
+    // MARK: - Gesture recognizers (the arbitration is HitTestInput's)
 
     /// Whether `gestureRecognizer` may begin (leave `.possible`) on a touch in this view or for
-    /// a recognizer attached to it (SEMANTICS G10). The default returns true; `Control`
-    /// overrides it so that an ancestor's single tap does not take its touches (C5).
+    /// a recognizer attached to it (SEMANTICS G10). The default returns true; controls
+    /// override it so that an ancestor's single tap does not take their touches (C5).
     open func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool { true }
 
     // MARK: Init
 
     /// Whether the C walk must ask this view through Swift: its class is not one of the
-    /// library's (`classesWalkedInC`), so it may override `hitTest(_:with:)` or
-    /// `point(inside:with:)`. Fixed at creation (a view's class never changes).
+    /// library's, so it may override `hitTest(_:with:)` or `point(inside:with:)`. Fixed at
+    /// creation (a view's class never changes): true unless the view is a plain `View`, or the
+    /// initializer of a library class said so (`walksInC(asInstanceOf:)`).
     final private(set) var asksSwiftForHitTesting = false
 
     /// Creates a view with the given frame: bounds `(0, 0, width, height)`, centre in the
@@ -187,9 +201,19 @@ open class View: Responder {
         storedCenter = Point(x: frame.midX, y: frame.midY)
         storedTransform = .identity
         super.init()
-        if !View.classesWalkedInC.contains(ObjectIdentifier(type(of: self))) {
-            asksSwiftForHitTesting = true
-        }
+        asksSwiftForHitTesting = type(of: self) != View.self
+    }
+
+    /// Called by the initializer of each of the library's view classes (`Window`, and
+    /// HitTestInput's controls, buttons and scroll views) right after `super.init`: a view of
+    /// exactly `libraryClass` overrides neither `hitTest(_:with:)` nor `point(inside:with:)`, so
+    /// the C walk walks it itself. A view of a subclass (yours, which may override them) is
+    /// still asked through Swift, as UIKit's recursion would ask it (docs/hit-testing.md,
+    /// "Overriding, as in UIKit").
+    package final func walksInC(asInstanceOf libraryClass: View.Type) {
+        guard type(of: self) == libraryClass else { return }
+        asksSwiftForHitTesting = false
+        attributeDidChange(.flags)
     }
 
     // MARK: - Hit testing (override points, as UIKit's)
@@ -233,8 +257,9 @@ open class View: Responder {
     }
 
     deinit {
-        // Recognizers refer to their view unretained: they lose it now.
-        for g in attachedRecognizers { g.view = nil }
+        // The input record goes first: its recognizers refer to this view unretained and lose
+        // it now, before any subview's deinit runs (HitTestInput/Storage.swift).
+        inputAttachment = nil
         // Release deep subtrees iteratively: a 100,000-deep chain must not recurse in deinit.
         var pending = storedSubviews
         storedSubviews = []
@@ -399,9 +424,9 @@ open class View: Responder {
     }
 
     /// From this view's bounds space to its superview's (`LevelConversion`).
-    func toSuperview(_ p: Point) -> Point { LevelConversion(self).toSuperview(p) }
+    package final func toSuperview(_ p: Point) -> Point { LevelConversion(self).toSuperview(p) }
 
     /// From the superview's bounds space to this view's; NaN when the transform is singular
     /// (`LevelConversion`).
-    func fromSuperview(_ p: Point) -> Point { LevelConversion(self).fromSuperview(p) }
+    package final func fromSuperview(_ p: Point) -> Point { LevelConversion(self).fromSuperview(p) }
 }

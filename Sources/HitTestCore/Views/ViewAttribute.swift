@@ -28,8 +28,8 @@ package enum ViewAttribute: Sendable, CaseIterable {
         /// A new bounds size: the view needs layout, its subviews autoresize, and Auto Layout
         /// hears of it (`boundsSizeDidChange(from:)`). Only when the size changed.
         package static let boundsSize = Effects(rawValue: 1 << 3)
-        /// A new bounds origin: a scroll view scrolled (`boundsOriginDidChange()`). Only when the
-        /// origin changed.
+        /// A new bounds origin: a scroll view scrolled; the input layer hears of it
+        /// (`ViewInputAttachment.boundsOriginDidChange(of:)`). Only when the origin changed.
         package static let boundsOrigin = Effects(rawValue: 1 << 4)
     }
 
@@ -71,7 +71,9 @@ extension View {
         if effects.contains(.frame) { layoutState.autoLayout?.frameDidChange(of: self) }
         if effects.contains(.boundsSize) || effects.contains(.boundsOrigin), case .rect(let oldBounds) = old() {
             if effects.contains(.boundsSize), storedBounds.size != oldBounds.size { boundsSizeDidChange(from: oldBounds.size) }
-            if effects.contains(.boundsOrigin), storedBounds.origin != oldBounds.origin { boundsOriginDidChange() }
+            if effects.contains(.boundsOrigin), storedBounds.origin != oldBounds.origin, let input = inputAttachment {
+                input.boundsOriginDidChange(of: self)
+            }
         }
     }
 

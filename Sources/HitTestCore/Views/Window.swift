@@ -3,17 +3,27 @@
 open class Window: View {
     /// Higher levels are in front of lower ones (`UIWindow.windowLevel`); default 0.
     public var windowLevel: Double = 0 {
-        didSet { application?.windowLevelChanged(self) }
+        didSet { inputPipeline?.windowLevelDidChange(self) }
     }
 
-    /// The application showing this window, set by `Application.addWindow(_:)`.
-    /// (Unretained: cleared by `removeWindow(_:)` and when the application dies.)
-    public internal(set) var application: Application? {
+    /// The application showing this window: the window's next responder (HitTestInput's
+    /// `Window.application`, set through `applicationResponder` when the window is shown).
+    /// Unretained (Core/Storage.swift): HitTestInput clears it when the window is removed and
+    /// when the application dies.
+    @exclusivity(unchecked) final var applicationReference = Unretained<Responder>(nil)
+
+    /// The application showing this window, as a responder (HitTestInput reads and writes it
+    /// as `Window.application`).
+    package final var applicationResponder: Responder? {
         get { applicationReference.object }
         set { applicationReference = Unretained(newValue) }
     }
-    /// `application`, unretained (Core/Storage.swift; hot paths test it without a retain).
-    @exclusivity(unchecked) final var applicationReference = Unretained<Application>(nil)
+
+    /// The application showing this window, as the core sees it: its input pipeline.
+    package final var inputPipeline: (any TouchPipeline)? { applicationReference.object as? any TouchPipeline }
+
+    /// The simulated clock of the application showing this window (HitTestAnimation's clock).
+    package final var clock: (any SimulatedClock)? { applicationReference.object as? any SimulatedClock }
 
     /// The root view controller (`UIWindow.rootViewController`). Setting it installs its view
     /// as the window's only content, sized to the window's bounds; the old one's view is removed.
@@ -48,11 +58,12 @@ open class Window: View {
     /// Creates a window with the given frame (in screen coordinates).
     public override init(frame: Rect) {
         super.init(frame: frame)
+        walksInC(asInstanceOf: Window.self)
         storedWindow = self
     }
 
     /// A window's next responder is its application (`UIWindow.nextResponder`).
-    open override var next: Responder? { application }
+    open override var next: Responder? { applicationReference.object }
 
     /// Delivers the touches of `event` that belong to this window to their views
     /// (`UIWindow.sendEvent:`). Override to observe events; call `super` to deliver them.
@@ -60,7 +71,7 @@ open class Window: View {
     /// The window decides nothing itself: it hands the event back to the router of the
     /// application that made it, which decides what each view receives and has the calls made.
     open func sendEvent(_ event: Event) {
-        event.application?.router.deliver(event, in: self)
+        event.record.pipeline?.deliver(event, in: self)
     }
 }
 

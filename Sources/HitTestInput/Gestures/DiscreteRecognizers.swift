@@ -1,0 +1,449 @@
+import HitTestCore
+
+/// Screen-space helpers shared by the recognizers.
+extension GestureRecognizer {
+    /// Appends where `touches` are now, in identifier order.
+    static func appendStarts(_ touches: Set<Touch>, to starts: inout [(touch: Touch, point: Point)]) {
+        if touches.count == 1, let t = touches.first {
+            starts.append((t, t.screenLocation))
+            return
+        }
+        for t in touches.sorted(by: { $0.identifier < $1.identifier }) { starts.append((t, t.screenLocation)) }
+    }
+
+    static func distance(_ a: Point, _ b: Point) -> Double {
+        let dx = a.x - b.x
+        let dy = a.y - b.y
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    /// The recognizer's touches that are still down (not ending in this step).
+    var touchesDown: [Touch] { tracking?.touchesDown ?? [] }
+
+    /// A vector in screen space expressed in `view`'s bounds space (nil: the window's).
+    func vector(_ v: Point, in view: View?) -> Point {
+        GestureRecognizer.vector(v, in: view, base: centroidOnScreen(), window: touchWindow)
+    }
+
+    /// `vector(_:in:)` from the centroid `base` of touches in `window`.
+    static func vector(_ v: Point, in view: View?, base: Point, window: Window?) -> Point {
+        let a = Touch.convert(base, window: window, to: view)
+        let b = Touch.convert(Point(x: base.x + v.x, y: base.y + v.y), window: window, to: view)
+        return Point(x: b.x - a.x, y: b.y - a.y)
+    }
+
+    /// A vector in `view`'s bounds space (nil: the window's) expressed in screen space.
+    func screenVector(_ v: Point, from view: View?) -> Point {
+        GestureRecognizer.screenVector(v, from: view, window: touchWindow)
+    }
+
+    /// `screenVector(_:from:)` for touches in `window`.
+    static func screenVector(_ v: Point, from view: View?, window: Window?) -> Point {
+        guard let window else { return v }
+        func toScreen(_ p: Point) -> Point {
+            let inWindow = view.map { $0.convert(p, to: window) } ?? p
+            return window.toSuperview(inWindow)
+        }
+        let a = toScreen(Point(x: 0, y: 0))
+        let b = toScreen(v)
+        return Point(x: b.x - a.x, y: b.y - a.y)
+    }
+}
+
+/// Recognizes taps: `numberOfTapsRequired` taps, each with `numberOfTouchesRequired` fingers
+/// (`UITapGestureRecognizer`). Discrete (SEMANTICS G13): recognized at the lift of the last
+/// required tap; fails if a finger moves more than `allowableMovement` from where it went
+/// down, if more fingers come down than required, if a tap's fingers were fewer than required,
+/// or if the next tap does not begin within `maximumTapInterval` of the last lift (a tap that
+/// begins exactly then is too late).
+///
+/// A tap never prevents a tap that needs more taps (`canPrevent(_:)`), so a single and a
+/// double tap on one view both fire on a double tap unless the single one `require(toFail:)`s
+/// the double.
+open class TapGestureRecognizer: GestureRecognizer {
+    /// The recognizer's record, kept here once known (read at every step).
+    private final var knownRecord: GestureTracking?
+
+    /// The recognizer's record (made on first use, as the engine would make it).
+    final var record: GestureTracking {
+        if let knownRecord { return knownRecord }
+        let record = trackingRecord
+        knownRecord = record
+        return record
+    }
+
+    /// The default `allowableMovement`: 10 pt. [ours]
+    public static let defaultAllowableMovement = 10.0
+    /// The default `maximumTapInterval`: 0.35 s. [ours]
+    public static let defaultMaximumTapInterval = 0.35
+
+    /// Taps needed (default 1).
+    public var numberOfTapsRequired: Int {
+        get { storedNumberOfTapsRequired }
+        set {
+            storedNumberOfTapsRequired = newValue
+            requireValue(storedNumberOfTapsRequired >= 1, "TapGestureRecognizer.numberOfTapsRequired", "at least 1", storedNumberOfTapsRequired)
+        }
+    }
+    @exclusivity(unchecked) final var storedNumberOfTapsRequired: Int = 1
+    /// Fingers per tap (default 1).
+    public var numberOfTouchesRequired: Int {
+        get { storedNumberOfTouchesRequired }
+        set {
+            storedNumberOfTouchesRequired = newValue
+            requireValue(storedNumberOfTouchesRequired >= 1, "TapGestureRecognizer.numberOfTouchesRequired", "at least 1", storedNumberOfTouchesRequired)
+        }
+    }
+    @exclusivity(unchecked) final var storedNumberOfTouchesRequired: Int = 1
+    /// How far (pt, screen) a finger may move from where it went down before the tap fails.
+    public var allowableMovement: Double {
+        get { storedAllowableMovement }
+        set {
+            storedAllowableMovement = newValue
+            requireValue(storedAllowableMovement >= 0, "TapGestureRecognizer.allowableMovement", "a non-negative distance", storedAllowableMovement)
+        }
+    }
+    @exclusivity(unchecked) final var storedAllowableMovement: Double = TapGestureRecognizer.defaultAllowableMovement
+    /// The longest wait (s) from a lift to the next tap's touch-down.
+    public var maximumTapInterval: Double {
+        get { storedMaximumTapInterval }
+        set {
+            storedMaximumTapInterval = newValue
+            requireValue(storedMaximumTapInterval >= 0 && storedMaximumTapInterval.isFinite, "TapGestureRecognizer.maximumTapInterval", "a finite non-negative time", storedMaximumTapInterval)
+        }
+    }
+    @exclusivity(unchecked) final var storedMaximumTapInterval: Double = TapGestureRecognizer.defaultMaximumTapInterval
+
+    @exclusivity(unchecked) private var starts: [(touch: Touch, point: Point)] = []
+    @exclusivity(unchecked) private var fingersDown = 0
+    @exclusivity(unchecked) private var fingersThisTap = 0
+    @exclusivity(unchecked) private var tapsDone = 0
+
+    /// Counts the fingers of the tap; too many fail it.
+    open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
+        guard record.state == .possible, tapsDone < numberOfTapsRequired else { return }
+        cancelScheduledDeadlines()
+        GestureRecognizer.appendStarts(touches, to: &starts)
+        fingersDown += touches.count
+        fingersThisTap = max(fingersThisTap, fingersDown)
+        if fingersDown > numberOfTouchesRequired { record.request(self, .failed) }
+    }
+
+    /// A finger that moved too far fails the tap.
+    open override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
+        guard record.state == .possible else { return }
+        if movedTooFar(touches) { record.request(self, .failed) }
+    }
+
+    /// At the lift of the tap's last finger: one more tap; recognized at the last required one,
+    /// else wait `maximumTapInterval` for the next.
+    open override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
+        guard record.state == .possible, tapsDone < numberOfTapsRequired else { return }
+        if movedTooFar(touches) {
+            record.request(self, .failed)
+            return
+        }
+        fingersDown -= touches.count
+        guard fingersDown <= 0 else { return }
+        fingersDown = 0
+        if fingersThisTap != numberOfTouchesRequired {
+            record.request(self, .failed)
+            return
+        }
+        tapsDone += 1
+        fingersThisTap = 0
+        starts.removeAll()
+        if tapsDone >= numberOfTapsRequired {
+            record.request(self, .recognized)
+        } else {
+            schedule(at: event.timestamp + maximumTapInterval) { g in
+                if g.state == .possible { g.state = .failed }
+            }
+        }
+    }
+
+    /// Clears the taps counted.
+    open override func reset() {
+        super.reset()
+        starts.removeAll()
+        fingersDown = 0
+        fingersThisTap = 0
+        tapsDone = 0
+    }
+
+    /// A tap never prevents a tap that requires more taps (G9).
+    open override func canPrevent(_ other: GestureRecognizer) -> Bool {
+        if let tap = other as? TapGestureRecognizer, tap.numberOfTapsRequired > numberOfTapsRequired { return false }
+        return super.canPrevent(other)
+    }
+
+    private func movedTooFar(_ touches: Set<Touch>) -> Bool {
+        for t in touches {
+            if let s = starts.first(where: { $0.touch === t }),
+                GestureRecognizer.distance(s.point, t.screenLocation) > allowableMovement
+            {
+                return true
+            }
+        }
+        return false
+    }
+}
+
+/// Recognizes a press held still (`UILongPressGestureRecognizer`). Continuous (SEMANTICS
+/// G14): began when `minimumPressDuration` passes with `numberOfTouchesRequired` fingers down
+/// within `allowableMovement` of where they went down; changed on each later move (no limit
+/// then); ended at the first lift. A lift or a move too far before it began fails it. With
+/// `numberOfTapsRequired` n > 0, n quick taps (each lifting within the press duration, the next
+/// beginning within `maximumTapInterval`) come first, and the press is the next touch. [ours
+/// for the taps' timing]
+open class LongPressGestureRecognizer: GestureRecognizer {
+    /// The recognizer's record, kept here once known (read at every step).
+    private final var knownRecord: GestureTracking?
+
+    /// The recognizer's record (made on first use, as the engine would make it).
+    final var record: GestureTracking {
+        if let knownRecord { return knownRecord }
+        let record = trackingRecord
+        knownRecord = record
+        return record
+    }
+
+    /// How long (s) the fingers must stay down (default 0.5).
+    public var minimumPressDuration: Double {
+        get { storedMinimumPressDuration }
+        set {
+            storedMinimumPressDuration = newValue
+            requireValue(storedMinimumPressDuration >= 0 && storedMinimumPressDuration.isFinite, "LongPressGestureRecognizer.minimumPressDuration", "a finite non-negative time", storedMinimumPressDuration)
+        }
+    }
+    @exclusivity(unchecked) final var storedMinimumPressDuration: Double = 0.5
+    /// How far (pt, screen) a finger may move before the press began (default 10).
+    public var allowableMovement: Double {
+        get { storedAllowableMovement }
+        set {
+            storedAllowableMovement = newValue
+            requireValue(storedAllowableMovement >= 0, "LongPressGestureRecognizer.allowableMovement", "a non-negative distance", storedAllowableMovement)
+        }
+    }
+    @exclusivity(unchecked) final var storedAllowableMovement: Double = 10.0
+    /// Taps before the press (default 0).
+    public var numberOfTapsRequired: Int {
+        get { storedNumberOfTapsRequired }
+        set {
+            storedNumberOfTapsRequired = newValue
+            requireValue(storedNumberOfTapsRequired >= 0, "LongPressGestureRecognizer.numberOfTapsRequired", "at least 0", storedNumberOfTapsRequired)
+        }
+    }
+    @exclusivity(unchecked) final var storedNumberOfTapsRequired: Int = 0
+    /// Fingers (default 1).
+    public var numberOfTouchesRequired: Int {
+        get { storedNumberOfTouchesRequired }
+        set {
+            storedNumberOfTouchesRequired = newValue
+            requireValue(storedNumberOfTouchesRequired >= 1, "LongPressGestureRecognizer.numberOfTouchesRequired", "at least 1", storedNumberOfTouchesRequired)
+        }
+    }
+    @exclusivity(unchecked) final var storedNumberOfTouchesRequired: Int = 1
+    /// The longest wait (s) between the taps before the press (default 0.35). [ours]
+    public var maximumTapInterval: Double {
+        get { storedMaximumTapInterval }
+        set {
+            storedMaximumTapInterval = newValue
+            requireValue(storedMaximumTapInterval >= 0 && storedMaximumTapInterval.isFinite, "LongPressGestureRecognizer.maximumTapInterval", "a finite non-negative time", storedMaximumTapInterval)
+        }
+    }
+    @exclusivity(unchecked) final var storedMaximumTapInterval: Double = TapGestureRecognizer.defaultMaximumTapInterval
+
+    @exclusivity(unchecked) private var starts: [(touch: Touch, point: Point)] = []
+    @exclusivity(unchecked) private var fingersDown = 0
+    @exclusivity(unchecked) private var tapsDone = 0
+
+    /// Starts the press timer once the required fingers are down.
+    open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
+        guard record.state == .possible else { return }
+        cancelScheduledDeadlines()
+        GestureRecognizer.appendStarts(touches, to: &starts)
+        fingersDown += touches.count
+        if fingersDown > numberOfTouchesRequired {
+            record.request(self, .failed)
+            return
+        }
+        if fingersDown == numberOfTouchesRequired {
+            schedule(at: event.timestamp + minimumPressDuration) { g in
+                guard let lp = g as? LongPressGestureRecognizer, lp.state == .possible,
+                    lp.fingersDown == lp.numberOfTouchesRequired, lp.tapsDone >= lp.numberOfTapsRequired
+                else { return }
+                lp.state = .began
+            }
+        }
+    }
+
+    /// Before it began: a move too far fails it. After: changed.
+    open override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
+        switch record.state {
+        case .possible:
+            for t in touches {
+                if let s = starts.first(where: { $0.touch === t }),
+                    GestureRecognizer.distance(s.point, t.screenLocation) > allowableMovement
+                {
+                    record.request(self, .failed)
+                    return
+                }
+            }
+        case .began, .changed:
+            record.request(self, .changed)
+        default: break
+        }
+    }
+
+    /// The lift ends a press that began; before then it fails it (or counts a tap).
+    open override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
+        switch record.state {
+        case .began, .changed:
+            record.request(self, .ended)
+        case .possible:
+            fingersDown -= touches.count
+            if tapsDone < numberOfTapsRequired {
+                guard fingersDown <= 0 else { return }
+                fingersDown = 0
+                cancelScheduledDeadlines()
+                tapsDone += 1
+                starts.removeAll()
+                schedule(at: event.timestamp + maximumTapInterval) { g in
+                    if g.state == .possible { g.state = .failed }
+                }
+            } else {
+                record.request(self, .failed)
+            }
+        default: break
+        }
+    }
+
+    /// Clears the press.
+    open override func reset() {
+        super.reset()
+        starts.removeAll()
+        fingersDown = 0
+        tapsDone = 0
+    }
+}
+
+/// Recognizes a swipe (`UISwipeGestureRecognizer`). Discrete (SEMANTICS G16), decided at the
+/// lift of the last finger: the fingers' mean displacement is at least `minimumDistance`
+/// along one axis with the other axis under half of it, within `maximumDuration` of the first
+/// touch-down, with `numberOfTouchesRequired` fingers, in one of `direction`'s directions →
+/// recognized; else failed. Directions are in screen coordinates. [ours for the numbers]
+open class SwipeGestureRecognizer: GestureRecognizer {
+    /// The recognizer's record, kept here once known (read at every step).
+    private final var knownRecord: GestureTracking?
+
+    /// The recognizer's record (made on first use, as the engine would make it).
+    final var record: GestureTracking {
+        if let knownRecord { return knownRecord }
+        let record = trackingRecord
+        knownRecord = record
+        return record
+    }
+
+    /// Swipe directions (`UISwipeGestureRecognizer.Direction`).
+    public struct Direction: OptionSet, Sendable, Hashable {
+        /// The raw bits.
+        public let rawValue: UInt
+        /// Creates a set from raw bits.
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// Towards +x.
+        public static let right = Direction(rawValue: 1 << 0)
+        /// Towards −x.
+        public static let left = Direction(rawValue: 1 << 1)
+        /// Towards −y.
+        public static let up = Direction(rawValue: 1 << 2)
+        /// Towards +y.
+        public static let down = Direction(rawValue: 1 << 3)
+    }
+
+    /// The directions recognized (default `.right`).
+    public var direction: Direction {
+        get { storedDirection }
+        set { storedDirection = newValue }
+    }
+    @exclusivity(unchecked) final var storedDirection: Direction = .right
+    /// Fingers (default 1).
+    public var numberOfTouchesRequired: Int {
+        get { storedNumberOfTouchesRequired }
+        set {
+            storedNumberOfTouchesRequired = newValue
+            requireValue(storedNumberOfTouchesRequired >= 1, "SwipeGestureRecognizer.numberOfTouchesRequired", "at least 1", storedNumberOfTouchesRequired)
+        }
+    }
+    @exclusivity(unchecked) final var storedNumberOfTouchesRequired: Int = 1
+    /// The shortest displacement (pt) along the swipe's axis (default 50). [ours]
+    public var minimumDistance: Double {
+        get { storedMinimumDistance }
+        set {
+            storedMinimumDistance = newValue
+            requireValue(storedMinimumDistance >= 0 && storedMinimumDistance.isFinite, "SwipeGestureRecognizer.minimumDistance", "a finite non-negative distance", storedMinimumDistance)
+        }
+    }
+    @exclusivity(unchecked) final var storedMinimumDistance: Double = 50.0
+    /// The longest time (s) from touch-down to lift (default 0.5). [ours]
+    public var maximumDuration: Double {
+        get { storedMaximumDuration }
+        set {
+            storedMaximumDuration = newValue
+            requireValue(storedMaximumDuration >= 0, "SwipeGestureRecognizer.maximumDuration", "a non-negative time", storedMaximumDuration)
+        }
+    }
+    @exclusivity(unchecked) final var storedMaximumDuration: Double = 0.5
+
+    @exclusivity(unchecked) private var starts: [(touch: Touch, point: Point)] = []
+    @exclusivity(unchecked) private var startTime = 0.0
+    @exclusivity(unchecked) private var fingersDown = 0
+    @exclusivity(unchecked) private var fingersMax = 0
+
+    /// Notes where and when the fingers went down.
+    open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
+        guard record.state == .possible else { return }
+        if starts.isEmpty { startTime = event.timestamp }
+        GestureRecognizer.appendStarts(touches, to: &starts)
+        fingersDown += touches.count
+        fingersMax = max(fingersMax, fingersDown)
+        if fingersDown > numberOfTouchesRequired { record.request(self, .failed) }
+    }
+
+    /// Decides at the last lift.
+    open override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
+        guard record.state == .possible else { return }
+        fingersDown -= touches.count
+        guard fingersDown <= 0 else { return }
+        record.request(self, recognizedDirection(at: event.timestamp) != nil ? .recognized : .failed)
+    }
+
+    private func recognizedDirection(at time: Double) -> Direction? {
+        guard fingersMax == numberOfTouchesRequired, time - startTime <= maximumDuration, !starts.isEmpty else { return nil }
+        var dx = 0.0
+        var dy = 0.0
+        for s in starts {
+            dx += s.touch.screenLocation.x - s.point.x
+            dy += s.touch.screenLocation.y - s.point.y
+        }
+        dx /= Double(starts.count)
+        dy /= Double(starts.count)
+        let found: Direction
+        if abs(dx) >= minimumDistance, abs(dy) < abs(dx) / 2 {
+            found = dx > 0 ? .right : .left
+        } else if abs(dy) >= minimumDistance, abs(dx) < abs(dy) / 2 {
+            found = dy > 0 ? .down : .up
+        } else {
+            return nil
+        }
+        return direction.contains(found) ? found : nil
+    }
+
+    /// Clears the swipe.
+    open override func reset() {
+        super.reset()
+        starts.removeAll()
+        fingersDown = 0
+        fingersMax = 0
+    }
+}
