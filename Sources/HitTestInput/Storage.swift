@@ -173,7 +173,7 @@ class GestureTrackingStorage {
     /// The view the recognizer is attached to, `unowned`: cleared by `removeGestureRecognizer`
     /// and by the view's record when the view dies; `hasView` says whether it is set (a test
     /// without a load).
-    final unowned var view: View?
+    @exclusivity(unchecked) final unowned var view: View?
     @exclusivity(unchecked) final var hasView = false
     final weak var delegate: GestureRecognizerDelegate?
     final var name: String?
@@ -202,7 +202,7 @@ class GestureTrackingStorage {
 /// `GestureEngine`'s working lists.
 class GestureEngineStorage {
     /// The application; cleared by `Application.deinit` (`detach()`).
-    final unowned var application: Application?
+    @exclusivity(unchecked) final unowned var application: Application?
     /// `application` is set (a test without a load).
     @exclusivity(unchecked) final var isAttached = false
     /// The application's router (the router holds this engine as its interceptor until the
@@ -222,7 +222,7 @@ class GestureEngineStorage {
 /// `TouchRouter`'s links and queue.
 class TouchRouterStorage {
     /// Set by the application's `init`, cleared by its `deinit` (see `Application.router`).
-    final unowned var application: Application?
+    @exclusivity(unchecked) final unowned var application: Application?
     /// The interceptor when it is the application's gesture engine (called directly then).
     @exclusivity(unchecked) final var engine: GestureEngine?
     /// Touches with `route.pending` phases, in the order they got them.
@@ -234,7 +234,7 @@ class TouchRouterStorage {
 /// `TouchTracker`'s touches.
 class TouchTrackerStorage {
     /// Set by the application's `init`, cleared by its `deinit` (see `Application.tracker`).
-    final unowned var application: Application?
+    @exclusivity(unchecked) final unowned var application: Application?
     /// The touches down, in the order they began.
     @exclusivity(unchecked) final var active: [Touch] = []
     @exclusivity(unchecked) final var byIdentifier: [Int: Touch] = [:]
