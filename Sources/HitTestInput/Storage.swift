@@ -19,11 +19,10 @@ import HitTestCore
 //   through the typed views below: `View.inputAttachment` through `View.input` (always a
 //   `ViewInput`), the window's application (`Window.applicationResponder`) through
 //   `Window.application` (an `Application`), `GestureRecognizer.arbiter` through
-//   `GestureRecognizer.engine` (a `GestureEngine`); a `Touch`'s record is given to its
-//   initializer by this module only (`Touch(identifier:phase:location:timestamp:tapCount:)`,
-//   always a `TouchRoute`), and an `Event`'s pipeline is set only by the initializers an
-//   `Application` calls (`Event(…, pipeline: application)`, `reuse`): the unchecked downcasts
-//   below cannot fail.
+//   `GestureRecognizer.tracking` (a `GestureTracking`); a `Touch`'s and an `Event`'s record are
+//   given to their initializers by this module only (`Touch(identifier:phase:location:
+//   timestamp:tapCount:)`, always a `TouchRoute`; `Event(timestamp:…)`, always an
+//   `EventState`): the unchecked downcasts below cannot fail.
 //
 // Back references here are `unowned` (checked: a use after the target died traps instead of
 // reading freed memory; no weak side table, so retains of the target stay on the fast path),
@@ -84,8 +83,8 @@ extension View {
 }
 
 extension GestureRecognizer {
-    /// The recognizer's record (the core's `arbiter`, typed); nil until it first receives a
-    /// touch from an application.
+    /// The recognizer's record (the core's `arbiter`, typed); nil until the input layer first
+    /// needs one (`trackingRecord`).
     var tracking: GestureTracking? {
         get { arbiter.map { unsafeDowncast($0, to: GestureTracking.self) } }
         set { arbiter = newValue }
