@@ -85,7 +85,7 @@ final class AnimationGroup {
     /// Set when one of its animations was removed before its end.
     var interrupted = false
     private(set) var isDone = false
-    var deadline: DeadlineToken?
+    var deadline: ClockDeadline?
 
     init(duration: Double, delay: Double, timing: AnimationTiming) {
         self.duration = duration
@@ -117,7 +117,7 @@ final class AnimationGroup {
     func finish(finished: Bool) {
         guard !isDone else { return }
         isDone = true
-        if let deadline, let clock { clock.cancel(deadline) }
+        if let deadline, let clock { clock.cancelDeadline(deadline) }
         deadline = nil
         let ok = finished && !interrupted
         var noted = Set<ObjectIdentifier>()

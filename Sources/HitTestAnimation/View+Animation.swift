@@ -313,12 +313,12 @@ extension View {
                 willStart(group.legacyID)
             } else {
                 let id = group.legacyID
-                clock.schedule(at: group.beginTime) { willStart(id) }
+                clock.scheduleDeadline(at: group.beginTime) { willStart(id) }
             }
         }
         let end = group.endTime
         if end.isFinite {
-            group.deadline = clock.schedule(at: end) { [group] in group.finish(finished: true) }
+            group.deadline = clock.scheduleDeadline(at: end) { [group] in group.finish(finished: true) }
         }
     }
 

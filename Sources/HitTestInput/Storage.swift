@@ -19,11 +19,10 @@ import HitTestCore
 //   through the typed views below: `View.inputAttachment` through `View.input` (always a
 //   `ViewInput`), the window's application (`Window.applicationResponder`) through
 //   `Window.application` (an `Application`), `GestureRecognizer.arbiter` through
-//   `GestureRecognizer.engine` (a `GestureEngine`); a `Touch`'s record is given to its
-//   initializer by this module only (`Touch(identifier:phase:location:timestamp:tapCount:)`,
-//   always a `TouchRoute`), and an `Event`'s pipeline is set only by the initializers an
-//   `Application` calls (`Event(…, pipeline: application)`, `reuse`): the unchecked downcasts
-//   below cannot fail.
+//   `GestureRecognizer.tracking` (a `GestureTracking`); a `Touch`'s and an `Event`'s record are
+//   given to their initializers by this module only (`Touch(identifier:phase:location:
+//   timestamp:tapCount:)`, always a `TouchRoute`; `Event(timestamp:…)`, always an
+//   `EventState`): the unchecked downcasts below cannot fail.
 //
 // Back references here are `unowned` (checked: a use after the target died traps instead of
 // reading freed memory; no weak side table, so retains of the target stay on the fast path),
@@ -84,8 +83,8 @@ extension View {
 }
 
 extension GestureRecognizer {
-    /// The recognizer's record (the core's `arbiter`, typed); nil until it first receives a
-    /// touch from an application.
+    /// The recognizer's record (the core's `arbiter`, typed); nil until the input layer first
+    /// needs one (`trackingRecord`).
     var tracking: GestureTracking? {
         get { arbiter.map { unsafeDowncast($0, to: GestureTracking.self) } }
         set { arbiter = newValue }
@@ -173,7 +172,7 @@ class GestureTrackingStorage {
     /// The view the recognizer is attached to, `unowned`: cleared by `removeGestureRecognizer`
     /// and by the view's record when the view dies; `hasView` says whether it is set (a test
     /// without a load).
-    final unowned var view: View?
+    @exclusivity(unchecked) final unowned var view: View?
     @exclusivity(unchecked) final var hasView = false
     final weak var delegate: GestureRecognizerDelegate?
     final var name: String?
@@ -202,7 +201,7 @@ class GestureTrackingStorage {
 /// `GestureEngine`'s working lists.
 class GestureEngineStorage {
     /// The application; cleared by `Application.deinit` (`detach()`).
-    final unowned var application: Application?
+    @exclusivity(unchecked) final unowned var application: Application?
     /// `application` is set (a test without a load).
     @exclusivity(unchecked) final var isAttached = false
     /// The application's router (the router holds this engine as its interceptor until the
@@ -222,7 +221,7 @@ class GestureEngineStorage {
 /// `TouchRouter`'s links and queue.
 class TouchRouterStorage {
     /// Set by the application's `init`, cleared by its `deinit` (see `Application.router`).
-    final unowned var application: Application?
+    @exclusivity(unchecked) final unowned var application: Application?
     /// The interceptor when it is the application's gesture engine (called directly then).
     @exclusivity(unchecked) final var engine: GestureEngine?
     /// Touches with `route.pending` phases, in the order they got them.
@@ -234,7 +233,7 @@ class TouchRouterStorage {
 /// `TouchTracker`'s touches.
 class TouchTrackerStorage {
     /// Set by the application's `init`, cleared by its `deinit` (see `Application.tracker`).
-    final unowned var application: Application?
+    @exclusivity(unchecked) final unowned var application: Application?
     /// The touches down, in the order they began.
     @exclusivity(unchecked) final var active: [Touch] = []
     @exclusivity(unchecked) final var byIdentifier: [Int: Touch] = [:]

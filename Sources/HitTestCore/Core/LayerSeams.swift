@@ -65,16 +65,15 @@ package enum ChangeRecording {
 
 // MARK: - Input (HitTestInput)
 
-/// A deadline on an application's simulated clock (`SimulatedClock.schedule(at:_:)`), for
-/// `SimulatedClock.cancel(_:)`.
-package struct DeadlineToken: Hashable, Sendable {
-    /// The insertion sequence number: unique per clock, never reused.
+/// A deadline on an application's simulated clock (`SimulatedClock.scheduleDeadline(at:_:)`),
+/// for `SimulatedClock.cancelDeadline(_:)`: the clock's own token, carried as it is.
+package struct ClockDeadline: Hashable, Sendable {
+    /// The clock's insertion sequence number: unique per clock, never reused.
     package let sequence: UInt64
-    /// Where the clock keeps the action (reused once the deadline ran or was cancelled; the
-    /// sequence number tells the deadlines apart).
+    /// Where the clock keeps the action.
     package let slot: Int32
 
-    /// A token (made by the clock that keeps the deadline).
+    /// A deadline (made by the clock that keeps it).
     package init(sequence: UInt64, slot: Int32) {
         self.sequence = sequence
         self.slot = slot
@@ -88,21 +87,18 @@ package protocol SimulatedClock: AnyObject {
     var currentTime: Double { get }
     /// Runs `action` when the clock reaches `time` (finite); a time before `currentTime`
     /// means now.
-    @discardableResult func schedule(at time: Double, _ action: @escaping () -> Void) -> DeadlineToken
+    @discardableResult func scheduleDeadline(at time: Double, _ action: @escaping () -> Void) -> ClockDeadline
     /// Forgets a pending deadline; false when it already ran or was cancelled.
-    @discardableResult func cancel(_ token: DeadlineToken) -> Bool
+    @discardableResult func cancelDeadline(_ deadline: ClockDeadline) -> Bool
     /// Logs an animation entry about `view` in the delivery log (the detail is built only
     /// when the log is on).
     func noteAnimation(about view: View, _ detail: @autoclosure () -> String)
 }
 
-/// The application a window is shown in, seen from the core: where the default touch methods
-/// and `Window.sendEvent(_:)` hand touches back to the input pipeline. HitTestInput's
-/// application conforms; an event's record holds the pipeline that made it, a `Window` its
-/// application (`Window.applicationResponder`).
+/// The application that delivers an event, or that a window is shown in, seen from the core:
+/// where the default touch methods hand touches back to the input pipeline. HitTestInput's
+/// application conforms.
 package protocol TouchPipeline: SimulatedClock {
-    /// `Window.sendEvent(_:)`'s default: delivers what `window` gets of `event`.
-    func deliver(_ event: Event, in window: Window)
     /// `Responder`'s default touch methods: passes `touches` from `responder` to its `next`
     /// (logged), or logs them as dropped at the end of the chain.
     func forward(_ phase: Touch.Phase, _ touches: Set<Touch>, with event: Event?, from responder: Responder)
@@ -117,11 +113,14 @@ package protocol TouchRecord: AnyObject {
     var window: Window? { get }
 }
 
-/// HitTestInput's record of an event (`Event.record`), seen from the core.
+/// HitTestInput's record of an event (`Event.record`), seen from the core: it knows the
+/// application that made the event while the event is being delivered.
 package protocol EventRecord: AnyObject {
-    /// The input pipeline (the application) that made the event, while the event is being
-    /// delivered: `Window.sendEvent(_:)` hands it back there, and the responder chain's default
-    /// forwarding logs there.
+    /// `Window.sendEvent(_:)`'s default: the application that made the event delivers what
+    /// `window` gets of it (nothing once the step is over).
+    func deliver(_ event: Event, in window: Window)
+    /// The application that made the event, while the event is being delivered: the
+    /// responder chain's default forwarding goes through it.
     var pipeline: (any TouchPipeline)? { get }
 }
 

@@ -77,6 +77,9 @@ open class GestureRecognizer {
     /// for a recognizer it never saw.
     @exclusivity(unchecked) package var arbiter: (any GestureArbiter)?
 
+    /// The number of actions (the log numbers them).
+    package final var actionCount: Int { actions.count }
+
     /// Runs the actions in order, with the recognizer (an action added by an action runs too).
     package final func runActions() {
         var i = 0

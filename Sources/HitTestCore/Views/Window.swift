@@ -71,7 +71,7 @@ open class Window: View {
     /// The window decides nothing itself: it hands the event back to the router of the
     /// application that made it, which decides what each view receives and has the calls made.
     open func sendEvent(_ event: Event) {
-        event.record.pipeline?.deliver(event, in: self)
+        event.record.deliver(event, in: self)
     }
 }
 

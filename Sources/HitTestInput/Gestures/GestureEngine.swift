@@ -359,11 +359,11 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
 
     private func runActions(of t: Tracked) {
         let g = t.recognizer
-        if isLogging, let application, let responder = g.view ?? application as Responder? {
-            let actions = g.actions.count
+        if isLogging, let responder = t.record.view ?? application as Responder? {
+            let actions = g.actionCount
             let state = t.record.state
             for k in 0..<actions {
-                application.recorder.note(
+                recorder.note(
                     .action, about: responder,
                     detail: actions > 1 ? g.actionText(state) + " (action \(k))" : g.actionText(state),
                     touch: t.record.sequenceTouches.last?.identifier)
@@ -373,10 +373,8 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
     }
 
     private func note(_ t: Tracked, _ detail: @autoclosure () -> String) {
-        guard isLogging, let application else { return }
-        application.recorder.note(
-            .recognizer, about: t.recognizer.view ?? application, detail: detail(),
-            touch: t.record.sequenceTouches.last?.identifier)
+        guard isLogging, let about = t.record.view ?? application else { return }
+        recorder.note(.recognizer, about: about, detail: detail(), touch: t.record.sequenceTouches.last?.identifier)
     }
 
     // MARK: - Arbitration

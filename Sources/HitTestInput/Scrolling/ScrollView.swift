@@ -78,7 +78,13 @@ open class ScrollView: View {
     /// `bounds.origin` (S1).
     public var contentOffset: Point {
         get { bounds.origin }
-        set { bounds.origin = newValue }
+        set {
+            // A get and a set, not `bounds.origin = …`: the core's `modify` accessor, called from
+            // another module, allocates its frame.
+            var b = bounds
+            b.origin = newValue
+            bounds = b
+        }
     }
 
     /// The size of the content (`contentSize`), default zero.

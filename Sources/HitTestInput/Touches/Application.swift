@@ -206,7 +206,7 @@ public final class Application: Responder {
     ///
     /// - Precondition: `time` is finite.
     @discardableResult
-    package func schedule(at time: Double, _ action: @escaping () -> Void) -> DeadlineToken {
+    func schedule(at time: Double, _ action: @escaping () -> Void) -> DeadlineToken {
         precondition(time.isFinite, "Application.schedule(at:): \(time) is not a finite time")
         return deadlines.schedule(at: clockStarted ? max(time, currentTime) : time, action)
     }
@@ -221,7 +221,7 @@ public final class Application: Responder {
 
     /// Forgets a pending deadline; returns false when it already ran or was cancelled.
     @discardableResult
-    package func cancel(_ token: DeadlineToken) -> Bool {
+    func cancel(_ token: DeadlineToken) -> Bool {
         deadlines.cancel(token)
     }
 
@@ -407,11 +407,6 @@ public final class Application: Responder {
 // MARK: - The core's input seams
 
 extension Application: TouchPipeline {
-    /// `Window.sendEvent(_:)`'s default: the router delivers what `window` gets of `event`.
-    package func deliver(_ event: Event, in window: Window) {
-        router.deliver(event, in: window)
-    }
-
     /// The responder chain's default forwarding from `responder`: logged as `.forwarded` and
     /// passed to `next` (without a stack frame per level of a deep chain: `ChainForwarder`), or
     /// logged as `.dropped` at the end of the chain.
@@ -427,6 +422,17 @@ extension Application: TouchPipeline {
     /// A window's level changed: it moves in front of the other windows of its new level.
     package func windowLevelDidChange(_ window: Window) {
         addWindow(window)
+    }
+
+    /// `schedule(at:_:)`, for the core's clock seam.
+    package func scheduleDeadline(at time: Double, _ action: @escaping () -> Void) -> ClockDeadline {
+        let token = schedule(at: time, action)
+        return ClockDeadline(sequence: token.sequence, slot: token.slot)
+    }
+
+    /// `cancel(_:)`, for the core's clock seam.
+    package func cancelDeadline(_ deadline: ClockDeadline) -> Bool {
+        cancel(DeadlineToken(sequence: deadline.sequence, slot: deadline.slot))
     }
 
     /// An `.animation` entry about `view` (HitTestAnimation's starts and completions).

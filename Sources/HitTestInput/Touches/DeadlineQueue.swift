@@ -1,5 +1,14 @@
 import HitTestCore
 
+/// A deadline scheduled with `Application.schedule(at:_:)`, for `Application.cancel(_:)`.
+struct DeadlineToken: Hashable, Sendable {
+    /// The insertion sequence number: unique per queue, never reused.
+    let sequence: UInt64
+    /// Where the queue keeps the action (reused once the deadline ran or was cancelled; the
+    /// sequence number tells the deadlines apart).
+    let slot: Int32
+}
+
 /// Work waiting for simulated time (long presses, multi-tap windows, a scroll view's content
 /// touch delay, deceleration ticks, held deliveries): a binary min-heap keyed by
 /// (time, insertion sequence), so deadlines at equal times come out in the order they were

@@ -113,7 +113,12 @@ final class EventState: EventStateStorage, EventRecord {
         self.application = application
     }
 
-    /// The application whose pipeline made the event.
+    /// The application that made the event delivers what `window` gets of it.
+    func deliver(_ event: Event, in window: Window) {
+        application?.router.deliver(event, in: window)
+    }
+
+    /// The application that made the event.
     var pipeline: (any TouchPipeline)? { application }
 }
 
