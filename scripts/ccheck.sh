@@ -7,6 +7,8 @@
 #  2. the same with one invalidation planted missing from fields.h's table
 #     (scripts/plants/missing-invalidation.patch): the answers must disagree with the rebuild,
 #     and ht_tree_validate must report the stale block; the check fails if either does not;
+#     and with a change that leaves a grid the caching single queries started unmarked
+#     (scripts/plants/lazy-unmarked.patch): the answers must disagree;
 #  3. hidden internals: every global symbol of the objects of both C targets is public (ht_) or
 #     prefixed (htq_, htr_, hts_), and the shared library CHitTestShared exports exactly the
 #     functions of hittest.h and hittest_solver.h.
@@ -84,6 +86,12 @@ if "$out/planted" 60 150; then
     exit 1
 fi
 echo "(ht_tree_validate noticed it, as it must)"
+planted lazy-unmarked differential "$out/planted_lazy" -O2
+if "$out/planted_lazy" 60 150 answers-only; then
+    echo "FAIL: the differential check did not notice the planted lazy-unmarked (a started grid left stale)" >&2
+    exit 1
+fi
+echo "(the differential check noticed the planted lazy-unmarked, as it must)"
 
 echo "== 3. hidden internals"
 mkdir -p "$out/objects"

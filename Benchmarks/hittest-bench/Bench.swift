@@ -32,7 +32,7 @@ let usage = """
                          bulk on 1 thread and on all cores, the single call returning the View
                          after prepareHitTesting(), view.hitTest(p) on a fresh copy of the
                          scene never prepared (after its first \(warmQueries) queries; their cost
-                         apart), the exact walk on the points the answer grid leaves (ns per
+                         apart, and then that of \(freshPoints) new points), the exact walk on the points the answer grid leaves (ns per
                          walked point, per node), the fair walk, the grid's share of points and
                          its memory, and one view a touch reaches moved by 1 pt then a bulk
                          query of \(changePoints) points, beside the same query unchanged (not on
@@ -56,6 +56,9 @@ let usage = """
       --layout           only the layout figures (LayoutBench.swift): a window resize of app, and an
                          Auto Layout chain of 1,000 and 10,000 views through the Swift layer (build,
                          one edit that moves one view and one that moves all), in thread CPU time
+      --save-index DIR   only save each scene's index (by default the --kernel scenes) as
+                         DIR/NAME.htsnap with its root's handle in DIR/NAME.root, for the C
+                         kernel driver (CSources/CHitTest/tests/kernel_driver.c)
       --replay           only the gesture replay table (app; ReplayBench.swift); with
                          --replay-case N[:on|:off] only dressing N (1-3), log on or off
       --figures [FILE]   also write what the run prints into FILE (default \(defaultFiguresPath),
@@ -86,6 +89,7 @@ struct Options {
     var layoutOnly = false
     var replay = false
     var replayCase: String?
+    var saveIndex: String?
 }
 
 func parse(_ args: [String]) -> Options {
@@ -119,6 +123,7 @@ func parse(_ args: [String]) -> Options {
         case "--write-baseline": o.writeBaseline = value()
         case "--replay": o.replay = true
         case "--replay-case": o.replay = true; o.replayCase = value()
+        case "--save-index": o.saveIndex = value()
         case "--csv": o.csv = value()
         case "--svg": o.svg = value()
         default: fail("unknown option '\(args[i])' (see --help)")

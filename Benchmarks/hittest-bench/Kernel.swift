@@ -17,6 +17,7 @@ struct KernelFigures {
     var unprepared = 0.0   // ns per point, View.hitTest(p) on a fresh copy never prepared, after its first queries
     var firstQueries = 0.0 // ns per point, the fresh copy's first `warmQueries` queries (what they build included)
     var firstQueryCount = 0 // how many first queries (fewer than warmQueries when they take over a second: deep)
+    var freshQueries = 0.0 // ns per point, the fresh copy's next `freshPoints` queries, on points it has not seen, once
     var changed = 0.0      // ms: one view moved by 1 pt, then a bulk query of `changePoints` points, 1 thread
     var unchanged = 0.0    // ms: the same bulk query with nothing changed since the last
     var walk = 0.0         // ns per walked point (the exact walk without the grid, on the points the grid leaves)
@@ -53,6 +54,8 @@ let kernelScenes = [
 let firstQueryScenes = ["app", "table", "pin-map", "dense-overlap", "random-1m", "app-large"]
 /// The first single-point queries on a fresh scene, timed apart from the later ones.
 let warmQueries = 4096
+/// The single queries on new points that follow the first ones on the fresh copy.
+let freshPoints = 100_000
 /// The points of the bulk query that follows a one-view change.
 let changePoints = 100_000
 
@@ -128,6 +131,13 @@ func runKernel(_ options: Options) -> Bool {
             if fig.firstQueryCount % 64 == 0 && threadCPUSeconds() - warmStart > 1 { break }
         }
         fig.firstQueries = (threadCPUSeconds() - warmStart) / Double(fig.firstQueryCount) * 1e9
+        // Then, once, new points: what a stream of taps costs while the copy still learns.
+        if fig.firstQueryCount == warmQueries {
+            let newPoints = SampleScenes.uniformPoints(freshPoints, in: root.bounds, seed: 8)
+            let start = threadCPUSeconds()
+            for p in newPoints { sink &+= freshRoot!.hitTest(p) == nil ? 0 : 1 }
+            fig.freshQueries = (threadCPUSeconds() - start) / Double(freshPoints) * 1e9
+        }
         var h1 = [HitTestHandle](repeating: .none, count: points.count)
         var hN = h1
         var out = [Int32](repeating: 0, count: points.count)
@@ -232,6 +242,33 @@ func runKernel(_ options: Options) -> Bool {
     return ok
 }
 
+/// `--save-index DIR`: each scene's index, prepared, as DIR/NAME.htsnap, and its root's handle
+/// as DIR/NAME.root, for the C kernel driver.
+func saveIndexes(_ options: Options, to dir: String) -> Bool {
+    let scenes = options.scenesGiven ? options.scenes : kernelScenes
+    do {
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    } catch {
+        progress("cannot create \(dir): \(error)")
+        return false
+    }
+    for name in scenes {
+        let root = SampleScenes.make(name)!.root
+        let path = "\(dir)/\(name).htsnap"
+        guard let core = root.core, core.saveIndex(to: path) else {
+            progress("\(name): cannot write \(path)")
+            return false
+        }
+        let handle = "\(core.handle(of: root).rawValue)\n"
+        guard FileManager.default.createFile(atPath: "\(dir)/\(name).root", contents: Data(handle.utf8)) else {
+            progress("\(name): cannot write \(dir)/\(name).root")
+            return false
+        }
+        progress("\(name): \(path)")
+    }
+    return true
+}
+
 /// The distinct views other than the root that the fair walk answers at `points`: views a
 /// touch reaches.
 func reachedViews(_ scene: SampleScenes.Scene, _ fair: FairWalk, _ points: ArraySlice<Point>) -> [View] {
@@ -289,21 +326,22 @@ func measureChange(_ name: String, _ root: Window, targets: [View], rounds: Int,
 
 func kernelTable(_ all: [KernelFigures]) -> String {
     var lines = [
-        "| scene | views | stream ns | bulk-1 ns | ÷ stream | bulk-N ns | N-core speedup | single ns (prepared) | hitTest ns, no prepare | its first \(warmQueries) ns/query | grid answers | walk ns/walked pt | nodes/walked pt | walk ns/node | fair ns/test | walk node ÷ fair test | fair walk ns | bulk-1 × fair | grid KiB | sure cells | 1-view change + bulk \(changePoints / 1000)k ms | same bulk, unchanged ms | change ÷ same |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| scene | views | stream ns | bulk-1 ns | ÷ stream | bulk-N ns | N-core speedup | single ns (prepared) | hitTest ns, no prepare | its first \(warmQueries) ns/query | then \(freshPoints / 1000)k new points ns/query | grid answers | walk ns/walked pt | nodes/walked pt | walk ns/node | fair ns/test | walk node ÷ fair test | fair walk ns | bulk-1 × fair | grid KiB | sure cells | 1-view change + bulk \(changePoints / 1000)k ms | same bulk, unchanged ms | change ÷ same |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for f in all {
         let change = f.unchanged > 0 ? "\(fmt(f.changed)) | \(fmt(f.unchanged)) | \(fmt(f.changed / f.unchanged))" : "– | – | –"
         lines.append(
             "| \(f.scene) | \(f.views) | \(fmt(f.stream)) | \(fmt(f.bulk1)) | \(fmt(f.bulk1 / f.stream)) | \(fmt(f.bulkN)) | \(fmt(f.bulk1Wall / f.bulkN)) | \(fmt(f.single)) | "
-                + "\(fmt(f.unprepared)) | \(fmt(f.firstQueries))\(f.firstQueryCount < warmQueries ? " (\(f.firstQueryCount))" : "") | "
+                + "\(fmt(f.unprepared)) | \(fmt(f.firstQueries))\(f.firstQueryCount < warmQueries ? " (\(f.firstQueryCount))" : "") | \(f.freshQueries > 0 ? fmt(f.freshQueries) : "–") | "
                 + "\(fmt(f.sureShare * 100))% | \(fmt(f.walk)) | \(fmt(f.walkTests)) | \(fmt(f.walkPerNode)) | \(fmt(f.fairPerTest)) | \(fmt(f.walkPerNode / f.fairPerTest)) | "
                 + "\(fmt(f.fair)) | \(fmt(f.fair / f.bulk1)) | \(fmt(Double(f.gridBytes) / 1024)) | \(fmt(f.sureCells * 100))% | \(change) |")
     }
     lines.append("")
     lines.append(
         "One thread in thread CPU time unless said. hitTest ns, no prepare: view.hitTest(p) on a second copy of the scene, built afresh and never prepared, "
-            + "after its first \(warmQueries) queries (their mean beside it, what they build included; in brackets how many when they took over a second). "
+            + "after its first \(warmQueries) queries, in rounds over the same points as single (their mean beside it, what they build included; in brackets how many when they took over a second; "
+            + "then \(freshPoints) new uniform points once, on which it still fills its answer grid: a cell's first point computes the cell). "
             + "1-view change: a view a touch reaches moved by 1 pt, then \(changePoints) uniform points in one bulk call, beside the same call with nothing changed "
             + "(medians of interleaved rounds; none on deep, whose 100,000-deep chain each point walks).")
     return lines.joined(separator: "\n")

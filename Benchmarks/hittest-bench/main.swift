@@ -10,6 +10,7 @@ solverBenchIfAsked(arguments)  // --solver: the constraint solver (SolverBench.s
 // with a large stack so that the 100,000-deep scene works. (The fair walk needs no such stack.)
 let worker = Thread { [arguments] in
     let options = parse(arguments)
+    if let dir = options.saveIndex { finish(saveIndexes(options, to: dir) ? 0 : 1) }  // Kernel.swift
     if options.kernel { finish(runKernel(options) ? 0 : 1) }
     if options.layoutOnly { layoutBenchOnly(options) }  // --layout (LayoutBench.swift)
     let bench = Bench()

@@ -21,12 +21,19 @@
 #ifndef CELLS_PER_NODE
 #define CELLS_PER_NODE 64
 #endif
+/* ... and in a grid the single queries start, coarser: its cells are computed one by one as
+ * points land in them, so fewer cells reach most points sooner. */
+#ifndef LAZY_CELLS_PER_NODE
+#define LAZY_CELLS_PER_NODE 16
+#endif
 #define MAX_BOX_DEPTH 128
 #define SCAN_LIMIT 64
 /* Scratch for unions of cell lists (box_candidates), items per answer-grid build. */
 #define UNION_CAP 16384
 /* A union of more items than this is not worth it: the cell is left UNSURE. */
 #define UNION_MAX 1024
+/* A change whose reach covers more than 1/LAZY_DROP_SHARE of a started grid's cells drops it. */
+#define LAZY_DROP_SHARE 8
 
 /* ---- the palette: answers <-> 16-bit codes ---- */
 
@@ -41,6 +48,8 @@ void htq_answers_free(answer_grid *g) {
     free(g->subbits);
     free(g->subrank);
     free(g->sub);
+    free(g->scratch);
+    g->scratch = NULL;
     g->codes = NULL;
     g->palette = NULL;
     g->hash = NULL;
@@ -439,18 +448,21 @@ fail:
     g->subrank = NULL;
 }
 
-ht_status htq_build_answers(ht_tree *t, int32_t root) {
+/* Lays out a grid over `root`'s region with about `per_node` cells per node (cells, palette
+ * emptied, sub-grids dropped), every cell still to be computed; *made = 0 when the root gets no
+ * grid (its own test is not a plain region, or it has nothing to hit). */
+static ht_status lay_out(ht_tree *t, int32_t root, int64_t per_node, int *made) {
     answer_grid *g = &t->hq.answers;
     g->root = -1;
+    *made = 0;
     uint32_t f = t->flags[root];
     double x0 = t->rx0[root], y0 = t->ry0[root], x1 = t->rx1[root], y1 = t->ry1[root];
     double w = x1 - x0, h = y1 - y0;
-    /* Roots whose own test is not a plain region, or with nothing to hit, get no grid. */
     if ((f & (HT_FLAG_ASK_HIT_TEST | HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS)) ||
         !(w > 0 && h > 0) || !isfinite(w) || !isfinite(h))
         return HT_OK;
     /* Finer for bigger trees (more edges to straddle), within a fixed memory budget. */
-    int64_t want = (int64_t)t->live * CELLS_PER_NODE;
+    int64_t want = (int64_t)t->live * per_node;
     int32_t cells = want < MIN_CELLS ? MIN_CELLS : (want > MAX_CELLS ? MAX_CELLS : (int32_t)want);
     /* Clamped as a double: an extreme aspect ratio makes the square root overflow an int. */
     double fx = ceil(sqrt((double)cells * w / h));
@@ -475,8 +487,14 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
     /* The old sub-grids' codes go with them (the palette may use every code again). */
     g->sub_base = MAX_CODES;
     palette_reset(g);
-    scratch s = {malloc(UNION_CAP * sizeof(uint32_t)), UNION_CAP, 0};
-    if (!s.buf) s.cap = 0; /* no unions: cells across block cells stay UNSURE */
+    free(g->subbits);
+    free(g->subrank);
+    free(g->sub);
+    g->subbits = NULL;
+    g->subrank = NULL;
+    g->sub = NULL;
+    g->nsub = 0;
+    g->announced = 0;
     g->nx = nx;
     g->ny = ny;
     g->gx0 = x0;
@@ -485,36 +503,70 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
     g->gy1 = y1;
     g->sx = nx / w;
     g->sy = ny / h;
+    for (size_t c = 0; c < (size_t)ncells; c++) g->codes[c] = CODE_UNKNOWN;
     g->root = root;
+    *made = 1;
+    return HT_OK;
+}
+
+ht_status htq_build_answers(ht_tree *t, int32_t root) {
+    answer_grid *g = &t->hq.answers;
+    int made;
+    ht_status st = lay_out(t, root, CELLS_PER_NODE, &made);
+    if (st != HT_OK || !made) return st;
+    int32_t nx = g->nx;
+    size_t ncells = (size_t)g->nx * (size_t)g->ny;
+    scratch s = {malloc(UNION_CAP * sizeof(uint32_t)), UNION_CAP, 0};
+    if (!s.buf) s.cap = 0; /* no unions: cells across block cells stay UNSURE */
     /* A sample first, spread over the grid: when no sampled cell is sure (a very deep chain, a
      * hook over everything), the grid would only cost time, so every cell is left to the walk. */
-    size_t stride = (size_t)ncells / SAMPLE_CELLS;
+    size_t stride = ncells / SAMPLE_CELLS;
     stride = stride < 1 ? 1 : stride;
     int any_sure = 0;
-    for (size_t c = 0; c < (size_t)ncells; c++) g->codes[c] = CODE_UNKNOWN;
-    for (size_t c = 0; c < (size_t)ncells; c += stride) {
+    for (size_t c = 0; c < ncells; c += stride) {
         int32_t a = cell_answer(t, g, (int32_t)(c % (size_t)nx), (int32_t)(c / (size_t)nx), &s);
         g->codes[c] = code_of(g, a);
         any_sure |= a >= HT_NULL_NODE;
     }
-    for (size_t c = 0; c < (size_t)ncells; c++)
+    for (size_t c = 0; c < ncells; c++)
         if (g->codes[c] == CODE_UNKNOWN)
             g->codes[c] = any_sure ? code_of(g, cell_answer(t, g, (int32_t)(c % (size_t)nx),
                                                             (int32_t)(c / (size_t)nx), &s))
                                    : CODE_UNSURE;
     /* Sub-grids come later (htq_answers_announce): a grid with none is just as exact. */
-    free(g->subbits);
-    free(g->subrank);
-    free(g->sub);
-    g->subbits = NULL;
-    g->subrank = NULL;
-    g->sub = NULL;
-    g->nsub = 0;
     g->subs_pending = any_sure;
-    g->announced = 0;
     free(s.buf);
     g->unknown = 0;
+    g->lazy = 0;
     return HT_OK;
+}
+
+ht_status htq_start_answers(ht_tree *t, int32_t root) {
+    answer_grid *g = &t->hq.answers;
+    int made;
+    ht_status st = lay_out(t, root, LAZY_CELLS_PER_NODE, &made);
+    if (st != HT_OK || !made) return st;
+    /* Every cell UNKNOWN: settled where points land (htq_answer_at), or all by a refresh. */
+    g->unknown = 1;
+    g->lazy = 1;
+    g->subs_pending = 1;
+    return HT_OK;
+}
+
+int32_t htq_answer_at(ht_tree *t, double x, double y) {
+    answer_grid *g = &t->hq.answers;
+    if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
+    size_t c = grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny);
+    if (g->codes[c] == CODE_UNKNOWN) {
+        if (!g->scratch) {
+            g->scratch = malloc(UNION_CAP * sizeof *g->scratch);
+            if (!g->scratch) return UNSURE; /* the walk answers: still exact */
+        }
+        scratch s = {g->scratch, UNION_CAP, 0};
+        int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);
+        g->codes[c] = settle_cell(t, g, c, cell_answer(t, g, ix, iy, &s), &s);
+    }
+    return cell_lookup(g, x, y);
 }
 
 /* Announced bulk points per cell of the grid before the bulk path builds the sub-grids. They
@@ -554,6 +606,7 @@ void htq_refresh_answers(ht_tree *t) {
     }
     free(s.buf);
     g->unknown = 0;
+    g->lazy = 0;
 }
 
 /* `b`, in the space of a child of `p`, carried into `p`'s parent's space: clipped by `p`'s
@@ -613,6 +666,13 @@ void htq_answers_touch(ht_tree *t, int32_t s) {
     int32_t ix1 = grid_cell((fmin(b.x1, g->gx1) - g->gx0) * g->sx, g->nx);
     int32_t iy0 = grid_cell((fmax(b.y0, g->gy0) - g->gy0) * g->sy, g->ny);
     int32_t iy1 = grid_cell((fmin(b.y1, g->gy1) - g->gy0) * g->sy, g->ny);
+    /* A grid the single queries started drops out when a change reaches a wide part of it
+     * (a scroll): starting it again costs less than marking its cells, and it is started only
+     * once queries come with no change between them (htq_learned_answer). */
+    if (g->lazy && (int64_t)(ix1 - ix0 + 1) * (iy1 - iy0 + 1) * LAZY_DROP_SHARE > (int64_t)g->nx * g->ny) {
+        g->root = -1;
+        return;
+    }
     for (int32_t iy = iy0; iy <= iy1; iy++)
         for (int32_t ix = ix0; ix <= ix1; ix++) g->codes[(size_t)iy * (size_t)g->nx + (size_t)ix] = CODE_UNKNOWN;
     g->unknown = 1;

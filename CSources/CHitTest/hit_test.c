@@ -593,6 +593,28 @@ ht_status ht_tree_hit_test_default(ht_tree *t, ht_node node, double x, double y,
     return single(t, node, x, y, hooks, 0, out);
 }
 
+ht_status ht_tree_hit_test_caching(ht_tree *t, ht_node node, double x, double y, ht_node *out) {
+    int32_t slot;
+    ht_status st = resolve(t, node, &slot);
+    if (st != HT_OK) return st;
+    if (!out) return HT_E_INVALID_ARGUMENT;
+    if (htq_busy(t)) return HT_E_BUSY; /* inside a query with hooks: ht_tree_hit_test reads only */
+    if ((st = ht_tree_prepare(t)) != HT_OK) return st;
+    int32_t a = htq_learned_answer(t, slot, x, y);
+    if (a >= HT_NULL_NODE) {
+        *out = a;
+        return HT_OK;
+    }
+    stack s;
+    stack_init(&s);
+    ht_node hit = HT_NULL_NODE;
+    uint64_t tests = 0;
+    st = walk(t, &s, slot, x, y, NULL, 1, &hit, &tests);
+    stack_release(&s);
+    if (st == HT_OK) *out = hit;
+    return st;
+}
+
 ht_status ht_tree_hit_test_points(ht_tree *t, ht_node node, const double *xy, size_t count,
                                   const ht_hooks *hooks, ht_node *out) {
     return query(t, node, xy, xy ? xy + 1 : NULL, 2, count, hooks, 1, 1, out, NULL);

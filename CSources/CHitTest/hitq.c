@@ -72,9 +72,13 @@ void htq_mark_all_dirty(ht_tree *t) {
 void htq_node_created(ht_tree *t, int32_t s) {
     /* A reused slot may still be listed as dirty; prepare rebuilds or frees it. */
     t->hq.blocks[s] = NULL;
+    t->hq.calm = 0;
 }
 
-void htq_node_freed(ht_tree *t, int32_t s) { htq_free_block(t, s); }
+void htq_node_freed(ht_tree *t, int32_t s) {
+    htq_free_block(t, s);
+    t->hq.calm = 0;
+}
 
 /* The old reach of `s`: measured now, in a batch only at its first change. */
 static void reach_before(ht_tree *t, int32_t s) {
@@ -106,6 +110,7 @@ static void reach_before(ht_tree *t, int32_t s) {
 }
 
 void htq_before(ht_tree *t, int32_t s, uint32_t fx) {
+    t->hq.calm = 0;
     if (fx & FX_REACH) reach_before(t, s);
     /* A change that does not depend on the flags (a link change) leaves the parent's block. */
     if ((fx & FX_PARENT_BLOCK) && !(fx & FX_IF_FLAGS_CHANGED)) mark_dirty(&t->hq, t->parent[s]);
@@ -176,7 +181,8 @@ static ht_status prepare_points(ht_tree *t, ht_node node, size_t points, int all
      * refreshed now is not missing any later change. */
     if (t->hq.batch.depth > 0) batch_flush(t);
     const answer_grid *g = &t->hq.answers;
-    if (!(g->root == slot && g->codes)) {
+    /* A grid the single queries started is coarser: bulk queries get a full one. */
+    if (!(g->root == slot && g->codes) || g->lazy) {
         if ((st = htq_build_answers(t, slot)) != HT_OK) return st;
     } else {
         htq_refresh_answers(t);
@@ -186,6 +192,28 @@ static ht_status prepare_points(ht_tree *t, ht_node node, size_t points, int all
 }
 
 ht_status ht_tree_prepare_points(ht_tree *t, ht_node node) { return prepare_points(t, node, 0, 1); }
+
+/* Single queries with no change between them before they start an answer grid: a scene that
+ * changes between every few queries (a scroll, an animation) keeps the plain walk. */
+#define CALM_QUERIES 64
+/* ... and before the grid moves from the node it was made for to another query root. */
+#define MOVE_QUERIES 1024
+
+int32_t htq_learned_answer(ht_tree *t, int32_t root, double x, double y) {
+    htq_state *q = &t->hq;
+    answer_grid *g = &q->answers;
+    if (q->batch.depth > 0) return UNSURE;
+    if (!(g->root == root && g->codes)) {
+        if (q->calm < UINT32_MAX) q->calm++;
+        if (q->calm < (g->root < 0 ? CALM_QUERIES : MOVE_QUERIES)) return UNSURE;
+        /* Out of memory, or a root that gets no grid: the walk answers, as without one. */
+        if (htq_start_answers(t, root) != HT_OK || g->root != root) {
+            q->calm = 0;
+            return UNSURE;
+        }
+    }
+    return htq_answer_at(t, x, y);
+}
 
 ht_status ht_tree_prepare_points_for(ht_tree *t, ht_node node, size_t points) {
     return prepare_points(t, node, points, 0);

@@ -133,6 +133,10 @@ typedef struct answer_grid {
      * bulk points announced since the grid's build pay for them (SUB_PAY_POINTS per cell). */
     int subs_pending;
     uint64_t announced;
+    /* Started by the single queries (htq_start_answers): cells are settled where points land,
+     * and a change that reaches a wide part of the grid drops it. */
+    int lazy;
+    uint32_t *scratch; /* box_candidates' unions when a single query settles a cell */
 } answer_grid;
 
 /*
@@ -159,6 +163,7 @@ typedef struct htq_state {
     answer_grid answers;
     htq_batch batch;
     int32_t hooked; /* hit tests with hooks in progress: no mutation, no rebuild of derived data */
+    uint32_t calm;  /* single queries (ht_tree_hit_test_caching) since the last change */
     uint64_t builds; /* blocks built by ht_tree_prepare since the tree was made (tests read it) */
 } htq_state;
 
@@ -217,6 +222,15 @@ ht_status htq_build_answers(ht_tree *t, int32_t root);
  * when `now` or when the points announced since the grid's build pay for them. */
 void htq_answers_announce(ht_tree *t, size_t points, int now);
 void htq_refresh_answers(ht_tree *t); /* recomputes the UNKNOWN cells (derived blocks prepared) */
+/* Lays out a grid for `root` with no cell computed yet (every cell UNKNOWN). */
+ht_status htq_start_answers(ht_tree *t, int32_t root);
+/* The grid's answer for (x, y), settling its cell first when UNKNOWN: a node, HT_NULL_NODE, or
+ * UNSURE (the walk decides). The grid exists, and the derived blocks are prepared. */
+int32_t htq_answer_at(ht_tree *t, double x, double y);
+/* What a single query that may write (ht_tree_hit_test_caching) learns from the grid of `root`:
+ * the sure answer for (x, y), or UNSURE; starts a grid once queries come with no change
+ * between them. The tree is prepared. */
+int32_t htq_learned_answer(ht_tree *t, int32_t root, double x, double y);
 /* `s`'s reach in the grid root's space: BOX_NEVER (none, or not under the root), BOX_BOUNDED
  * with the box, or BOX_UNBOUNDED (the grid must go). */
 int htq_reach_in_grid(const ht_tree *t, int32_t s, ht_box *out);

@@ -167,4 +167,38 @@ extension DifferentialTests {
             Self.check(tree, RandomTree.points(for: tree, count: 12, seed: UInt64(seed * 1000 + step)), context)
         }
     }
+
+    @Test("Single calls alone, never prepared: the answer grid they start follows every mutation", arguments: 0..<40)
+    func singleCallsAlone(seed: Int) {
+        var rng = SeededGenerator(seed: UInt64(seed) + 9_000_000)
+        var options = RandomTree.Options()
+        options.maxViews = 60
+        options.maxDepth = 10
+        options.customisations = seed % 2 == 0
+        var tree = RandomTree.make(seed: UInt64(seed) + 9_000_000, options: options)
+        var started = 0, plain = 0
+        for step in 0..<30 {
+            let what = step == 0 ? "none" : Self.mutate(&tree, &rng, options)
+            // More points than the calls it takes to start a grid (64 with no change between).
+            var mismatches = 0
+            for p in RandomTree.points(for: tree, count: 150, seed: UInt64(seed * 1000 + step)) {
+                let expected = Reference.hitTest(tree.root, p)
+                let single = tree.root.hitTest(p)
+                if single !== expected {
+                    mismatches += 1
+                    if mismatches <= 3 {
+                        Issue.record("seed \(seed) step \(step) (\(what)) point \(p): reference \(describe(expected, in: tree)), single \(describe(single, in: tree))")
+                    }
+                }
+            }
+            // Read without preparing anything: a grid the single calls started (its cells may all
+            // be left to the walk: rotated views over everything).
+            let core = tree.root.ensureCore()
+            let stats = core.statistics(for: tree.root)
+            if stats.answerGridCells > 0 { started += 1 }
+            if core.handlerCount == 0 { plain += 1 }
+        }
+        // Single calls take the caching C query only while no view has a handler.
+        #expect(started > 0 || plain < 3, "seed \(seed): the single calls never started an answer grid in \(plain) steps without handlers")
+    }
 }

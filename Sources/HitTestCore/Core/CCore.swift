@@ -10,10 +10,8 @@ import CHitTest
 package final class CoreTree: CoreTreeStorage {
     /// `ht_tree *`, owned here, never escapes.
     let tree: OpaquePointer
-    // The view of each slot, `views`, and `activeQueries` and `prepared` (below) are in
-    // `CoreTreeStorage` (Core/Storage.swift).
-    /// Views with a `pointInsideHandler` or `hitTestHandler`: hooks are needed only when > 0.
-    private(set) var handlerCount = 0
+    // The view of each slot, `views`, `handlerCount`, and `activeQueries` and `prepared`
+    // (below) are in `CoreTreeStorage` (Core/Storage.swift).
     // `activeQueries`: hit tests in progress on this index (handlers run inside them). The C
     // walk holds pointers into the derived structures, so the views must not change until they end.
 
@@ -208,7 +206,20 @@ package final class CoreTree: CoreTreeStorage {
 
     /// One hit test from `view` with `point` in its bounds space.
     func hitTest(_ view: View, _ point: Point, event: Event?, asDefault: Bool = false) -> View? {
-        querying { hitTestNow(view, point, event: event, asDefault: asDefault) }
+        if handlerCount == 0 && activeQueries == 0 { return plainHitTest(view, point) }
+        return querying { hitTestNow(view, point, event: event, asDefault: asDefault) }
+    }
+
+    /// One hit test with no handler in the index and no query running: no Swift code can run
+    /// inside it, so it is not counted as a query, and it may write the index
+    /// (`ht_tree_hit_test_caching`: the C call prepares a changed index, and starts and fills an
+    /// answer grid for `view` once queries come with no change between them), as the index is
+    /// this thread's alone. The answers are `ht_tree_hit_test`'s.
+    private func plainHitTest(_ view: View, _ point: Point) -> View? {
+        var out: Int32 = -1
+        Self.check(ht_tree_hit_test_caching(tree, view.node, point.x, point.y, &out), "hit test")
+        prepared = true
+        return self.view(for: out)
     }
 
     private func hitTestNow(_ view: View, _ point: Point, event: Event?, asDefault: Bool) -> View? {
@@ -235,6 +246,13 @@ package final class CoreTree: CoreTreeStorage {
     }
 
     package func handle(of view: View) -> HitTestHandle { HitTestHandle(rawValue: view.node) }
+
+    /// Writes the index to `path` (`ht_tree_save_file`), prepared, for the C kernel driver
+    /// (`hittest-bench --save-index`); false when it cannot be written.
+    package func saveIndex(to path: String) -> Bool {
+        prepare()
+        return ht_tree_save_file(tree, path) == HT_OK
+    }
 
     /// The one bulk path: the `count` points `points[i]` from `view` into `out`.
     ///

@@ -136,7 +136,10 @@ enum ThreadSlot {
 package class CoreTreeStorage {
     /// The view of each slot (slot = handle & 0xFFFFFF), unretained: `register` sets it,
     /// `unregister` (called before the view dies or leaves the index) clears it.
-    final var views: [Unretained<View>] = []
+    @exclusivity(unchecked) final var views: [Unretained<View>] = []
+    /// Views with a `pointInsideHandler` or `hitTestHandler` or of a class of your own
+    /// (`View.hasHandler`): the C walk needs hooks only when > 0.
+    @exclusivity(unchecked) final var handlerCount = 0
     /// Hit tests in progress on this index (handlers run inside them).
     @exclusivity(unchecked) final var activeQueries = 0
     /// False after any change to the C index until `ht_tree_prepare` has run.

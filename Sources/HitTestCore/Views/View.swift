@@ -235,7 +235,8 @@ open class View: Responder {
     /// - Complexity: about O(depth of the answer) for ordinary trees.
     open func hitTest(_ point: Point, with event: Event? = nil) -> View? {
         let core = ensureCore()
-        if let handler = hitTestPolicy.hitTestHandler {
+        // Without handlers in the index (the count includes this view's), none to look up.
+        if core.handlerCount > 0, let handler = hitTestPolicy.hitTestHandler {
             return handler(self, point, event) { p in core.hitTest(self, p, event: event, asDefault: true) }
         }
         return core.hitTest(self, point, event: event, asDefault: true)
