@@ -454,6 +454,7 @@ fail:
 static ht_status lay_out(ht_tree *t, int32_t root, int64_t per_node, int *made) {
     answer_grid *g = &t->hq.answers;
     g->root = -1;
+    t->hq.calm = 0; /* single queries count again from here (htq_learned_answer) */
     *made = 0;
     uint32_t f = t->flags[root];
     double x0 = t->rx0[root], y0 = t->ry0[root], x1 = t->rx1[root], y1 = t->ry1[root];
@@ -483,6 +484,7 @@ static ht_status lay_out(ht_tree *t, int32_t root, int64_t per_node, int *made) 
         g->palette[CODE_UNSURE] = UNSURE;
         g->palette[CODE_UNKNOWN] = UNKNOWN;
         g->palette[CODE_SUBGRID] = SUBGRID;
+        g->palette[CODE_SEEN] = UNKNOWN;
     }
     /* The old sub-grids' codes go with them (the palette may use every code again). */
     g->sub_base = MAX_CODES;
@@ -557,7 +559,13 @@ int32_t htq_answer_at(ht_tree *t, double x, double y) {
     answer_grid *g = &t->hq.answers;
     if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
     size_t c = grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny);
+    /* A cell's box walk costs a few point walks: a cell is computed at its second point, so
+     * that taps spread over the screen, each cell asked once, cost no more than the walk. */
     if (g->codes[c] == CODE_UNKNOWN) {
+        g->codes[c] = CODE_SEEN;
+        return UNSURE;
+    }
+    if (g->codes[c] == CODE_SEEN) {
         if (!g->scratch) {
             g->scratch = malloc(UNION_CAP * sizeof *g->scratch);
             if (!g->scratch) return UNSURE; /* the walk answers: still exact */
@@ -600,7 +608,7 @@ void htq_refresh_answers(ht_tree *t) {
     for (int32_t iy = 0; iy < g->ny; iy++) {
         uint16_t *row = g->codes + (size_t)iy * (size_t)g->nx;
         for (int32_t ix = 0; ix < g->nx; ix++)
-            if (row[ix] == CODE_UNKNOWN)
+            if (row[ix] == CODE_UNKNOWN || row[ix] == CODE_SEEN)
                 row[ix] = settle_cell(t, g, (size_t)iy * (size_t)g->nx + (size_t)ix,
                                       cell_answer(t, g, ix, iy, &s), &s);
     }
@@ -652,13 +660,18 @@ int htq_reach_in_grid(const ht_tree *t, int32_t s, ht_box *out) {
     return kind;
 }
 
+void htq_drop_answers(ht_tree *t) {
+    t->hq.answers.root = -1;
+    t->hq.calm = 0;
+}
+
 void htq_answers_touch(ht_tree *t, int32_t s) {
     answer_grid *g = &t->hq.answers;
     ht_box b;
     int kind = htq_reach_in_grid(t, s, &b);
     if (kind == BOX_NEVER) return;
     if (kind == BOX_UNBOUNDED) {
-        g->root = -1;
+        htq_drop_answers(t);
         return;
     }
     if (ht_box_disjoint_closed(b, (ht_box){g->gx0, g->gy0, g->gx1, g->gy1})) return;
@@ -668,9 +681,9 @@ void htq_answers_touch(ht_tree *t, int32_t s) {
     int32_t iy1 = grid_cell((fmin(b.y1, g->gy1) - g->gy0) * g->sy, g->ny);
     /* A grid the single queries started drops out when a change reaches a wide part of it
      * (a scroll): starting it again costs less than marking its cells, and it is started only
-     * once queries come with no change between them (htq_learned_answer). */
+     * again only after as many queries as started it (htq_learned_answer). */
     if (g->lazy && (int64_t)(ix1 - ix0 + 1) * (iy1 - iy0 + 1) * LAZY_DROP_SHARE > (int64_t)g->nx * g->ny) {
-        g->root = -1;
+        htq_drop_answers(t);
         return;
     }
     for (int32_t iy = iy0; iy <= iy1; iy++)

@@ -72,13 +72,9 @@ void htq_mark_all_dirty(ht_tree *t) {
 void htq_node_created(ht_tree *t, int32_t s) {
     /* A reused slot may still be listed as dirty; prepare rebuilds or frees it. */
     t->hq.blocks[s] = NULL;
-    t->hq.calm = 0;
 }
 
-void htq_node_freed(ht_tree *t, int32_t s) {
-    htq_free_block(t, s);
-    t->hq.calm = 0;
-}
+void htq_node_freed(ht_tree *t, int32_t s) { htq_free_block(t, s); }
 
 /* The old reach of `s`: measured now, in a batch only at its first change. */
 static void reach_before(ht_tree *t, int32_t s) {
@@ -101,7 +97,7 @@ static void reach_before(ht_tree *t, int32_t s) {
     if (q->batch.count == BATCH_LIMIT || !p) {
         /* Too many (or no memory to list them): the grid goes, once. */
         q->batch.overflow = 1;
-        q->answers.root = -1;
+        htq_drop_answers(t);
         return;
     }
     htq_answers_touch(t, s);
@@ -110,7 +106,6 @@ static void reach_before(ht_tree *t, int32_t s) {
 }
 
 void htq_before(ht_tree *t, int32_t s, uint32_t fx) {
-    t->hq.calm = 0;
     if (fx & FX_REACH) reach_before(t, s);
     /* A change that does not depend on the flags (a link change) leaves the parent's block. */
     if ((fx & FX_PARENT_BLOCK) && !(fx & FX_IF_FLAGS_CHANGED)) mark_dirty(&t->hq, t->parent[s]);
@@ -193,8 +188,9 @@ static ht_status prepare_points(ht_tree *t, ht_node node, size_t points, int all
 
 ht_status ht_tree_prepare_points(ht_tree *t, ht_node node) { return prepare_points(t, node, 0, 1); }
 
-/* Single queries with no change between them before they start an answer grid: a scene that
- * changes between every few queries (a scroll, an animation) keeps the plain walk. */
+/* Single queries (since the tree was made, or since a change dropped the grid) before they
+ * start an answer grid: a grid that a wide change keeps dropping (a scroll at every frame) is
+ * started again only every so many queries, and small changes, which only mark cells, let it be. */
 #define CALM_QUERIES 64
 /* ... and before the grid moves from the node it was made for to another query root. */
 #define MOVE_QUERIES 1024

@@ -93,7 +93,8 @@ typedef struct block {
  *
  * Cells are stored as 16-bit codes into a palette of answers (a screen has far fewer distinct
  * answers than cells), so the grid is half the size of one of handles and stays in L2 beside
- * the input stream: code 0 is UNSURE, 1 is UNKNOWN, the others index `palette`. When the
+ * the input stream: code 0 is UNSURE, 1 is UNKNOWN, 2 SUBGRID, 3 UNKNOWN and seen once by a
+ * single query, the others index `palette`. When the
  * palette is full (65,536 codes), further answers are stored as UNSURE (the walk decides).
  */
 #define UNSURE ((int32_t)-3)
@@ -102,7 +103,8 @@ typedef struct block {
 #define CODE_UNSURE 0
 #define CODE_UNKNOWN 1
 #define CODE_SUBGRID 2
-#define FIRST_CODE 3
+#define CODE_SEEN 3 /* UNKNOWN, and a single query has walked one point of it (answers.c) */
+#define FIRST_CODE 4
 #define MAX_CODES 65536
 /* A cell that is not sure gets a SUB x SUB grid of codes of its own (same palette), each
  * sub-cell proved like a cell: a smaller box straddles fewer edges. */
@@ -163,7 +165,7 @@ typedef struct htq_state {
     answer_grid answers;
     htq_batch batch;
     int32_t hooked; /* hit tests with hooks in progress: no mutation, no rebuild of derived data */
-    uint32_t calm;  /* single queries (ht_tree_hit_test_caching) since the last change */
+    uint32_t calm;  /* single queries (ht_tree_hit_test_caching) since the grid was last made or dropped */
     uint64_t builds; /* blocks built by ht_tree_prepare since the tree was made (tests read it) */
 } htq_state;
 
@@ -228,12 +230,14 @@ ht_status htq_start_answers(ht_tree *t, int32_t root);
  * UNSURE (the walk decides). The grid exists, and the derived blocks are prepared. */
 int32_t htq_answer_at(ht_tree *t, double x, double y);
 /* What a single query that may write (ht_tree_hit_test_caching) learns from the grid of `root`:
- * the sure answer for (x, y), or UNSURE; starts a grid once queries come with no change
- * between them. The tree is prepared. */
+ * the sure answer for (x, y), or UNSURE; starts a grid once enough queries came since the last
+ * was dropped. The tree is prepared. */
 int32_t htq_learned_answer(ht_tree *t, int32_t root, double x, double y);
 /* `s`'s reach in the grid root's space: BOX_NEVER (none, or not under the root), BOX_BOUNDED
  * with the box, or BOX_UNBOUNDED (the grid must go). */
 int htq_reach_in_grid(const ht_tree *t, int32_t s, ht_box *out);
+/* Drops the answer grid (the next prepare_points builds one; single queries start one later). */
+void htq_drop_answers(ht_tree *t);
 /* Marks UNKNOWN the cells `s` can reach, or drops the grid. */
 void htq_answers_touch(ht_tree *t, int32_t s);
 /* The answer of cell `c` (as cell_lookup gives it). */

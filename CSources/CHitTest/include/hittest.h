@@ -357,16 +357,16 @@ HT_API ht_status ht_tree_hit_test_default(ht_tree *tree, ht_node node, double x,
  * `ht_tree_hit_test` without hooks, for a caller that has the tree to itself during the call
  * (no other thread reads or writes it): unlike every other query it may write, so that one
  * point at a time between changes gets the answer grid's speed with nobody preparing it. It
- * prepares a changed tree first (`ht_tree_prepare`); once 64 such queries in a row came with no
- * change between them, it starts an answer grid for `node` (replacing one made for another
- * node only after 1,024) whose cells it computes one by one, as points land in them; a change
- * marks the cells it reaches to be computed again, and one that reaches a wide part of a grid
- * started here drops it. Same answers as `ht_tree_hit_test` with `hooks` NULL (HT_PENDING_NODE
+ * prepares a changed tree first (`ht_tree_prepare`); after 64 such queries (since the tree was
+ * made, or since a change dropped its grid) it starts an answer grid for `node` (replacing one
+ * made for another node only after 1,024) whose cells it computes one by one, each when a
+ * second point lands in it. A change marks the cells it reaches to be computed again, and one that reaches more
+ * than an eighth of a grid started here drops it (a scroll: started again 64 queries later). Same answers as `ht_tree_hit_test` with `hooks` NULL (HT_PENDING_NODE
  * where a hook would be needed); `ht_tree_prepare_points` completes the grid.
  * - Returns: as `ht_tree_hit_test`, or the status of the prepare; HT_E_BUSY inside a query
  *   with hooks (use `ht_tree_hit_test` there).
- * - Complexity: O(1) where the grid's cell is sure; a cell's first point also walks the cell's
- *   box (a few times a point's walk); else as `ht_tree_hit_test`.
+ * - Complexity: O(1) where the grid's cell is sure; a cell's second point also walks the
+ *   cell's box (a few times a point's walk); else as `ht_tree_hit_test`.
  */
 HT_API ht_status ht_tree_hit_test_caching(ht_tree *tree, ht_node node, double x, double y,
                                    ht_node *out);
