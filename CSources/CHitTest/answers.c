@@ -34,7 +34,22 @@ static inline uint32_t answer_hash(int32_t a, int32_t cap) {
     return ((uint32_t)a * 2654435761u) & (uint32_t)(cap - 1);
 }
 
+static void lists_free(answer_grid *g) {
+    free(g->listbits);
+    free(g->listrank);
+    free(g->list_start);
+    free(g->list_len);
+    free(g->entries);
+    g->listbits = NULL;
+    g->listrank = NULL;
+    g->list_start = NULL;
+    g->list_len = NULL;
+    g->entries = NULL;
+    g->nlists = 0;
+}
+
 void htq_answers_free(answer_grid *g) {
+    lists_free(g);
     free(g->codes);
     free(g->palette);
     free(g->hash);
@@ -58,7 +73,12 @@ static size_t sub_words(size_t cells) { return (cells + 63) / 64; }
 
 size_t htq_answers_bytes(const answer_grid *g) {
     size_t words = g->subbits ? sub_words((size_t)g->capacity) : 0;
-    return (size_t)g->capacity * sizeof *g->codes + (size_t)g->palette_cap * sizeof *g->palette +
+    size_t lists = 0;
+    if (g->listbits)
+        lists = sub_words((size_t)g->nx * (size_t)g->ny) * (sizeof *g->listbits + sizeof *g->listrank) +
+                ((size_t)g->nlists + 1) * sizeof *g->list_start + (size_t)g->nlists * sizeof *g->list_len +
+                ((size_t)g->list_start[g->nlists] + LIST_GROUP - 1) * sizeof *g->entries;
+    return lists + (size_t)g->capacity * sizeof *g->codes + (size_t)g->palette_cap * sizeof *g->palette +
            (size_t)g->hash_cap * sizeof *g->hash + words * (sizeof *g->subbits + sizeof *g->subrank) +
            (size_t)g->nsub * SUB_CELLS * sizeof *g->sub;
 }
@@ -317,6 +337,274 @@ static int32_t cell_answer(const ht_tree *t, const answer_grid *g, int32_t ix, i
     return box_answer(t, g, b, s);
 }
 
+/* ---- candidate lists (hitq.h) ---- */
+
+/* Deeper than this below the root, a cell gets no list (the walk decides). */
+#define MAX_LIST_DEPTH 64
+
+static const ht_box EMPTY_BOX = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+static const ht_box ALL_BOX = {-INFINITY, -INFINITY, INFINITY, INFINITY};
+
+static inline int box_empty(ht_box b) { return !(b.x0 <= b.x1 && b.y0 <= b.y1); }
+
+static inline ht_box box_meet(ht_box a, ht_box b) {
+    return (ht_box){fmax(a.x0, b.x0), fmax(a.y0, b.y0), fmin(a.x1, b.x1), fmin(a.y1, b.y1)};
+}
+
+/* Each axis maps on its own (a translation, a scale): a rectangle stays a rectangle. */
+static int axis_aligned(const ht_tree *t, int32_t s) {
+    return (t->flags[s] & K_IDENTITY) || (t->xb[s] == 0 && t->xc[s] == 0 && t->ib[s] == 0 && t->ic[s] == 0);
+}
+
+/* The extra factor of the slack rule for points that reach `s` through its computed inverse
+ * (as index.c's child_box takes it). */
+static double row_condition(const ht_tree *t, int32_t s) {
+    if (t->flags[s] & K_IDENTITY) return 1;
+    return (fabs(t->xa[s]) + fabs(t->xb[s]) + fabs(t->xc[s]) + fabs(t->xd[s])) *
+           (fabs(t->ia[s]) + fabs(t->ib[s]) + fabs(t->ic[s]) + fabs(t->id[s]));
+}
+
+/* `outer` and `inner`, boxes in the bounds space of `p` (the grid's root or a descendant whose
+ * chain up to the root is axis-aligned), carried into the root's space level by level: `outer`
+ * widened and `inner` shrunk by the slack rule at each level. 0 when a box is not finite. */
+static int lift(const ht_tree *t, int32_t root, int32_t p, ht_box *outer, ht_box *inner) {
+    for (int depth = 0; p != root; depth++) {
+        if (p < 0 || depth > MAX_LIST_DEPTH) return 0;
+        double m6[6] = ROW_TRANSFORM(t, p);
+        double cond = row_condition(t, p);
+        ht_map map = {t->cx[p], t->cy[p], t->offx[p], t->offy[p], m6, (t->flags[p] & K_IDENTITY) != 0, 1};
+        if (!ht_box_map(*outer, &map, cond, outer, NULL, NULL)) return 0;
+        if (!box_empty(*inner)) {
+            ht_box wide, tight;
+            double m;
+            if (!ht_box_map(*inner, &map, cond, &wide, &tight, &m)) return 0;
+            *inner = ht_box_widen(tight, -m);
+        }
+        p = t->parent[p];
+    }
+    return 1;
+}
+
+/* `v` rounded to a float downwards / upwards (beyond the float range: to the infinity or the
+ * largest float on that side). */
+static float float_down(double v) {
+    if (v > FLT_MAX) return FLT_MAX;
+    if (v < -FLT_MAX) return -INFINITY;
+    float f = (float)v;
+    return (double)f > v ? nextafterf(f, -INFINITY) : f;
+}
+
+static float float_up(double v) {
+    if (v > FLT_MAX) return INFINITY;
+    if (v < -FLT_MAX) return -FLT_MAX;
+    float f = (float)v;
+    return (double)f < v ? nextafterf(f, INFINITY) : f;
+}
+
+typedef struct list_build {
+    list_entry *e;
+    int n;
+    ht_box cell; /* every point of the cell is in it (root space) */
+    int done;    /* an entry surely takes every point of the cell: nothing after it matters */
+} list_build;
+
+/* Appends an entry (outer and inner in the root's space): none when its outer misses the
+ * cell (no point of the cell reaches the node). 0 when the list is full. */
+static int emit(list_build *L, ht_box outer, ht_box inner, int32_t answer) {
+    if (ht_box_disjoint_closed(outer, L->cell)) return 1;
+    if (L->n == LIST_MAX) return 0;
+    list_entry *e = &L->e[L->n++];
+    e->outer[0] = float_down(outer.x0);
+    e->outer[1] = float_down(outer.y0);
+    e->outer[2] = float_up(outer.x1);
+    e->outer[3] = float_up(outer.y1);
+    if (box_empty(inner)) {
+        e->inner[0] = e->inner[1] = INFINITY;
+        e->inner[2] = e->inner[3] = -INFINITY;
+    } else {
+        e->inner[0] = float_up(inner.x0);
+        e->inner[1] = float_up(inner.y0);
+        e->inner[2] = float_down(inner.x1);
+        e->inner[3] = float_down(inner.y1);
+    }
+    e->answer = answer;
+    /* The test the lookup makes, on the cell's corners: every point of the cell passes it. */
+    L->done = in_floats(e->inner, L->cell.x0, L->cell.y0) && in_floats(e->inner, L->cell.x1, L->cell.y1);
+    return 1;
+}
+
+typedef struct list_frame {
+    ht_box b;      /* the cell's box in the frame node's space */
+    ht_box co, ci; /* where a point reaches the node's children, in the root's space */
+    const block *blk;
+    const uint32_t *items;
+    int32_t pos, n, slot;
+    size_t mark;   /* scratch in use before this frame's union */
+} list_frame;
+
+/*
+ * The candidate list of the cell whose points all lie in `cell` (root space) into `out`
+ * (LIST_MAX entries): the walk over the cell's box, as sure_answer, but where a child takes
+ * some points of the box and not others, its subtree's entries are listed (post-order) and the
+ * search goes on. A child whose entry misses the box is skipped with its subtree (every node in
+ * it needs the point inside the child's region). Returns the list's length; -1 when the cell
+ * gets none (too many entries, too deep, a union too big, a box not finite).
+ */
+static int make_list(const ht_tree *t, int32_t root, ht_box cell, list_entry *out, scratch *s) {
+    list_frame st[MAX_LIST_DEPTH];
+    list_build L = {out, 0, cell, 0};
+    const block *rb = t->hq.blocks[root];
+    uint32_t rf = t->flags[root];
+    if (!(rf & K_ELIGIBLE) || (rf & (HT_FLAG_CAPTURES | HT_FLAG_ASK_HIT_TEST | HT_FLAG_ASK_POINT_INSIDE |
+                                     HT_FLAG_OUTSIDE_HITS)) || !rb || rb->count == 0)
+        return -1; /* the grid is sure everywhere: no list needed */
+    s->used = 0;
+    int depth = 1;
+    /* Every point looked up is inside the grid, which is the root's region. */
+    st[0] = (list_frame){cell, ALL_BOX, ALL_BOX, rb, NULL, 0, 0, root, 0};
+    if (!box_candidates(rb, cell, s, &st[0].items, &st[0].n)) return -1;
+    while (depth > 0 && !L.done) {
+        list_frame *f = &st[depth - 1];
+        if (f->pos == f->n) {
+            /* The node's children are listed: its own entry (post-order). */
+            depth--;
+            s->used = f->mark;
+            if (depth > 0 && !(t->flags[f->slot] & HT_FLAG_PASS_THROUGH) &&
+                !emit(&L, f->co, f->ci, make_handle(t, f->slot)))
+                return -1;
+            continue;
+        }
+        const kid *k = &f->blk->kids[f->items ? f->items[f->pos] : (uint32_t)f->pos];
+        f->pos++;
+        uint32_t fl = k->flags;
+        int32_t c = k->slot;
+        if (fl & (HT_FLAG_ASK_HIT_TEST | HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS)) {
+            /* Not folded: wherever a point reaches the child, the walk decides. */
+            if (!emit(&L, f->co, EMPTY_BOX, UNSURE)) return -1;
+            continue;
+        }
+        if (!(fl & K_ELIGIBLE)) continue; /* blocks list only hooked ones */
+        ht_box eo = row_region(t, c), ei = eo;
+        if (!axis_aligned(t, c)) {
+            /* Not folded: its subtree answers only within its reach. */
+            ei = EMPTY_BOX;
+            if (htq_reach_box(t, c, &eo) != BOX_BOUNDED) eo = ALL_BOX;
+            else if (!lift(t, root, f->slot, &eo, &ei)) return -1;
+            if (!emit(&L, box_meet(eo, f->co), EMPTY_BOX, UNSURE)) return -1;
+            continue;
+        }
+        if (!lift(t, root, c, &eo, &ei)) return -1;
+        eo = box_meet(eo, f->co);
+        ei = box_meet(ei, f->ci);
+        if (ht_box_disjoint_closed(eo, cell)) continue;
+        const block *cb = t->hq.blocks[c];
+        if ((fl & HT_FLAG_CAPTURES) || !cb || cb->count == 0) {
+            if (!(fl & HT_FLAG_PASS_THROUGH) && !emit(&L, eo, ei, make_handle(t, c))) return -1;
+            continue;
+        }
+        if (depth == MAX_LIST_DEPTH) return -1;
+        list_frame *g = &st[depth];
+        if (!map_box(k, f->b, &g->b)) return -1;
+        g->mark = s->used;
+        if (!box_candidates(cb, g->b, s, &g->items, &g->n)) return -1;
+        g->co = eo;
+        g->ci = ei;
+        g->blk = cb;
+        g->pos = 0;
+        g->slot = c;
+        depth++;
+    }
+    return L.n;
+}
+
+/* The box of cell `c` as cell_answer makes it, clipped to the grid (the lookup takes only
+ * points inside it). */
+static ht_box list_cell_box(const answer_grid *g, size_t c) {
+    int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);
+    double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
+    double slack = ht_box_slack((ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
+    ht_box b = {g->gx0 + ix * cw - slack, g->gy0 + iy * ch - slack, g->gx0 + (ix + 1) * cw + slack,
+                g->gy0 + (iy + 1) * ch + slack};
+    return box_meet(b, (ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
+}
+
+/* Gives every UNSURE cell a list slot with its list (cells whose list cannot be made get
+ * none). Out of memory, the grid has no lists (still exact). */
+static void build_lists(const ht_tree *t, answer_grid *g, scratch *s) {
+    lists_free(g);
+    uint32_t root_flags = t->flags[g->root];
+    g->list_default = (root_flags & K_ELIGIBLE) && !(root_flags & HT_FLAG_PASS_THROUGH)
+                          ? make_handle(t, g->root) : HT_NULL_NODE;
+    size_t ncells = (size_t)g->nx * (size_t)g->ny, words = sub_words(ncells);
+    g->listbits = calloc(words, sizeof *g->listbits);
+    g->listrank = calloc(words, sizeof *g->listrank);
+    size_t cap = 0, used = 0, lcap = 0;
+    list_entry tmp[LIST_MAX];
+    if (!g->listbits || !g->listrank) goto fail;
+    for (size_t c = 0; c < ncells; c++) {
+        if (htq_cell(g, c) != UNSURE) continue;
+        int n = make_list(t, g->root, list_cell_box(g, c), tmp, s);
+        if (n < 0) continue;
+        if (used + (size_t)n + LIST_GROUP > cap) {
+            size_t ncap = cap ? 2 * cap : 1024;
+            list_entry *e = realloc(g->entries, ncap * sizeof *e);
+            if (!e) goto fail;
+            g->entries = e;
+            cap = ncap;
+        }
+        if ((size_t)g->nlists + 2 > lcap) {
+            size_t ncap = lcap ? 2 * lcap : 256;
+            uint32_t *st = realloc(g->list_start, ncap * sizeof *st);
+            if (!st) goto fail;
+            g->list_start = st;
+            uint8_t *ln = realloc(g->list_len, ncap * sizeof *ln);
+            if (!ln) goto fail;
+            g->list_len = ln;
+            lcap = ncap;
+        }
+        memcpy(g->entries + used, tmp, (size_t)n * sizeof *tmp);
+        g->list_start[g->nlists] = (uint32_t)used;
+        g->list_len[g->nlists] = (uint8_t)n;
+        g->nlists++;
+        used += (size_t)n;
+        g->listbits[c >> 6] |= UINT64_C(1) << (c & 63);
+    }
+    if (g->nlists == 0) goto fail; /* nothing to list: no lists */
+    g->list_start[g->nlists] = (uint32_t)used;
+    /* The spares after the last list never match (read by a group, masked off). */
+    for (size_t j = used; j < used + LIST_GROUP - 1; j++) g->entries[j] = (list_entry){{INFINITY, INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, -INFINITY, -INFINITY}, UNSURE};
+    list_entry *e = realloc(g->entries, (used + LIST_GROUP - 1) * sizeof *e);
+    if (e) g->entries = e;
+    int32_t run = 0;
+    for (size_t w = 0; w < words; w++) {
+        g->listrank[w] = run;
+#if defined(__GNUC__) || defined(__clang__)
+        run += __builtin_popcountll(g->listbits[w]);
+#else
+        for (uint64_t v = g->listbits[w]; v; v &= v - 1) run++;
+#endif
+    }
+    return;
+fail:
+    lists_free(g);
+}
+
+/* Cell `c`, settled again: its list (if it has a slot) made anew, or LIST_NONE when the cell
+ * needs none or its list no longer fits its room. */
+static void relist(const ht_tree *t, answer_grid *g, size_t c, scratch *s) {
+    int32_t k = list_slot(g, c);
+    if (k < 0) return;
+    int32_t a = htq_cell(g, c);
+    list_entry tmp[LIST_MAX];
+    int n = a == UNSURE || a == SUBGRID ? make_list(t, g->root, list_cell_box(g, c), tmp, s) : -1;
+    if (n < 0 || (uint32_t)n > g->list_start[k + 1] - g->list_start[k]) {
+        g->list_len[k] = LIST_NONE;
+        return;
+    }
+    memcpy(g->entries + g->list_start[k], tmp, (size_t)n * sizeof *tmp);
+    g->list_len[k] = (uint8_t)n;
+}
+
 /* Fills sub-grid `out` of cell (ix, iy): each sub-cell's box, like a cell's (sub_of maps a
  * point to sub-cell j when its fractional coordinate times SUB is in [SUB * i + j, + 1)).
  * Each quarter (2 x 2 sub-cells) is walked first as the union of its sub-cells' boxes: when
@@ -512,6 +800,8 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
     g->nsub = 0;
     g->subs_pending = any_sure;
     g->announced = 0;
+    lists_free(g);
+    if (any_sure) build_lists(t, g, &s);
     free(s.buf);
     g->unknown = 0;
     return HT_OK;
@@ -548,9 +838,11 @@ void htq_refresh_answers(ht_tree *t) {
     for (int32_t iy = 0; iy < g->ny; iy++) {
         uint16_t *row = g->codes + (size_t)iy * (size_t)g->nx;
         for (int32_t ix = 0; ix < g->nx; ix++)
-            if (row[ix] == CODE_UNKNOWN)
-                row[ix] = settle_cell(t, g, (size_t)iy * (size_t)g->nx + (size_t)ix,
-                                      cell_answer(t, g, ix, iy, &s), &s);
+            if (row[ix] == CODE_UNKNOWN) {
+                size_t c = (size_t)iy * (size_t)g->nx + (size_t)ix;
+                row[ix] = settle_cell(t, g, c, cell_answer(t, g, ix, iy, &s), &s);
+                relist(t, g, c, &s);
+            }
     }
     free(s.buf);
     g->unknown = 0;

@@ -514,12 +514,17 @@ static ht_status run(const ht_tree *t, int32_t slot, const answer_grid *g, const
                 __builtin_prefetch(subs[k]);
 #endif
             }
-            /* Sub-grid cells are looked up now; UNSURE and UNKNOWN take the walk. */
+            /* Sub-grid cells are looked up now, then candidate lists; the rest and UNKNOWN take the walk. */
             for (size_t k = 0; k < np && st == HT_OK; k++) {
                 size_t i = i0 + pending[k];
                 int32_t a = out[i];
                 if (a == SUBGRID && (a = out[i] = sub_answer(g, subs[k], xs[i * stride], ys[i * stride])) >= HT_NULL_NODE)
                     continue;
+                /* An UNSURE cell or sub-cell: its candidate list, when it has one. */
+                if (a == UNSURE && (a = list_lookup(g, xs[i * stride], ys[i * stride])) >= HT_NULL_NODE) {
+                    out[i] = a;
+                    continue;
+                }
                 ht_node hit = HT_NULL_NODE;
                 st = walk(t, &s, slot, xs[i * stride], ys[i * stride], hooks, ask_hit, &hit, tests);
                 if (st == HT_OK) out[i] = hit;
@@ -566,6 +571,7 @@ static ht_status single(ht_tree *t, ht_node node, double x, double y, const ht_h
     const answer_grid *g = ask_hit ? htq_grid_for(t, slot) : NULL;
     if (g) {
         int32_t a = cell_lookup(g, x, y);
+        if (a == UNSURE) a = list_lookup(g, x, y);
         if (a >= HT_NULL_NODE) {
             *out = a;
             return HT_OK;

@@ -108,6 +108,40 @@ typedef struct block {
  * sub-cell proved like a cell: a smaller box straddles fewer edges. */
 #define SUB 4
 #define SUB_CELLS (SUB * SUB)
+/*
+ * Candidate lists (issue 26): for a cell the grid cannot answer (UNSURE, or a sub-grid with
+ * UNSURE sub-cells), the nodes that can answer one of its points, in the walk's order (the
+ * children of a node last-to-first, each child's subtree before the child itself), each as a
+ * rectangle in the root's space: where a point reaches the node through every ancestor and is
+ * inside it. With no hook on the way and only axis-aligned transforms (translation, scale),
+ * that is one rectangle: the intersection of the regions of the node and its ancestors, each
+ * mapped into the root's space. The walk converts a point level by level with its own
+ * rounding, so an entry keeps two rectangles: `outer`, the rectangle widened by the slack rule
+ * of geom.h at every level (a point outside it is surely not taken by the node), and `inner`,
+ * shrunk by the same (a point inside it surely is), both rounded outwards / inwards to floats
+ * (half the memory; a point within a float's ulp of an edge only takes the walk). A point of
+ * the cell takes the first entry whose `outer` holds it: its answer when its `inner` holds it
+ * too, else the exact walk (the point is within the margin of an edge, or the entry stands for
+ * a subtree the lists do not fold: a hook, a rotated view, hits outside bounds; its `inner`
+ * is empty). When no entry holds the point, nothing but the root can take it (the list names
+ * every other node whose `outer` meets the cell), and the answer is the root's own
+ * (`list_default`). A list is cut after the first entry whose `inner` holds the whole cell.
+ *
+ * Lists follow the cells' protocol: one is read only for a cell that is UNSURE or SUBGRID
+ * (never UNKNOWN), and rebuilt when its cell is settled again (htq_refresh_answers). A cell
+ * gets a list slot when the grid is built (cells UNSURE then), with room for that many
+ * entries, and keeps it for the grid's life; a list that no longer fits is left empty (the
+ * walk decides). Slots are the set bits of `listbits`, numbered like sub-grids.
+ */
+#define LIST_MAX 16
+#define LIST_NONE 255 /* list_len of a slot whose list did not fit: the walk decides */
+#define LIST_GROUP 4 /* entries tested together; the pool has LIST_GROUP - 1 spare entries */
+typedef struct list_entry {
+    float outer[4]; /* x0, y0, x1, y1 */
+    float inner[4]; /* empty (x0 > x1) when the entry only says "take the walk" */
+    int32_t answer;
+} list_entry;
+
 typedef struct answer_grid {
     int32_t root; /* slot, -1 when there is no grid */
     int32_t nx, ny, capacity; /* capacity: cells allocated */
@@ -133,6 +167,15 @@ typedef struct answer_grid {
      * bulk points announced since the grid's build pay for them (SUB_PAY_POINTS per cell). */
     int subs_pending;
     uint64_t announced;
+    /* Candidate lists (above): slot k of a cell is its rank among the set bits of listbits;
+     * its entries are entries[list_start[k] .. + list_len[k]), room up to list_start[k + 1]. */
+    uint64_t *listbits;
+    int32_t *listrank;
+    uint32_t *list_start; /* nlists + 1 */
+    uint8_t *list_len;    /* entries in the list, or LIST_NONE */
+    list_entry *entries;  /* list_start[nlists] + LIST_GROUP - 1 (spares, never matching) */
+    int32_t nlists;
+    int32_t list_default; /* the root's own answer: a point no entry holds gets it */
 } answer_grid;
 
 /*
@@ -292,6 +335,67 @@ HT_HOT int32_t sub_answer(const answer_grid *g, const uint16_t *sub, double x, d
 /* The sub-grid of the cell of (x, y), a point of the grid's domain whose cell has one. */
 HT_HOT const uint16_t *sub_line(const answer_grid *g, double x, double y) {
     return sub_of_cell(g, grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny));
+}
+
+/* The list slot of cell `c`, or -1. */
+static inline int32_t list_slot(const answer_grid *g, size_t c) {
+    if (!g->listbits || !(g->listbits[c >> 6] >> (c & 63) & 1)) return -1;
+    uint64_t w = g->listbits[c >> 6] & ((UINT64_C(1) << (c & 63)) - 1);
+#if defined(__GNUC__) || defined(__clang__)
+    int bits = __builtin_popcountll(w);
+#else
+    int bits = 0;
+    for (; w; w &= w - 1) bits++;
+#endif
+    return g->listrank[c >> 6] + bits;
+}
+
+/* Is (x, y) in the closed box of floats b (x0, y0, x1, y1)? The floats widen exactly. */
+HT_HOT int in_floats(const float *b, double x, double y) {
+    return ((double)b[0] <= x) & (x <= (double)b[2]) & ((double)b[1] <= y) & (y <= (double)b[3]);
+}
+
+/* The answer list `k` gives a point (x, y) of its cell: a handle or HT_NULL_NODE, or UNSURE
+ * (take the walk). The entries are tested LIST_GROUP at a time without a branch; the first
+ * whose outer box holds the point decides. */
+HT_HOT int32_t list_answer(const answer_grid *g, int32_t k, double x, double y) {
+    uint32_t n = g->list_len[k];
+    if (n == LIST_NONE) return UNSURE;
+    const list_entry *e = g->entries + g->list_start[k];
+    uint32_t mask = 0;
+#if defined(__SSE2__)
+    __m128d p = _mm_set_pd(y, x);
+#endif
+    for (uint32_t j0 = 0; j0 < n; j0 += LIST_GROUP) {
+        for (uint32_t j = j0; j < j0 + LIST_GROUP; j++) {
+#if defined(__SSE2__)
+            __m128 o = _mm_loadu_ps(e[j].outer);
+            __m128d lo = _mm_cvtps_pd(o), hi = _mm_cvtps_pd(_mm_movehl_ps(o, o));
+            uint32_t m = _mm_movemask_pd(_mm_and_pd(_mm_cmple_pd(lo, p), _mm_cmple_pd(p, hi))) == 3;
+#else
+            uint32_t m = (uint32_t)in_floats(e[j].outer, x, y);
+#endif
+            mask |= m << j;
+        }
+    }
+    mask &= (UINT32_C(1) << n) - 1; /* the spares and the next list's entries */
+    if (!mask) return g->list_default;
+#if defined(__GNUC__) || defined(__clang__)
+    uint32_t j = (uint32_t)__builtin_ctz(mask);
+#else
+    uint32_t j = 0;
+    while (!(mask >> j & 1)) j++;
+#endif
+    return in_floats(e[j].inner, x, y) ? e[j].answer : UNSURE;
+}
+
+/* The answer the candidate lists give (x, y), a point whose cell (or sub-cell) is UNSURE, or
+ * was outside the grid: UNSURE when they cannot say (no list, outside the grid, near an edge). */
+HT_HOT int32_t list_lookup(const answer_grid *g, double x, double y) {
+    if (!g->listbits || !(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
+    size_t c = grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny);
+    int32_t k = list_slot(g, c);
+    return k < 0 ? UNSURE : list_answer(g, k, x, y);
 }
 
 /* The first pass of the bulk loop: the answer grid's fields in locals (the compiler cannot keep
