@@ -39,13 +39,19 @@ static void lists_free(answer_grid *g) {
     free(g->listrank);
     free(g->list_start);
     free(g->list_len);
+    free(g->items);
     free(g->entries);
+    free(g->entry_of);
     g->listbits = NULL;
     g->listrank = NULL;
     g->list_start = NULL;
     g->list_len = NULL;
+    g->items = NULL;
     g->entries = NULL;
+    g->entry_of = NULL;
     g->nlists = 0;
+    g->nentries = g->entries_cap = g->entries_built = 0;
+    g->entry_slots = 0;
 }
 
 void htq_answers_free(answer_grid *g) {
@@ -77,7 +83,8 @@ size_t htq_answers_bytes(const answer_grid *g) {
     if (g->listbits)
         lists = sub_words((size_t)g->nx * (size_t)g->ny) * (sizeof *g->listbits + sizeof *g->listrank) +
                 ((size_t)g->nlists + 1) * sizeof *g->list_start + (size_t)g->nlists * sizeof *g->list_len +
-                ((size_t)g->list_start[g->nlists] + LIST_GROUP - 1) * sizeof *g->entries;
+                ((size_t)g->list_start[g->nlists] + LIST_GROUP - 1) * sizeof *g->items +
+                (size_t)g->entries_cap * sizeof *g->entries + (size_t)g->entry_slots * sizeof *g->entry_of;
     return lists + (size_t)g->capacity * sizeof *g->codes + (size_t)g->palette_cap * sizeof *g->palette +
            (size_t)g->hash_cap * sizeof *g->hash + words * (sizeof *g->subbits + sizeof *g->subrank) +
            (size_t)g->nsub * SUB_CELLS * sizeof *g->sub;
@@ -403,6 +410,7 @@ static float float_up(double v) {
 
 typedef struct list_build {
     list_entry *e;
+    int32_t *key; /* the node of each entry */
     int n;
     ht_box cell; /* every point of the cell is in it (root space) */
     int done;    /* an entry surely takes every point of the cell: nothing after it matters */
@@ -410,9 +418,10 @@ typedef struct list_build {
 
 /* Appends an entry (outer and inner in the root's space): none when its outer misses the
  * cell (no point of the cell reaches the node). 0 when the list is full. */
-static int emit(list_build *L, ht_box outer, ht_box inner, int32_t answer) {
+static int emit(list_build *L, int32_t node, ht_box outer, ht_box inner, int32_t answer) {
     if (ht_box_disjoint_closed(outer, L->cell)) return 1;
     if (L->n == LIST_MAX) return 0;
+    L->key[L->n] = node;
     list_entry *e = &L->e[L->n++];
     e->outer[0] = float_down(outer.x0);
     e->outer[1] = float_down(outer.y0);
@@ -444,15 +453,16 @@ typedef struct list_frame {
 
 /*
  * The candidate list of the cell whose points all lie in `cell` (root space) into `out`
- * (LIST_MAX entries): the walk over the cell's box, as sure_answer, but where a child takes
+ * (LIST_MAX entries, the node of each in `keys`): the walk over the cell's box, as sure_answer, but where a child takes
  * some points of the box and not others, its subtree's entries are listed (post-order) and the
  * search goes on. A child whose entry misses the box is skipped with its subtree (every node in
  * it needs the point inside the child's region). Returns the list's length; -1 when the cell
  * gets none (too many entries, too deep, a union too big, a box not finite).
  */
-static int make_list(const ht_tree *t, int32_t root, ht_box cell, list_entry *out, scratch *s) {
+static int make_list(const ht_tree *t, int32_t root, ht_box cell, list_entry *out, int32_t *keys,
+                     scratch *s) {
     list_frame st[MAX_LIST_DEPTH];
-    list_build L = {out, 0, cell, 0};
+    list_build L = {out, keys, 0, cell, 0};
     const block *rb = t->hq.blocks[root];
     uint32_t rf = t->flags[root];
     if (!(rf & K_ELIGIBLE) || (rf & (HT_FLAG_CAPTURES | HT_FLAG_ASK_HIT_TEST | HT_FLAG_ASK_POINT_INSIDE |
@@ -470,7 +480,7 @@ static int make_list(const ht_tree *t, int32_t root, ht_box cell, list_entry *ou
             depth--;
             s->used = f->mark;
             if (depth > 0 && !(t->flags[f->slot] & HT_FLAG_PASS_THROUGH) &&
-                !emit(&L, f->co, f->ci, make_handle(t, f->slot)))
+                !emit(&L, f->slot, f->co, f->ci, make_handle(t, f->slot)))
                 return -1;
             continue;
         }
@@ -480,7 +490,7 @@ static int make_list(const ht_tree *t, int32_t root, ht_box cell, list_entry *ou
         int32_t c = k->slot;
         if (fl & (HT_FLAG_ASK_HIT_TEST | HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS)) {
             /* Not folded: wherever a point reaches the child, the walk decides. */
-            if (!emit(&L, f->co, EMPTY_BOX, UNSURE)) return -1;
+            if (!emit(&L, c, f->co, EMPTY_BOX, UNSURE)) return -1;
             continue;
         }
         if (!(fl & K_ELIGIBLE)) continue; /* blocks list only hooked ones */
@@ -490,7 +500,7 @@ static int make_list(const ht_tree *t, int32_t root, ht_box cell, list_entry *ou
             ei = EMPTY_BOX;
             if (htq_reach_box(t, c, &eo) != BOX_BOUNDED) eo = ALL_BOX;
             else if (!lift(t, root, f->slot, &eo, &ei)) return -1;
-            if (!emit(&L, box_meet(eo, f->co), EMPTY_BOX, UNSURE)) return -1;
+            if (!emit(&L, c, box_meet(eo, f->co), EMPTY_BOX, UNSURE)) return -1;
             continue;
         }
         if (!lift(t, root, c, &eo, &ei)) return -1;
@@ -499,7 +509,7 @@ static int make_list(const ht_tree *t, int32_t root, ht_box cell, list_entry *ou
         if (ht_box_disjoint_closed(eo, cell)) continue;
         const block *cb = t->hq.blocks[c];
         if ((fl & HT_FLAG_CAPTURES) || !cb || cb->count == 0) {
-            if (!(fl & HT_FLAG_PASS_THROUGH) && !emit(&L, eo, ei, make_handle(t, c))) return -1;
+            if (!(fl & HT_FLAG_PASS_THROUGH) && !emit(&L, c, eo, ei, make_handle(t, c))) return -1;
             continue;
         }
         if (depth == MAX_LIST_DEPTH) return -1;
@@ -528,8 +538,45 @@ static ht_box list_cell_box(const answer_grid *g, size_t c) {
     return box_meet(b, (ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
 }
 
-/* Gives every UNSURE cell a list slot with its list (cells whose list cannot be made get
- * none). Out of memory, the grid has no lists (still exact). */
+/* The index of entry `e` of node `node` in the table: the node's entry when it is the same,
+ * else `e` appended (and made the node's). 0 when out of memory. */
+static uint32_t intern(const ht_tree *t, answer_grid *g, int32_t node, const list_entry *e) {
+    if (node >= g->entry_slots) {
+        int32_t n = t->slots > node ? t->slots : node + 1;
+        uint32_t *p = realloc(g->entry_of, (size_t)n * sizeof *p);
+        if (!p) return 0;
+        memset(p + g->entry_slots, 0, (size_t)(n - g->entry_slots) * sizeof *p);
+        g->entry_of = p;
+        g->entry_slots = n;
+    }
+    uint32_t i = g->entry_of[node];
+    if (i != 0 && memcmp(&g->entries[i], e, sizeof *e) == 0) return i;
+    if (g->nentries == g->entries_cap) {
+        if (g->entries_cap >= UINT32_MAX / 2) return 0;
+        uint32_t cap = g->entries_cap ? 2 * g->entries_cap : 256;
+        list_entry *p = realloc(g->entries, (size_t)cap * sizeof *p);
+        if (!p) return 0;
+        g->entries = p;
+        g->entries_cap = cap;
+    }
+    g->entries[g->nentries] = *e;
+    g->entry_of[node] = g->nentries;
+    return g->nentries++;
+}
+
+/* Makes the list of cell `c` and interns its entries into `out` (the indices); its length, or
+ * -1 when the cell gets none. */
+static int cell_list(const ht_tree *t, answer_grid *g, size_t c, uint32_t *out, scratch *s) {
+    list_entry tmp[LIST_MAX];
+    int32_t keys[LIST_MAX];
+    int n = make_list(t, g->root, list_cell_box(g, c), tmp, keys, s);
+    for (int j = 0; j < n; j++)
+        if ((out[j] = intern(t, g, keys[j], &tmp[j])) == 0) return -1;
+    return n;
+}
+
+/* Gives every cell that is not sure (UNSURE, or a sub-grid) a list slot with its list (cells
+ * whose list cannot be made get none). Out of memory, the grid has no lists (still exact). */
 static void build_lists(const ht_tree *t, answer_grid *g, scratch *s) {
     lists_free(g);
     uint32_t root_flags = t->flags[g->root];
@@ -538,18 +585,23 @@ static void build_lists(const ht_tree *t, answer_grid *g, scratch *s) {
     size_t ncells = (size_t)g->nx * (size_t)g->ny, words = sub_words(ncells);
     g->listbits = calloc(words, sizeof *g->listbits);
     g->listrank = calloc(words, sizeof *g->listrank);
+    g->entries = malloc(256 * sizeof *g->entries);
     size_t cap = 0, used = 0, lcap = 0;
-    list_entry tmp[LIST_MAX];
-    if (!g->listbits || !g->listrank) goto fail;
+    uint32_t tmp[LIST_MAX];
+    if (!g->listbits || !g->listrank || !g->entries) goto fail;
+    g->entries_cap = 256;
+    g->entries[0] = (list_entry){{INFINITY, INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, -INFINITY, -INFINITY}, UNSURE};
+    g->nentries = 1;
     for (size_t c = 0; c < ncells; c++) {
-        if (htq_cell(g, c) != UNSURE) continue;
-        int n = make_list(t, g->root, list_cell_box(g, c), tmp, s);
+        int32_t a = htq_cell(g, c);
+        if (a != UNSURE && a != SUBGRID) continue;
+        int n = cell_list(t, g, c, tmp, s);
         if (n < 0) continue;
         if (used + (size_t)n + LIST_GROUP > cap) {
             size_t ncap = cap ? 2 * cap : 1024;
-            list_entry *e = realloc(g->entries, ncap * sizeof *e);
-            if (!e) goto fail;
-            g->entries = e;
+            uint32_t *p = realloc(g->items, ncap * sizeof *p);
+            if (!p) goto fail;
+            g->items = p;
             cap = ncap;
         }
         if ((size_t)g->nlists + 2 > lcap) {
@@ -562,7 +614,7 @@ static void build_lists(const ht_tree *t, answer_grid *g, scratch *s) {
             g->list_len = ln;
             lcap = ncap;
         }
-        memcpy(g->entries + used, tmp, (size_t)n * sizeof *tmp);
+        memcpy(g->items + used, tmp, (size_t)n * sizeof *tmp);
         g->list_start[g->nlists] = (uint32_t)used;
         g->list_len[g->nlists] = (uint8_t)n;
         g->nlists++;
@@ -571,10 +623,11 @@ static void build_lists(const ht_tree *t, answer_grid *g, scratch *s) {
     }
     if (g->nlists == 0) goto fail; /* nothing to list: no lists */
     g->list_start[g->nlists] = (uint32_t)used;
-    /* The spares after the last list never match (read by a group, masked off). */
-    for (size_t j = used; j < used + LIST_GROUP - 1; j++) g->entries[j] = (list_entry){{INFINITY, INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, -INFINITY, -INFINITY}, UNSURE};
-    list_entry *e = realloc(g->entries, (used + LIST_GROUP - 1) * sizeof *e);
-    if (e) g->entries = e;
+    /* The spares after the last list name entry 0 (read by a group, masked off). */
+    for (size_t j = used; j < used + LIST_GROUP - 1; j++) g->items[j] = 0;
+    uint32_t *p = realloc(g->items, (used + LIST_GROUP - 1) * sizeof *p);
+    if (p) g->items = p;
+    g->entries_built = g->nentries;
     int32_t run = 0;
     for (size_t w = 0; w < words; w++) {
         g->listrank[w] = run;
@@ -595,13 +648,13 @@ static void relist(const ht_tree *t, answer_grid *g, size_t c, scratch *s) {
     int32_t k = list_slot(g, c);
     if (k < 0) return;
     int32_t a = htq_cell(g, c);
-    list_entry tmp[LIST_MAX];
-    int n = a == UNSURE || a == SUBGRID ? make_list(t, g->root, list_cell_box(g, c), tmp, s) : -1;
+    uint32_t tmp[LIST_MAX];
+    int n = a == UNSURE || a == SUBGRID ? cell_list(t, g, c, tmp, s) : -1;
     if (n < 0 || (uint32_t)n > g->list_start[k + 1] - g->list_start[k]) {
         g->list_len[k] = LIST_NONE;
         return;
     }
-    memcpy(g->entries + g->list_start[k], tmp, (size_t)n * sizeof *tmp);
+    memcpy(g->items + g->list_start[k], tmp, (size_t)n * sizeof *tmp);
     g->list_len[k] = (uint8_t)n;
 }
 
@@ -657,6 +710,18 @@ static uint16_t settle_cell(ht_tree *t, answer_grid *g, size_t c, int32_t a, scr
     return r == SUBGRID && g->sub_base < MAX_CODES ? sub_code(k) : code_of(g, r);
 }
 
+/* Cell `c` has a list that leaves only points within a margin of an edge to the walk (no
+ * entry stands for a subtree it does not fold): a sub-grid would add memory, not answers. */
+static int list_decides(const answer_grid *g, size_t c) {
+    int32_t k = list_slot(g, c);
+    if (k < 0 || g->list_len[k] == LIST_NONE) return 0;
+    for (uint32_t j = 0; j < g->list_len[k]; j++) {
+        const list_entry *e = &g->entries[g->items[g->list_start[k] + j]];
+        if (!(e->inner[0] <= e->inner[2])) return 0;
+    }
+    return 1;
+}
+
 /* Palette codes kept free for answers added after the sub-grids take their codes. */
 #define SUB_CODE_ROOM 1024
 
@@ -664,7 +729,8 @@ static uint16_t settle_cell(ht_tree *t, answer_grid *g, size_t c, int32_t a, scr
 #define MAX_SUBGRIDS 131072
 
 /* Gives every UNSURE cell a sub-grid, unless its sub-cells all agree (then the cell takes
- * their one answer, or stays UNSURE). Out of memory, cells stay as they are. */
+ * their one answer, or stays UNSURE) or its candidate list decides it (list_decides). Out of
+ * memory, cells stay as they are. */
 static void build_subgrids(ht_tree *t, answer_grid *g, scratch *s) {
     size_t ncells = (size_t)g->nx * (size_t)g->ny, words = sub_words(ncells);
     free(g->subbits);
@@ -680,7 +746,7 @@ static void build_subgrids(ht_tree *t, answer_grid *g, scratch *s) {
     if (!g->subbits || !g->subrank) goto fail;
     for (size_t c = 0; c < ncells; c++) {
         int32_t a = htq_cell(g, c);
-        if (a >= HT_NULL_NODE || a == UNKNOWN || a == SUBGRID) continue;
+        if (a >= HT_NULL_NODE || a == UNKNOWN || a == SUBGRID || list_decides(g, c)) continue;
         int32_t r = fill_sub(t, g, (int32_t)(c % (size_t)g->nx), (int32_t)(c / (size_t)g->nx), tmp, s);
         if (r != SUBGRID) {
             g->codes[c] = code_of(g, r); /* all alike: no sub-grid */
@@ -844,6 +910,9 @@ void htq_refresh_answers(ht_tree *t) {
                 relist(t, g, c, &s);
             }
     }
+    /* Entries replaced since the lists were built: when they are as many as those in use, the
+     * lists are built anew (the table shrinks back; every cell is settled now). */
+    if (g->listbits && g->nentries > 2 * g->entries_built + 1024) build_lists(t, g, &s);
     free(s.buf);
     g->unknown = 0;
 }

@@ -229,17 +229,18 @@ static int by_double(const void *a, const void *b) {
 /* The coordinates validation tests a list at along one axis: the cell's edges and centre, and
  * every edge of the first entries (where a margin too small would show), each with the double
  * on either side. Returns how many (at most 3 * (3 + 4 * VALIDATE_ENTRIES)). */
-static int list_coords(const list_entry *e, int n, int axis, double lo, double hi, double *out) {
+static int list_coords(const list_entry *e, const uint32_t *ix, int n, int axis, double lo, double hi,
+                       double *out) {
     int m = 0;
     double base[3 + 4 * VALIDATE_ENTRIES];
     base[m++] = lo;
     base[m++] = (lo + hi) / 2;
     base[m++] = hi;
     for (int j = 0; j < n && j < VALIDATE_ENTRIES; j++) {
-        base[m++] = e[j].outer[axis];
-        base[m++] = e[j].outer[axis + 2];
-        base[m++] = e[j].inner[axis];
-        base[m++] = e[j].inner[axis + 2];
+        base[m++] = e[ix[j]].outer[axis];
+        base[m++] = e[ix[j]].outer[axis + 2];
+        base[m++] = e[ix[j]].inner[axis];
+        base[m++] = e[ix[j]].inner[axis + 2];
     }
     int k = 0;
     for (int i = 0; i < m; i++) {
@@ -267,12 +268,17 @@ static ht_status validate_lists(const ht_tree *t, const answer_grid *g) {
         if (g->listrank[w] != run) return HT_E_CORRUPT;
         for (uint64_t v = g->listbits[w]; v; v &= v - 1) run++;
     }
-    if (run != g->nlists || g->list_start[0] != 0) return HT_E_CORRUPT;
+    if (run != g->nlists || g->list_start[0] != 0 || g->nentries < 1 || g->nentries > g->entries_cap)
+        return HT_E_CORRUPT;
     for (int32_t k = 0; k < g->nlists; k++) {
         uint32_t room = g->list_start[k + 1] - g->list_start[k];
         if (g->list_start[k + 1] < g->list_start[k] || (g->list_len[k] != LIST_NONE && g->list_len[k] > room))
             return HT_E_CORRUPT;
     }
+    for (uint32_t j = 0; j < g->list_start[g->nlists] + LIST_GROUP - 1; j++)
+        if (g->items[j] >= g->nentries) return HT_E_CORRUPT;
+    for (int32_t s = 0; s < g->entry_slots; s++)
+        if (g->entry_of[s] >= g->nentries) return HT_E_CORRUPT;
     int32_t stride = g->nlists / VALIDATE_LISTS;
     stride = stride < 1 ? 1 : stride;
     double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
@@ -283,10 +289,10 @@ static ht_status validate_lists(const ht_tree *t, const answer_grid *g) {
         int32_t a = htq_cell(g, c);
         if (a != UNSURE && a != SUBGRID) continue; /* UNKNOWN: not read until settled again */
         int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);
-        const list_entry *e = g->entries + g->list_start[k];
+        const uint32_t *items = g->items + g->list_start[k];
         int n = g->list_len[k];
-        int nxs = list_coords(e, n, 0, g->gx0 + ix * cw, g->gx0 + (ix + 1) * cw, xs);
-        int nys = list_coords(e, n, 1, g->gy0 + iy * ch, g->gy0 + (iy + 1) * ch, ys);
+        int nxs = list_coords(g->entries, items, n, 0, g->gx0 + ix * cw, g->gx0 + (ix + 1) * cw, xs);
+        int nys = list_coords(g->entries, items, n, 1, g->gy0 + iy * ch, g->gy0 + (iy + 1) * ch, ys);
         for (int i = 0; i < nxs; i++) {
             for (int j = 0; j < nys; j++) {
                 double x = xs[i], y = ys[j];

@@ -127,15 +127,24 @@ typedef struct block {
  * every other node whose `outer` meets the cell), and the answer is the root's own
  * (`list_default`). A list is cut after the first entry whose `inner` holds the whole cell.
  *
+ * An entry depends on its node alone (and its ancestors), not on the cell: entries are shared
+ * by all the lists that name them (a table, `entries`, and per list the indices of its entries
+ * in order), one per node (`entry_of`, by slot). Entry 0 never matches (the lists' padding).
+ *
  * Lists follow the cells' protocol: one is read only for a cell that is UNSURE or SUBGRID
  * (never UNKNOWN), and rebuilt when its cell is settled again (htq_refresh_answers). A cell
  * gets a list slot when the grid is built (cells UNSURE then), with room for that many
- * entries, and keeps it for the grid's life; a list that no longer fits is left empty (the
- * walk decides). Slots are the set bits of `listbits`, numbered like sub-grids.
+ * entries, and keeps it for the grid's life; a list that no longer fits is marked LIST_NONE
+ * (the walk decides). Slots are the set bits of `listbits`, numbered like sub-grids. A node
+ * whose entry changes gets a new entry at the end of the table (the lists of cells that a
+ * change did not reach may still name the old one: such a cell is outside both the old and the
+ * new reach of the node, so no point of it is inside either entry's `inner`, and skipping or
+ * walking it is exact); when the table has grown to twice its size at the last build, the
+ * lists are built anew.
  */
 #define LIST_MAX 16
 #define LIST_NONE 255 /* list_len of a slot whose list did not fit: the walk decides */
-#define LIST_GROUP 4 /* entries tested together; the pool has LIST_GROUP - 1 spare entries */
+#define LIST_GROUP 4 /* entries tested together; the index pool has LIST_GROUP - 1 spare zeros */
 typedef struct list_entry {
     float outer[4]; /* x0, y0, x1, y1 */
     float inner[4]; /* empty (x0 > x1) when the entry only says "take the walk" */
@@ -168,13 +177,18 @@ typedef struct answer_grid {
     int subs_pending;
     uint64_t announced;
     /* Candidate lists (above): slot k of a cell is its rank among the set bits of listbits;
-     * its entries are entries[list_start[k] .. + list_len[k]), room up to list_start[k + 1]. */
+     * its entries are entries[items[list_start[k] + j]] for j < list_len[k], room up to
+     * list_start[k + 1]. */
     uint64_t *listbits;
     int32_t *listrank;
     uint32_t *list_start; /* nlists + 1 */
     uint8_t *list_len;    /* entries in the list, or LIST_NONE */
-    list_entry *entries;  /* list_start[nlists] + LIST_GROUP - 1 (spares, never matching) */
+    uint32_t *items;      /* list_start[nlists] + LIST_GROUP - 1 (spares: entry 0) */
     int32_t nlists;
+    list_entry *entries;  /* entry 0 never matches */
+    uint32_t nentries, entries_cap, entries_built; /* entries_built: at the last build */
+    uint32_t *entry_of;   /* per slot (entry_slots of them): its node's entry, 0 for none */
+    int32_t entry_slots;
     int32_t list_default; /* the root's own answer: a point no entry holds gets it */
 } answer_grid;
 
@@ -361,7 +375,8 @@ HT_HOT int in_floats(const float *b, double x, double y) {
 HT_HOT int32_t list_answer(const answer_grid *g, int32_t k, double x, double y) {
     uint32_t n = g->list_len[k];
     if (n == LIST_NONE) return UNSURE;
-    const list_entry *e = g->entries + g->list_start[k];
+    const uint32_t *ix = g->items + g->list_start[k];
+    const list_entry *e = g->entries;
     uint32_t mask = 0;
 #if defined(__SSE2__)
     __m128d p = _mm_set_pd(y, x);
@@ -369,11 +384,11 @@ HT_HOT int32_t list_answer(const answer_grid *g, int32_t k, double x, double y) 
     for (uint32_t j0 = 0; j0 < n; j0 += LIST_GROUP) {
         for (uint32_t j = j0; j < j0 + LIST_GROUP; j++) {
 #if defined(__SSE2__)
-            __m128 o = _mm_loadu_ps(e[j].outer);
+            __m128 o = _mm_loadu_ps(e[ix[j]].outer);
             __m128d lo = _mm_cvtps_pd(o), hi = _mm_cvtps_pd(_mm_movehl_ps(o, o));
             uint32_t m = _mm_movemask_pd(_mm_and_pd(_mm_cmple_pd(lo, p), _mm_cmple_pd(p, hi))) == 3;
 #else
-            uint32_t m = (uint32_t)in_floats(e[j].outer, x, y);
+            uint32_t m = (uint32_t)in_floats(e[ix[j]].outer, x, y);
 #endif
             mask |= m << j;
         }
@@ -386,7 +401,7 @@ HT_HOT int32_t list_answer(const answer_grid *g, int32_t k, double x, double y) 
     uint32_t j = 0;
     while (!(mask >> j & 1)) j++;
 #endif
-    return in_floats(e[j].inner, x, y) ? e[j].answer : UNSURE;
+    return in_floats(e[ix[j]].inner, x, y) ? e[ix[j]].answer : UNSURE;
 }
 
 /* The answer the candidate lists give (x, y), a point whose cell (or sub-cell) is UNSURE, or
