@@ -37,21 +37,21 @@ static inline uint32_t answer_hash(int32_t a, int32_t cap) {
 static void lists_free(answer_grid *g) {
     free(g->listbits);
     free(g->listrank);
-    free(g->list_start);
-    free(g->list_len);
+    free(g->list_head);
     free(g->items);
     free(g->entries);
-    free(g->entry_of);
+    free(g->entry_node);
+    free(g->entry_hash);
     g->listbits = NULL;
     g->listrank = NULL;
-    g->list_start = NULL;
-    g->list_len = NULL;
+    g->list_head = NULL;
     g->items = NULL;
     g->entries = NULL;
-    g->entry_of = NULL;
+    g->entry_node = NULL;
+    g->entry_hash = NULL;
     g->nlists = 0;
     g->nentries = g->entries_cap = g->entries_built = 0;
-    g->entry_slots = 0;
+    g->hash_slots = g->hash_used = 0;
 }
 
 void htq_answers_free(answer_grid *g) {
@@ -82,9 +82,10 @@ size_t htq_answers_bytes(const answer_grid *g) {
     size_t lists = 0;
     if (g->listbits)
         lists = sub_words((size_t)g->nx * (size_t)g->ny) * (sizeof *g->listbits + sizeof *g->listrank) +
-                ((size_t)g->nlists + 1) * sizeof *g->list_start + (size_t)g->nlists * sizeof *g->list_len +
-                ((size_t)g->list_start[g->nlists] + LIST_GROUP - 1) * sizeof *g->items +
-                (size_t)g->entries_cap * sizeof *g->entries + (size_t)g->entry_slots * sizeof *g->entry_of;
+                ((size_t)g->nlists + 1) * sizeof *g->list_head +
+                ((size_t)list_start(g, g->nlists) + LIST_GROUP - 1) * sizeof *g->items +
+                (size_t)g->entries_cap * (sizeof *g->entries + sizeof *g->entry_node) +
+                (size_t)g->hash_slots * sizeof *g->entry_hash;
     return lists + (size_t)g->capacity * sizeof *g->codes + (size_t)g->palette_cap * sizeof *g->palette +
            (size_t)g->hash_cap * sizeof *g->hash + words * (sizeof *g->subbits + sizeof *g->subrank) +
            (size_t)g->nsub * SUB_CELLS * sizeof *g->sub;
@@ -392,22 +393,6 @@ static int lift(const ht_tree *t, int32_t root, int32_t p, ht_box *outer, ht_box
     return 1;
 }
 
-/* `v` rounded to a float downwards / upwards (beyond the float range: to the infinity or the
- * largest float on that side). */
-static float float_down(double v) {
-    if (v > FLT_MAX) return FLT_MAX;
-    if (v < -FLT_MAX) return -INFINITY;
-    float f = (float)v;
-    return (double)f > v ? nextafterf(f, -INFINITY) : f;
-}
-
-static float float_up(double v) {
-    if (v > FLT_MAX) return INFINITY;
-    if (v < -FLT_MAX) return -FLT_MAX;
-    float f = (float)v;
-    return (double)f < v ? nextafterf(f, INFINITY) : f;
-}
-
 typedef struct list_build {
     list_entry *e;
     int32_t *key; /* the node of each entry */
@@ -423,22 +408,16 @@ static int emit(list_build *L, int32_t node, ht_box outer, ht_box inner, int32_t
     if (L->n == LIST_MAX) return 0;
     L->key[L->n] = node;
     list_entry *e = &L->e[L->n++];
-    e->outer[0] = float_down(outer.x0);
-    e->outer[1] = float_down(outer.y0);
-    e->outer[2] = float_up(outer.x1);
-    e->outer[3] = float_up(outer.y1);
-    if (box_empty(inner)) {
-        e->inner[0] = e->inner[1] = INFINITY;
-        e->inner[2] = e->inner[3] = -INFINITY;
-    } else {
-        e->inner[0] = float_up(inner.x0);
-        e->inner[1] = float_up(inner.y0);
-        e->inner[2] = float_down(inner.x1);
-        e->inner[3] = float_down(inner.y1);
+    *e = (list_entry){{outer.x0, outer.y0, -outer.x1, -outer.y1}, {INFINITY, INFINITY, INFINITY, INFINITY},
+                      answer, 0};
+    if (!box_empty(inner)) {
+        e->inner[0] = inner.x0;
+        e->inner[1] = inner.y0;
+        e->inner[2] = -inner.x1;
+        e->inner[3] = -inner.y1;
     }
-    e->answer = answer;
     /* The test the lookup makes, on the cell's corners: every point of the cell passes it. */
-    L->done = in_floats(e->inner, L->cell.x0, L->cell.y0) && in_floats(e->inner, L->cell.x1, L->cell.y1);
+    L->done = in_entry_box(e->inner, L->cell.x0, L->cell.y0) && in_entry_box(e->inner, L->cell.x1, L->cell.y1);
     return 1;
 }
 
@@ -538,29 +517,53 @@ static ht_box list_cell_box(const answer_grid *g, size_t c) {
     return box_meet(b, (ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
 }
 
-/* The index of entry `e` of node `node` in the table: the node's entry when it is the same,
- * else `e` appended (and made the node's). 0 when out of memory. */
-static uint32_t intern(const ht_tree *t, answer_grid *g, int32_t node, const list_entry *e) {
-    if (node >= g->entry_slots) {
-        int32_t n = t->slots > node ? t->slots : node + 1;
-        uint32_t *p = realloc(g->entry_of, (size_t)n * sizeof *p);
-        if (!p) return 0;
-        memset(p + g->entry_slots, 0, (size_t)(n - g->entry_slots) * sizeof *p);
-        g->entry_of = p;
-        g->entry_slots = n;
+static inline uint32_t node_hash(int32_t node, uint32_t slots) {
+    return ((uint32_t)node * 2654435761u) & (slots - 1);
+}
+
+/* Where node `node` is (or would go) in the hash. */
+static uint32_t hash_find(const answer_grid *g, int32_t node) {
+    uint32_t h = node_hash(node, g->hash_slots);
+    while (g->entry_hash[h] && g->entry_node[g->entry_hash[h]] != node) h = (h + 1) & (g->hash_slots - 1);
+    return h;
+}
+
+/* The hash at `slots` places (a power of two, over twice the nodes in it); 0 on no memory. */
+static int hash_resize(answer_grid *g, uint32_t slots) {
+    uint32_t *old = g->entry_hash, n = g->hash_slots;
+    g->entry_hash = calloc(slots, sizeof *g->entry_hash);
+    if (!g->entry_hash) {
+        g->entry_hash = old;
+        return 0;
     }
-    uint32_t i = g->entry_of[node];
+    g->hash_slots = slots;
+    for (uint32_t i = 0; i < n; i++)
+        if (old[i]) g->entry_hash[hash_find(g, g->entry_node[old[i]])] = old[i];
+    free(old);
+    return 1;
+}
+
+/* The index of entry `e` of node `node` in the table: the node's latest entry when it is the
+ * same, else `e` appended (and made the node's latest). 0 when out of memory. */
+static uint32_t intern(answer_grid *g, int32_t node, const list_entry *e) {
+    if (2 * (g->hash_used + 1) > g->hash_slots && !hash_resize(g, g->hash_slots ? 2 * g->hash_slots : 256))
+        return 0;
+    uint32_t h = hash_find(g, node), i = g->entry_hash[h];
     if (i != 0 && memcmp(&g->entries[i], e, sizeof *e) == 0) return i;
     if (g->nentries == g->entries_cap) {
         if (g->entries_cap >= UINT32_MAX / 2) return 0;
-        uint32_t cap = g->entries_cap ? 2 * g->entries_cap : 256;
+        uint32_t cap = 2 * g->entries_cap;
         list_entry *p = realloc(g->entries, (size_t)cap * sizeof *p);
-        if (!p) return 0;
-        g->entries = p;
+        if (p) g->entries = p;
+        int32_t *q = p ? realloc(g->entry_node, (size_t)cap * sizeof *q) : NULL;
+        if (!q) return 0;
+        g->entry_node = q;
         g->entries_cap = cap;
     }
     g->entries[g->nentries] = *e;
-    g->entry_of[node] = g->nentries;
+    g->entry_node[g->nentries] = node;
+    g->hash_used += i == 0;
+    g->entry_hash[h] = g->nentries;
     return g->nentries++;
 }
 
@@ -571,7 +574,7 @@ static int cell_list(const ht_tree *t, answer_grid *g, size_t c, uint32_t *out, 
     int32_t keys[LIST_MAX];
     int n = make_list(t, g->root, list_cell_box(g, c), tmp, keys, s);
     for (int j = 0; j < n; j++)
-        if ((out[j] = intern(t, g, keys[j], &tmp[j])) == 0) return -1;
+        if ((out[j] = intern(g, keys[j], &tmp[j])) == 0) return -1;
     return n;
 }
 
@@ -586,17 +589,20 @@ static void build_lists(const ht_tree *t, answer_grid *g, scratch *s) {
     g->listbits = calloc(words, sizeof *g->listbits);
     g->listrank = calloc(words, sizeof *g->listrank);
     g->entries = malloc(256 * sizeof *g->entries);
+    g->entry_node = malloc(256 * sizeof *g->entry_node);
     size_t cap = 0, used = 0, lcap = 0;
     uint32_t tmp[LIST_MAX];
-    if (!g->listbits || !g->listrank || !g->entries) goto fail;
+    if (!g->listbits || !g->listrank || !g->entries || !g->entry_node) goto fail;
     g->entries_cap = 256;
-    g->entries[0] = (list_entry){{INFINITY, INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, -INFINITY, -INFINITY}, UNSURE};
+    g->entries[0] = (list_entry){{INFINITY, INFINITY, INFINITY, INFINITY}, {INFINITY, INFINITY, INFINITY, INFINITY},
+                                 UNSURE, 0};
+    g->entry_node[0] = -1;
     g->nentries = 1;
     for (size_t c = 0; c < ncells; c++) {
         int32_t a = htq_cell(g, c);
         if (a != UNSURE && a != SUBGRID) continue;
         int n = cell_list(t, g, c, tmp, s);
-        if (n < 0) continue;
+        if (n < 0 || used + (size_t)n + LIST_GROUP > LIST_ITEMS_MAX) continue;
         if (used + (size_t)n + LIST_GROUP > cap) {
             size_t ncap = cap ? 2 * cap : 1024;
             uint32_t *p = realloc(g->items, ncap * sizeof *p);
@@ -606,23 +612,19 @@ static void build_lists(const ht_tree *t, answer_grid *g, scratch *s) {
         }
         if ((size_t)g->nlists + 2 > lcap) {
             size_t ncap = lcap ? 2 * lcap : 256;
-            uint32_t *st = realloc(g->list_start, ncap * sizeof *st);
-            if (!st) goto fail;
-            g->list_start = st;
-            uint8_t *ln = realloc(g->list_len, ncap * sizeof *ln);
-            if (!ln) goto fail;
-            g->list_len = ln;
+            uint32_t *hd = realloc(g->list_head, ncap * sizeof *hd);
+            if (!hd) goto fail;
+            g->list_head = hd;
             lcap = ncap;
         }
         memcpy(g->items + used, tmp, (size_t)n * sizeof *tmp);
-        g->list_start[g->nlists] = (uint32_t)used;
-        g->list_len[g->nlists] = (uint8_t)n;
+        g->list_head[g->nlists] = (uint32_t)used << 8 | (uint32_t)n;
         g->nlists++;
         used += (size_t)n;
         g->listbits[c >> 6] |= UINT64_C(1) << (c & 63);
     }
     if (g->nlists == 0) goto fail; /* nothing to list: no lists */
-    g->list_start[g->nlists] = (uint32_t)used;
+    g->list_head[g->nlists] = (uint32_t)used << 8;
     /* The spares after the last list name entry 0 (read by a group, masked off). */
     for (size_t j = used; j < used + LIST_GROUP - 1; j++) g->items[j] = 0;
     uint32_t *p = realloc(g->items, (used + LIST_GROUP - 1) * sizeof *p);
@@ -631,11 +633,7 @@ static void build_lists(const ht_tree *t, answer_grid *g, scratch *s) {
     int32_t run = 0;
     for (size_t w = 0; w < words; w++) {
         g->listrank[w] = run;
-#if defined(__GNUC__) || defined(__clang__)
-        run += __builtin_popcountll(g->listbits[w]);
-#else
-        for (uint64_t v = g->listbits[w]; v; v &= v - 1) run++;
-#endif
+        run += popcount64(g->listbits[w]);
     }
     return;
 fail:
@@ -650,12 +648,13 @@ static void relist(const ht_tree *t, answer_grid *g, size_t c, scratch *s) {
     int32_t a = htq_cell(g, c);
     uint32_t tmp[LIST_MAX];
     int n = a == UNSURE || a == SUBGRID ? cell_list(t, g, c, tmp, s) : -1;
-    if (n < 0 || (uint32_t)n > g->list_start[k + 1] - g->list_start[k]) {
-        g->list_len[k] = LIST_NONE;
+    uint32_t start = list_start(g, k);
+    if (n < 0 || (uint32_t)n > list_start(g, k + 1) - start) {
+        g->list_head[k] = start << 8 | LIST_NONE;
         return;
     }
-    memcpy(g->items + g->list_start[k], tmp, (size_t)n * sizeof *tmp);
-    g->list_len[k] = (uint8_t)n;
+    memcpy(g->items + start, tmp, (size_t)n * sizeof *tmp);
+    g->list_head[k] = start << 8 | (uint32_t)n;
 }
 
 /* Fills sub-grid `out` of cell (ix, iy): each sub-cell's box, like a cell's (sub_of maps a
@@ -714,10 +713,10 @@ static uint16_t settle_cell(ht_tree *t, answer_grid *g, size_t c, int32_t a, scr
  * entry stands for a subtree it does not fold): a sub-grid would add memory, not answers. */
 static int list_decides(const answer_grid *g, size_t c) {
     int32_t k = list_slot(g, c);
-    if (k < 0 || g->list_len[k] == LIST_NONE) return 0;
-    for (uint32_t j = 0; j < g->list_len[k]; j++) {
-        const list_entry *e = &g->entries[g->items[g->list_start[k] + j]];
-        if (!(e->inner[0] <= e->inner[2])) return 0;
+    if (k < 0 || list_len(g, k) == LIST_NONE) return 0;
+    for (uint32_t j = 0; j < list_len(g, k); j++) {
+        const list_entry *e = &g->entries[g->items[list_start(g, k) + j]];
+        if (!(e->inner[0] <= -e->inner[2])) return 0;
     }
     return 1;
 }
@@ -768,11 +767,7 @@ static void build_subgrids(ht_tree *t, answer_grid *g, scratch *s) {
     int32_t run = 0;
     for (size_t w = 0; w < words; w++) {
         g->subrank[w] = run;
-#if defined(__GNUC__) || defined(__clang__)
-        run += __builtin_popcountll(g->subbits[w]);
-#else
-        for (uint64_t v = g->subbits[w]; v; v &= v - 1) run++;
-#endif
+        run += popcount64(g->subbits[w]);
     }
     if (g->nsub > 0 && g->nsub < cap) {
         uint16_t *p = realloc(g->sub, (size_t)g->nsub * SUB_CELLS * sizeof *p);

@@ -238,9 +238,9 @@ static int list_coords(const list_entry *e, const uint32_t *ix, int n, int axis,
     base[m++] = hi;
     for (int j = 0; j < n && j < VALIDATE_ENTRIES; j++) {
         base[m++] = e[ix[j]].outer[axis];
-        base[m++] = e[ix[j]].outer[axis + 2];
+        base[m++] = -e[ix[j]].outer[axis + 2];
         base[m++] = e[ix[j]].inner[axis];
-        base[m++] = e[ix[j]].inner[axis + 2];
+        base[m++] = -e[ix[j]].inner[axis + 2];
     }
     int k = 0;
     for (int i = 0; i < m; i++) {
@@ -268,29 +268,36 @@ static ht_status validate_lists(const ht_tree *t, const answer_grid *g) {
         if (g->listrank[w] != run) return HT_E_CORRUPT;
         for (uint64_t v = g->listbits[w]; v; v &= v - 1) run++;
     }
-    if (run != g->nlists || g->list_start[0] != 0 || g->nentries < 1 || g->nentries > g->entries_cap)
+    if (run != g->nlists || list_start(g, 0) != 0 || g->nentries < 1 || g->nentries > g->entries_cap)
         return HT_E_CORRUPT;
     for (int32_t k = 0; k < g->nlists; k++) {
-        uint32_t room = g->list_start[k + 1] - g->list_start[k];
-        if (g->list_start[k + 1] < g->list_start[k] || (g->list_len[k] != LIST_NONE && g->list_len[k] > room))
+        uint32_t room = list_start(g, k + 1) - list_start(g, k);
+        if (list_start(g, k + 1) < list_start(g, k) || (list_len(g, k) != LIST_NONE && list_len(g, k) > room))
             return HT_E_CORRUPT;
     }
-    for (uint32_t j = 0; j < g->list_start[g->nlists] + LIST_GROUP - 1; j++)
+    for (uint32_t j = 0; j < list_start(g, g->nlists) + LIST_GROUP - 1; j++)
         if (g->items[j] >= g->nentries) return HT_E_CORRUPT;
-    for (int32_t s = 0; s < g->entry_slots; s++)
-        if (g->entry_of[s] >= g->nentries) return HT_E_CORRUPT;
+    /* The hash names each node's latest entry, and that entry is the node's. */
+    uint32_t named = 0;
+    for (uint32_t h = 0; h < g->hash_slots; h++) {
+        uint32_t i = g->entry_hash[h];
+        if (i == 0) continue;
+        if (i >= g->nentries || g->entry_node[i] < 0) return HT_E_CORRUPT;
+        named++;
+    }
+    if (named != g->hash_used) return HT_E_CORRUPT;
     int32_t stride = g->nlists / VALIDATE_LISTS;
     stride = stride < 1 ? 1 : stride;
     double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
     double xs[3 * (3 + 4 * VALIDATE_ENTRIES)], ys[3 * (3 + 4 * VALIDATE_ENTRIES)];
     for (size_t c = 0; c < ncells; c++) {
         int32_t k = list_slot(g, c);
-        if (k < 0 || k % stride != 0 || g->list_len[k] == LIST_NONE) continue;
+        if (k < 0 || k % stride != 0 || list_len(g, k) == LIST_NONE) continue;
         int32_t a = htq_cell(g, c);
         if (a != UNSURE && a != SUBGRID) continue; /* UNKNOWN: not read until settled again */
         int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);
-        const uint32_t *items = g->items + g->list_start[k];
-        int n = g->list_len[k];
+        const uint32_t *items = g->items + list_start(g, k);
+        int n = (int)list_len(g, k);
         int nxs = list_coords(g->entries, items, n, 0, g->gx0 + ix * cw, g->gx0 + (ix + 1) * cw, xs);
         int nys = list_coords(g->entries, items, n, 1, g->gy0 + iy * ch, g->gy0 + (iy + 1) * ch, ys);
         for (int i = 0; i < nxs; i++) {
