@@ -9,6 +9,12 @@
  * Anything less clear-cut (a box across an edge, a hook, a pass-through view) makes the cell
  * UNSURE, and its points take the exact walk. So the grid never decides a point differently
  * from the walk; it only skips the walk where the outcome is already known.
+ *
+ * An UNSURE cell also gets a candidate list (hitq.h): the same box walk, which lists, in the
+ * walk's order, the nodes that take some of the box's points and not others, each as its
+ * region folded into the root's space with margins; a point of the cell is then decided by
+ * the first entry that may hold it, and only points within a margin of an edge (or in a
+ * subtree the lists do not fold: hooks, rotations) take the exact walk.
  */
 #include "internal.h"
 
