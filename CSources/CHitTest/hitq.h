@@ -118,17 +118,19 @@ typedef struct block {
  * mapped into the root's space. The walk converts a point level by level with its own
  * rounding, so an entry keeps two rectangles: `outer`, the rectangle widened by the slack rule
  * of geom.h at every level (a point outside it is surely not taken by the node), and `inner`,
- * shrunk by the same (a point inside it surely is). A point of
- * the cell takes the first entry whose `outer` holds it: its answer when its `inner` holds it
- * too, else the exact walk (the point is within the margin of an edge, or the entry stands for
- * a subtree the lists do not fold: a hook, a rotated view, hits outside bounds; its `inner`
- * is empty). When no entry holds the point, nothing but the root can take it (the list names
- * every other node whose `outer` meets the cell), and the answer is the root's own
- * (`list_default`). A list is cut after the first entry whose `inner` holds the whole cell.
+ * shrunk by the same (a point inside it surely is). A point of the cell takes the first entry
+ * whose `outer` holds it: its answer when its `inner` holds it too, else the exact walk (the
+ * point is within the margin of an edge, or the entry stands for a subtree the lists do not
+ * fold: a hook, a rotated view, hits outside bounds; its `inner` is empty). When no entry
+ * holds the point, nothing but the root can take it (the list names every other node whose
+ * `outer` meets the cell), and the answer is the root's own (`list_default`). A list is cut
+ * after the first entry whose `inner` holds the whole cell. A cell whose list leaves only
+ * margins to the walk gets no sub-grid (answers.c, list_decides).
  *
  * An entry depends on its node alone (and its ancestors), not on the cell: entries are shared
  * by all the lists that name them (a table, `entries`, and per list the indices of its entries
- * in order), one per node (the latest, found by `entry_hash`). Entry 0 never matches (the lists' padding).
+ * in order), one per node (the latest, found by `entry_hash`). Entry 0 never matches (the
+ * lists' padding).
  *
  * Lists follow the cells' protocol: one is read only for a cell that is UNSURE or SUBGRID
  * (never UNKNOWN), and rebuilt when its cell is settled again (htq_refresh_answers). A cell
