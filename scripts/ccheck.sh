@@ -8,18 +8,21 @@
 #     (scripts/plants/missing-invalidation.patch): the answers must disagree with the rebuild,
 #     and ht_tree_validate must report the stale block; the check fails if either does not;
 #     and with a change that leaves a grid the caching single queries started unmarked
-#     (scripts/plants/lazy-unmarked.patch): the answers must disagree;
+#     (scripts/plants/lazy-unmarked.patch), and with a cell they settle keeping its old candidate
+#     list (scripts/plants/caching-relist.patch): the answers must disagree;
 #  3. hidden internals: every global symbol of the objects of both C targets is public (ht_) or
 #     prefixed (htq_, htr_, hts_), and the shared library CHitTestShared exports exactly the
 #     functions of hittest.h and hittest_solver.h.
 #  4. no compiler fuses multiply-adds in either C target (clang and gcc with FMA enabled).
 #  5. the bulk path's derived structures (answer-grid cells, sub-grids, unions of block-cell
-#     lists) against the plain walk on dense scenes, random trees and views aligned to the
-#     grid's boundaries, edge points included (CSources/CHitTest/tests/answers_check.c), under
-#     ASan and UBSan; then each planted bug (a sub-cell off by one, a candidate missing from a
-#     union, a margin of zero, the bulk loop's branch-free cell lookup rounding instead of
-#     truncating, a sub-grid code naming the wrong sub-grid, a compact record's threshold one
-#     ulp off: the last caught by ht_tree_validate's check of every threshold) must make it fail.
+#     lists, the candidate lists of UNSURE cells) against the plain walk on dense scenes, random
+#     trees and views aligned to the grid's boundaries, edge points included
+#     (CSources/CHitTest/tests/answers_check.c), under ASan and UBSan; then each planted bug (a
+#     sub-cell off by one, a candidate missing from a union, a margin of zero, the bulk loop's
+#     branch-free cell lookup rounding instead of truncating, a sub-grid code naming the wrong
+#     sub-grid, a compact record's threshold one ulp off: the last caught by ht_tree_validate's
+#     check of every threshold; a candidate list's boxes without their margin, a candidate list
+#     cut after an entry that holds only part of its cell) must make it fail.
 #  6. a scroll (a bounds-origin change) rebuilds none of the scrolled view's derived data and
 #     keeps every answer exact (CSources/CHitTest/tests/scroll_check.c, ASan + UBSan); the planted
 #     bug scripts/plants/scroll-clip.patch (the block's grid clipped by the view's region again)
@@ -92,6 +95,12 @@ if "$out/planted_lazy" 60 150 answers-only; then
     exit 1
 fi
 echo "(the differential check noticed the planted lazy-unmarked, as it must)"
+planted caching-relist differential "$out/planted_relist" -O2
+if "$out/planted_relist" 60 150 answers-only; then
+    echo "FAIL: the differential check did not notice the planted caching-relist (a stale candidate list)" >&2
+    exit 1
+fi
+echo "(the differential check noticed the planted caching-relist, as it must)"
 
 echo "== 3. hidden internals"
 mkdir -p "$out/objects"
@@ -131,7 +140,7 @@ echo "== 5. answer grid, sub-grids and unions against the plain walk"
 "$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
     "${src[@]}" "$tests/answers_check.c" -lm -o "$out/answers_check" 2> >(grep -v "Cannot export local symbol" >&2)
 ASAN_OPTIONS=detect_leaks=1 "$out/answers_check" 6
-for plant in sub-off-by-one union-missing zero-margin lookup-round sub-code threshold-ulp; do
+for plant in sub-off-by-one union-missing zero-margin lookup-round sub-code threshold-ulp list-margin list-cut; do
     planted "$plant" answers_check "$out/planted_$plant" -O2
     if "$out/planted_$plant" 6 >/dev/null 2>&1; then
         echo "FAIL: answers_check did not notice the planted $plant" >&2

@@ -9,6 +9,12 @@
  * Anything less clear-cut (a box across an edge, a hook, a pass-through view) makes the cell
  * UNSURE, and its points take the exact walk. So the grid never decides a point differently
  * from the walk; it only skips the walk where the outcome is already known.
+ *
+ * An UNSURE cell also gets a candidate list (hitq.h): the same box walk, which lists, in the
+ * walk's order, the nodes that take some of the box's points and not others, each as its
+ * region folded into the root's space with margins; a point of the cell is then decided by
+ * the first entry that may hold it, and only points within a margin of an edge (or in a
+ * subtree the lists do not fold: hooks, rotations) take the exact walk.
  */
 #include "internal.h"
 
@@ -41,7 +47,28 @@ static inline uint32_t answer_hash(int32_t a, int32_t cap) {
     return ((uint32_t)a * 2654435761u) & (uint32_t)(cap - 1);
 }
 
+static void lists_free(answer_grid *g) {
+    free(g->listbits);
+    free(g->listrank);
+    free(g->list_head);
+    free(g->items);
+    free(g->entries);
+    free(g->entry_node);
+    free(g->entry_hash);
+    g->listbits = NULL;
+    g->listrank = NULL;
+    g->list_head = NULL;
+    g->items = NULL;
+    g->entries = NULL;
+    g->entry_node = NULL;
+    g->entry_hash = NULL;
+    g->nlists = 0;
+    g->nentries = g->entries_cap = g->entries_built = 0;
+    g->hash_slots = g->hash_used = 0;
+}
+
 void htq_answers_free(answer_grid *g) {
+    lists_free(g);
     free(g->codes);
     free(g->palette);
     free(g->hash);
@@ -67,7 +94,14 @@ static size_t sub_words(size_t cells) { return (cells + 63) / 64; }
 
 size_t htq_answers_bytes(const answer_grid *g) {
     size_t words = g->subbits ? sub_words((size_t)g->capacity) : 0;
-    return (size_t)g->capacity * sizeof *g->codes + (size_t)g->palette_cap * sizeof *g->palette +
+    size_t lists = 0;
+    if (g->listbits)
+        lists = sub_words((size_t)g->nx * (size_t)g->ny) * (sizeof *g->listbits + sizeof *g->listrank) +
+                ((size_t)g->nlists + 1) * sizeof *g->list_head +
+                ((size_t)list_start(g, g->nlists) + LIST_GROUP - 1) * sizeof *g->items +
+                (size_t)g->entries_cap * (sizeof *g->entries + sizeof *g->entry_node) +
+                (size_t)g->hash_slots * sizeof *g->entry_hash;
+    return lists + (size_t)g->capacity * sizeof *g->codes + (size_t)g->palette_cap * sizeof *g->palette +
            (size_t)g->hash_cap * sizeof *g->hash + words * (sizeof *g->subbits + sizeof *g->subrank) +
            (size_t)g->nsub * SUB_CELLS * sizeof *g->sub;
 }
@@ -326,6 +360,318 @@ static int32_t cell_answer(const ht_tree *t, const answer_grid *g, int32_t ix, i
     return box_answer(t, g, b, s);
 }
 
+/* ---- candidate lists (hitq.h) ---- */
+
+/* Deeper than this below the root, a cell gets no list (the walk decides). */
+#define MAX_LIST_DEPTH 64
+
+static const ht_box EMPTY_BOX = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+static const ht_box ALL_BOX = {-INFINITY, -INFINITY, INFINITY, INFINITY};
+
+static inline int box_empty(ht_box b) { return !(b.x0 <= b.x1 && b.y0 <= b.y1); }
+
+static inline ht_box box_meet(ht_box a, ht_box b) {
+    return (ht_box){fmax(a.x0, b.x0), fmax(a.y0, b.y0), fmin(a.x1, b.x1), fmin(a.y1, b.y1)};
+}
+
+/* Each axis maps on its own (a translation, a scale): a rectangle stays a rectangle. */
+static int axis_aligned(const ht_tree *t, int32_t s) {
+    return (t->flags[s] & K_IDENTITY) || (t->xb[s] == 0 && t->xc[s] == 0 && t->ib[s] == 0 && t->ic[s] == 0);
+}
+
+/* The extra factor of the slack rule for points that reach `s` through its computed inverse
+ * (as index.c's child_box takes it). */
+static double row_condition(const ht_tree *t, int32_t s) {
+    if (t->flags[s] & K_IDENTITY) return 1;
+    return (fabs(t->xa[s]) + fabs(t->xb[s]) + fabs(t->xc[s]) + fabs(t->xd[s])) *
+           (fabs(t->ia[s]) + fabs(t->ib[s]) + fabs(t->ic[s]) + fabs(t->id[s]));
+}
+
+/* `outer` and `inner`, boxes in the bounds space of `p` (the grid's root or a descendant whose
+ * chain up to the root is axis-aligned), carried into the root's space level by level: `outer`
+ * widened and `inner` shrunk by the slack rule at each level. 0 when a box is not finite. */
+static int lift(const ht_tree *t, int32_t root, int32_t p, ht_box *outer, ht_box *inner) {
+    for (int depth = 0; p != root; depth++) {
+        if (p < 0 || depth > MAX_LIST_DEPTH) return 0;
+        double m6[6] = ROW_TRANSFORM(t, p);
+        double cond = row_condition(t, p);
+        ht_map map = {t->cx[p], t->cy[p], t->offx[p], t->offy[p], m6, (t->flags[p] & K_IDENTITY) != 0, 1};
+        if (!ht_box_map(*outer, &map, cond, outer, NULL, NULL)) return 0;
+        if (!box_empty(*inner)) {
+            ht_box wide, tight;
+            double m;
+            if (!ht_box_map(*inner, &map, cond, &wide, &tight, &m)) return 0;
+            *inner = ht_box_widen(tight, -m);
+        }
+        p = t->parent[p];
+    }
+    return 1;
+}
+
+typedef struct list_build {
+    list_entry *e;
+    int32_t *key; /* the node of each entry */
+    int n;
+    ht_box cell; /* every point of the cell is in it (root space) */
+    int done;    /* an entry surely takes every point of the cell: nothing after it matters */
+} list_build;
+
+/* Appends an entry (outer and inner in the root's space): none when its outer misses the
+ * cell (no point of the cell reaches the node). 0 when the list is full. */
+static int emit(list_build *L, int32_t node, ht_box outer, ht_box inner, int32_t answer) {
+    if (ht_box_disjoint_closed(outer, L->cell)) return 1;
+    if (L->n == LIST_MAX) return 0;
+    L->key[L->n] = node;
+    list_entry *e = &L->e[L->n++];
+    *e = (list_entry){{outer.x0, outer.y0, -outer.x1, -outer.y1}, {INFINITY, INFINITY, INFINITY, INFINITY},
+                      answer, 0};
+    if (!box_empty(inner)) {
+        e->inner[0] = inner.x0;
+        e->inner[1] = inner.y0;
+        e->inner[2] = -inner.x1;
+        e->inner[3] = -inner.y1;
+    }
+    /* The test the lookup makes, on the cell's corners: every point of the cell passes it. */
+    L->done = in_entry_box(e->inner, L->cell.x0, L->cell.y0) && in_entry_box(e->inner, L->cell.x1, L->cell.y1);
+    return 1;
+}
+
+typedef struct list_frame {
+    ht_box b;      /* the cell's box in the frame node's space */
+    ht_box co, ci; /* where a point reaches the node's children, in the root's space */
+    const block *blk;
+    const uint32_t *items;
+    int32_t pos, n, slot;
+    size_t mark;   /* scratch in use before this frame's union */
+} list_frame;
+
+/*
+ * The candidate list of the cell whose points all lie in `cell` (root space) into `out`
+ * (LIST_MAX entries, the node of each in `keys`): the walk over the cell's box, as sure_answer, but where a child takes
+ * some points of the box and not others, its subtree's entries are listed (post-order) and the
+ * search goes on. A child whose entry misses the box is skipped with its subtree (every node in
+ * it needs the point inside the child's region). Returns the list's length; -1 when the cell
+ * gets none (too many entries, too deep, a union too big, a box not finite).
+ */
+static int make_list(const ht_tree *t, int32_t root, ht_box cell, list_entry *out, int32_t *keys,
+                     scratch *s) {
+    list_frame st[MAX_LIST_DEPTH];
+    list_build L = {out, keys, 0, cell, 0};
+    const block *rb = t->hq.blocks[root];
+    uint32_t rf = t->flags[root];
+    if (!(rf & K_ELIGIBLE) || (rf & (HT_FLAG_CAPTURES | HT_FLAG_ASK_HIT_TEST | HT_FLAG_ASK_POINT_INSIDE |
+                                     HT_FLAG_OUTSIDE_HITS)) || !rb || rb->count == 0)
+        return -1; /* the grid is sure everywhere: no list needed */
+    s->used = 0;
+    int depth = 1;
+    /* Every point looked up is inside the grid, which is the root's region. */
+    st[0] = (list_frame){cell, ALL_BOX, ALL_BOX, rb, NULL, 0, 0, root, 0};
+    if (!box_candidates(rb, cell, s, &st[0].items, &st[0].n)) return -1;
+    while (depth > 0 && !L.done) {
+        list_frame *f = &st[depth - 1];
+        if (f->pos == f->n) {
+            /* The node's children are listed: its own entry (post-order). */
+            depth--;
+            s->used = f->mark;
+            if (depth > 0 && !(t->flags[f->slot] & HT_FLAG_PASS_THROUGH) &&
+                !emit(&L, f->slot, f->co, f->ci, make_handle(t, f->slot)))
+                return -1;
+            continue;
+        }
+        const kid *k = &f->blk->kids[f->items ? f->items[f->pos] : (uint32_t)f->pos];
+        f->pos++;
+        uint32_t fl = k->flags;
+        int32_t c = k->slot;
+        if (fl & (HT_FLAG_ASK_HIT_TEST | HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS)) {
+            /* Not folded: wherever a point reaches the child, the walk decides. */
+            if (!emit(&L, c, f->co, EMPTY_BOX, UNSURE)) return -1;
+            continue;
+        }
+        if (!(fl & K_ELIGIBLE)) continue; /* blocks list only hooked ones */
+        ht_box eo = row_region(t, c), ei = eo;
+        if (!axis_aligned(t, c)) {
+            /* Not folded: its subtree answers only within its reach. */
+            ei = EMPTY_BOX;
+            if (htq_reach_box(t, c, &eo) != BOX_BOUNDED) eo = ALL_BOX;
+            else if (!lift(t, root, f->slot, &eo, &ei)) return -1;
+            if (!emit(&L, c, box_meet(eo, f->co), EMPTY_BOX, UNSURE)) return -1;
+            continue;
+        }
+        if (!lift(t, root, c, &eo, &ei)) return -1;
+        eo = box_meet(eo, f->co);
+        ei = box_meet(ei, f->ci);
+        if (ht_box_disjoint_closed(eo, cell)) continue;
+        const block *cb = t->hq.blocks[c];
+        if ((fl & HT_FLAG_CAPTURES) || !cb || cb->count == 0) {
+            if (!(fl & HT_FLAG_PASS_THROUGH) && !emit(&L, c, eo, ei, make_handle(t, c))) return -1;
+            continue;
+        }
+        if (depth == MAX_LIST_DEPTH) return -1;
+        list_frame *g = &st[depth];
+        if (!map_box(k, f->b, &g->b)) return -1;
+        g->mark = s->used;
+        if (!box_candidates(cb, g->b, s, &g->items, &g->n)) return -1;
+        g->co = eo;
+        g->ci = ei;
+        g->blk = cb;
+        g->pos = 0;
+        g->slot = c;
+        depth++;
+    }
+    return L.n;
+}
+
+/* The box of cell `c` as cell_answer makes it, clipped to the grid (the lookup takes only
+ * points inside it). */
+static ht_box list_cell_box(const answer_grid *g, size_t c) {
+    int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);
+    double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
+    double slack = ht_box_slack((ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
+    ht_box b = {g->gx0 + ix * cw - slack, g->gy0 + iy * ch - slack, g->gx0 + (ix + 1) * cw + slack,
+                g->gy0 + (iy + 1) * ch + slack};
+    return box_meet(b, (ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
+}
+
+static inline uint32_t node_hash(int32_t node, uint32_t slots) {
+    return ((uint32_t)node * 2654435761u) & (slots - 1);
+}
+
+/* Where node `node` is (or would go) in the hash. */
+static uint32_t hash_find(const answer_grid *g, int32_t node) {
+    uint32_t h = node_hash(node, g->hash_slots);
+    while (g->entry_hash[h] && g->entry_node[g->entry_hash[h]] != node) h = (h + 1) & (g->hash_slots - 1);
+    return h;
+}
+
+/* The hash at `slots` places (a power of two, over twice the nodes in it); 0 on no memory. */
+static int hash_resize(answer_grid *g, uint32_t slots) {
+    uint32_t *old = g->entry_hash, n = g->hash_slots;
+    g->entry_hash = calloc(slots, sizeof *g->entry_hash);
+    if (!g->entry_hash) {
+        g->entry_hash = old;
+        return 0;
+    }
+    g->hash_slots = slots;
+    for (uint32_t i = 0; i < n; i++)
+        if (old[i]) g->entry_hash[hash_find(g, g->entry_node[old[i]])] = old[i];
+    free(old);
+    return 1;
+}
+
+/* The index of entry `e` of node `node` in the table: the node's latest entry when it is the
+ * same, else `e` appended (and made the node's latest). 0 when out of memory. */
+static uint32_t intern(answer_grid *g, int32_t node, const list_entry *e) {
+    if (2 * (g->hash_used + 1) > g->hash_slots && !hash_resize(g, g->hash_slots ? 2 * g->hash_slots : 256))
+        return 0;
+    uint32_t h = hash_find(g, node), i = g->entry_hash[h];
+    if (i != 0 && memcmp(&g->entries[i], e, sizeof *e) == 0) return i;
+    if (g->nentries == g->entries_cap) {
+        if (g->entries_cap >= UINT32_MAX / 2) return 0;
+        uint32_t cap = 2 * g->entries_cap;
+        list_entry *p = realloc(g->entries, (size_t)cap * sizeof *p);
+        if (p) g->entries = p;
+        int32_t *q = p ? realloc(g->entry_node, (size_t)cap * sizeof *q) : NULL;
+        if (!q) return 0;
+        g->entry_node = q;
+        g->entries_cap = cap;
+    }
+    g->entries[g->nentries] = *e;
+    g->entry_node[g->nentries] = node;
+    g->hash_used += i == 0;
+    g->entry_hash[h] = g->nentries;
+    return g->nentries++;
+}
+
+/* Makes the list of cell `c` and interns its entries into `out` (the indices); its length, or
+ * -1 when the cell gets none. */
+static int cell_list(const ht_tree *t, answer_grid *g, size_t c, uint32_t *out, scratch *s) {
+    list_entry tmp[LIST_MAX];
+    int32_t keys[LIST_MAX];
+    int n = make_list(t, g->root, list_cell_box(g, c), tmp, keys, s);
+    for (int j = 0; j < n; j++)
+        if ((out[j] = intern(g, keys[j], &tmp[j])) == 0) return -1;
+    return n;
+}
+
+/* Gives every cell that is not sure (UNSURE, or a sub-grid) a list slot with its list (cells
+ * whose list cannot be made get none). Out of memory, the grid has no lists (still exact). */
+static void build_lists(const ht_tree *t, answer_grid *g, scratch *s) {
+    lists_free(g);
+    uint32_t root_flags = t->flags[g->root];
+    g->list_default = (root_flags & K_ELIGIBLE) && !(root_flags & HT_FLAG_PASS_THROUGH)
+                          ? make_handle(t, g->root) : HT_NULL_NODE;
+    size_t ncells = (size_t)g->nx * (size_t)g->ny, words = sub_words(ncells);
+    g->listbits = calloc(words, sizeof *g->listbits);
+    g->listrank = calloc(words, sizeof *g->listrank);
+    g->entries = malloc(256 * sizeof *g->entries);
+    g->entry_node = malloc(256 * sizeof *g->entry_node);
+    size_t cap = 0, used = 0, lcap = 0;
+    uint32_t tmp[LIST_MAX];
+    if (!g->listbits || !g->listrank || !g->entries || !g->entry_node) goto fail;
+    g->entries_cap = 256;
+    g->entries[0] = (list_entry){{INFINITY, INFINITY, INFINITY, INFINITY}, {INFINITY, INFINITY, INFINITY, INFINITY},
+                                 UNSURE, 0};
+    g->entry_node[0] = -1;
+    g->nentries = 1;
+    for (size_t c = 0; c < ncells; c++) {
+        int32_t a = htq_cell(g, c);
+        if (a != UNSURE && a != SUBGRID) continue;
+        int n = cell_list(t, g, c, tmp, s);
+        if (n < 0 || used + (size_t)n + LIST_GROUP > LIST_ITEMS_MAX) continue;
+        if (used + (size_t)n + LIST_GROUP > cap) {
+            size_t ncap = cap ? 2 * cap : 1024;
+            uint32_t *p = realloc(g->items, ncap * sizeof *p);
+            if (!p) goto fail;
+            g->items = p;
+            cap = ncap;
+        }
+        if ((size_t)g->nlists + 2 > lcap) {
+            size_t ncap = lcap ? 2 * lcap : 256;
+            uint32_t *hd = realloc(g->list_head, ncap * sizeof *hd);
+            if (!hd) goto fail;
+            g->list_head = hd;
+            lcap = ncap;
+        }
+        memcpy(g->items + used, tmp, (size_t)n * sizeof *tmp);
+        g->list_head[g->nlists] = (uint32_t)used << 8 | (uint32_t)n;
+        g->nlists++;
+        used += (size_t)n;
+        g->listbits[c >> 6] |= UINT64_C(1) << (c & 63);
+    }
+    if (g->nlists == 0) goto fail; /* nothing to list: no lists */
+    g->list_head[g->nlists] = (uint32_t)used << 8;
+    /* The spares after the last list name entry 0 (read by a group, masked off). */
+    for (size_t j = used; j < used + LIST_GROUP - 1; j++) g->items[j] = 0;
+    uint32_t *p = realloc(g->items, (used + LIST_GROUP - 1) * sizeof *p);
+    if (p) g->items = p;
+    g->entries_built = g->nentries;
+    int32_t run = 0;
+    for (size_t w = 0; w < words; w++) {
+        g->listrank[w] = run;
+        run += popcount64(g->listbits[w]);
+    }
+    return;
+fail:
+    lists_free(g);
+}
+
+/* Cell `c`, settled again: its list (if it has a slot) made anew, or LIST_NONE when the cell
+ * needs none or its list no longer fits its room. */
+static void relist(const ht_tree *t, answer_grid *g, size_t c, scratch *s) {
+    int32_t k = list_slot(g, c);
+    if (k < 0) return;
+    int32_t a = htq_cell(g, c);
+    uint32_t tmp[LIST_MAX];
+    int n = a == UNSURE || a == SUBGRID ? cell_list(t, g, c, tmp, s) : -1;
+    uint32_t start = list_start(g, k);
+    if (n < 0 || (uint32_t)n > list_start(g, k + 1) - start) {
+        g->list_head[k] = start << 8 | LIST_NONE;
+        return;
+    }
+    memcpy(g->items + start, tmp, (size_t)n * sizeof *tmp);
+    g->list_head[k] = start << 8 | (uint32_t)n;
+}
+
 /* Fills sub-grid `out` of cell (ix, iy): each sub-cell's box, like a cell's (sub_of maps a
  * point to sub-cell j when its fractional coordinate times SUB is in [SUB * i + j, + 1)).
  * Each quarter (2 x 2 sub-cells) is walked first as the union of its sub-cells' boxes: when
@@ -378,6 +724,18 @@ static uint16_t settle_cell(ht_tree *t, answer_grid *g, size_t c, int32_t a, scr
     return r == SUBGRID && g->sub_base < MAX_CODES ? sub_code(k) : code_of(g, r);
 }
 
+/* Cell `c` has a list that leaves only points within a margin of an edge to the walk (no
+ * entry stands for a subtree it does not fold): a sub-grid would add memory, not answers. */
+static int list_decides(const answer_grid *g, size_t c) {
+    int32_t k = list_slot(g, c);
+    if (k < 0 || list_len(g, k) == LIST_NONE) return 0;
+    for (uint32_t j = 0; j < list_len(g, k); j++) {
+        const list_entry *e = &g->entries[g->items[list_start(g, k) + j]];
+        if (!(e->inner[0] <= -e->inner[2])) return 0;
+    }
+    return 1;
+}
+
 /* Palette codes kept free for answers added after the sub-grids take their codes. */
 #define SUB_CODE_ROOM 1024
 
@@ -385,7 +743,8 @@ static uint16_t settle_cell(ht_tree *t, answer_grid *g, size_t c, int32_t a, scr
 #define MAX_SUBGRIDS 131072
 
 /* Gives every UNSURE cell a sub-grid, unless its sub-cells all agree (then the cell takes
- * their one answer, or stays UNSURE). Out of memory, cells stay as they are. */
+ * their one answer, or stays UNSURE) or its candidate list decides it (list_decides). Out of
+ * memory, cells stay as they are. */
 static void build_subgrids(ht_tree *t, answer_grid *g, scratch *s) {
     size_t ncells = (size_t)g->nx * (size_t)g->ny, words = sub_words(ncells);
     free(g->subbits);
@@ -401,7 +760,7 @@ static void build_subgrids(ht_tree *t, answer_grid *g, scratch *s) {
     if (!g->subbits || !g->subrank) goto fail;
     for (size_t c = 0; c < ncells; c++) {
         int32_t a = htq_cell(g, c);
-        if (a >= HT_NULL_NODE || a == UNKNOWN || a == SUBGRID) continue;
+        if (a >= HT_NULL_NODE || a == UNKNOWN || a == SUBGRID || list_decides(g, c)) continue;
         int32_t r = fill_sub(t, g, (int32_t)(c % (size_t)g->nx), (int32_t)(c / (size_t)g->nx), tmp, s);
         if (r != SUBGRID) {
             g->codes[c] = code_of(g, r); /* all alike: no sub-grid */
@@ -423,11 +782,7 @@ static void build_subgrids(ht_tree *t, answer_grid *g, scratch *s) {
     int32_t run = 0;
     for (size_t w = 0; w < words; w++) {
         g->subrank[w] = run;
-#if defined(__GNUC__) || defined(__clang__)
-        run += __builtin_popcountll(g->subbits[w]);
-#else
-        for (uint64_t v = g->subbits[w]; v; v &= v - 1) run++;
-#endif
+        run += popcount64(g->subbits[w]);
     }
     if (g->nsub > 0 && g->nsub < cap) {
         uint16_t *p = realloc(g->sub, (size_t)g->nsub * SUB_CELLS * sizeof *p);
@@ -497,6 +852,7 @@ static ht_status lay_out(ht_tree *t, int32_t root, int64_t per_node, int *made) 
     g->sub = NULL;
     g->nsub = 0;
     g->announced = 0;
+    lists_free(g);
     g->nx = nx;
     g->ny = ny;
     g->gx0 = x0;
@@ -537,6 +893,9 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
                                    : CODE_UNSURE;
     /* Sub-grids come later (htq_answers_announce): a grid with none is just as exact. */
     g->subs_pending = any_sure;
+    g->announced = 0;
+    lists_free(g);
+    if (any_sure) build_lists(t, g, &s);
     free(s.buf);
     g->unknown = 0;
     g->lazy = 0;
@@ -573,8 +932,10 @@ int32_t htq_answer_at(ht_tree *t, double x, double y) {
         scratch s = {g->scratch, UNION_CAP, 0};
         int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);
         g->codes[c] = settle_cell(t, g, c, cell_answer(t, g, ix, iy, &s), &s);
+        relist(t, g, c, &s);
     }
-    return cell_lookup(g, x, y);
+    int32_t a = cell_lookup(g, x, y);
+    return a == UNSURE ? list_lookup(g, x, y) : a;
 }
 
 /* Announced bulk points per cell of the grid before the bulk path builds the sub-grids. They
@@ -608,10 +969,15 @@ void htq_refresh_answers(ht_tree *t) {
     for (int32_t iy = 0; iy < g->ny; iy++) {
         uint16_t *row = g->codes + (size_t)iy * (size_t)g->nx;
         for (int32_t ix = 0; ix < g->nx; ix++)
-            if (row[ix] == CODE_UNKNOWN || row[ix] == CODE_SEEN)
-                row[ix] = settle_cell(t, g, (size_t)iy * (size_t)g->nx + (size_t)ix,
-                                      cell_answer(t, g, ix, iy, &s), &s);
+            if (row[ix] == CODE_UNKNOWN || row[ix] == CODE_SEEN) {
+                size_t c = (size_t)iy * (size_t)g->nx + (size_t)ix;
+                row[ix] = settle_cell(t, g, c, cell_answer(t, g, ix, iy, &s), &s);
+                relist(t, g, c, &s);
+            }
     }
+    /* Entries replaced since the lists were built: when they are as many as those in use, the
+     * lists are built anew (the table shrinks back; every cell is settled now). */
+    if (g->listbits && g->nentries > 2 * g->entries_built + 1024) build_lists(t, g, &s);
     free(s.buf);
     g->unknown = 0;
     g->lazy = 0;

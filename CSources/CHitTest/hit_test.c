@@ -484,6 +484,7 @@ static ht_status run(const ht_tree *t, int32_t slot, const answer_grid *g, const
         const cell_pass p = cell_pass_of(g);
         uint32_t pending[CHUNK];
         const uint16_t *subs[CHUNK];
+        int32_t lists[CHUNK]; /* the list slot of each pending point, -1 for none */
         for (size_t i0 = 0; i0 < count && st == HT_OK; i0 += CHUNK) {
             size_t end = count - i0 < CHUNK ? count : i0 + CHUNK, np = 0;
             /* Every point's cell, without a branch; the points not answered are listed. */
@@ -514,11 +515,32 @@ static ht_status run(const ht_tree *t, int32_t slot, const answer_grid *g, const
                 __builtin_prefetch(subs[k]);
 #endif
             }
-            /* Sub-grid cells are looked up now; UNSURE and UNKNOWN take the walk. */
+            /* Sub-grid cells are looked up now. The points still UNSURE find their candidate
+             * list (a few bitmap words, in cache), whose head is fetched for all of them
+             * together; then their items; then each list is tested, and what is left (no list,
+             * near an edge, UNKNOWN) takes the walk. */
+            for (size_t k = 0; k < np; k++) {
+                size_t i = i0 + pending[k];
+                double x = xs[i * stride], y = ys[i * stride];
+                int32_t a = out[i];
+                if (a == SUBGRID) a = out[i] = sub_answer(g, subs[k], x, y);
+                lists[k] = -1;
+                if (a != UNSURE || !g->listbits || !(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1))
+                    continue;
+                lists[k] = list_slot(g, grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny));
+#if defined(__GNUC__) || defined(__clang__)
+                if (lists[k] >= 0) __builtin_prefetch(&g->list_head[lists[k]]);
+#endif
+            }
+#if defined(__GNUC__) || defined(__clang__)
+            for (size_t k = 0; k < np; k++)
+                if (lists[k] >= 0) __builtin_prefetch(&g->items[list_start(g, lists[k])]);
+#endif
             for (size_t k = 0; k < np && st == HT_OK; k++) {
                 size_t i = i0 + pending[k];
-                int32_t a = out[i];
-                if (a == SUBGRID && (a = out[i] = sub_answer(g, subs[k], xs[i * stride], ys[i * stride])) >= HT_NULL_NODE)
+                if (out[i] >= HT_NULL_NODE) continue;
+                if (lists[k] >= 0 &&
+                    (out[i] = list_answer(g, lists[k], xs[i * stride], ys[i * stride])) >= HT_NULL_NODE)
                     continue;
                 ht_node hit = HT_NULL_NODE;
                 st = walk(t, &s, slot, xs[i * stride], ys[i * stride], hooks, ask_hit, &hit, tests);
@@ -566,6 +588,7 @@ static ht_status single(ht_tree *t, ht_node node, double x, double y, const ht_h
     const answer_grid *g = ask_hit ? htq_grid_for(t, slot) : NULL;
     if (g) {
         int32_t a = cell_lookup(g, x, y);
+        if (a == UNSURE) a = list_lookup(g, x, y);
         if (a >= HT_NULL_NODE) {
             *out = a;
             return HT_OK;

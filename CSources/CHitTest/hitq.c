@@ -241,6 +241,106 @@ size_t htq_memory(const ht_tree *t) {
 
 /* Cells of the answer grid checked against the exact walk by validation. */
 #define VALIDATE_CELLS 512
+/* Candidate lists checked, and the entries of each whose edges give test points. */
+#define VALIDATE_LISTS 256
+#define VALIDATE_ENTRIES 8
+
+static int by_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The coordinates validation tests a list at along one axis: the cell's edges and centre, and
+ * every edge of the first entries (where a margin too small would show), each with the double
+ * on either side. Returns how many (at most 3 * (3 + 4 * VALIDATE_ENTRIES)). */
+static int list_coords(const list_entry *e, const uint32_t *ix, int n, int axis, double lo, double hi,
+                       double *out) {
+    int m = 0;
+    double base[3 + 4 * VALIDATE_ENTRIES];
+    base[m++] = lo;
+    base[m++] = (lo + hi) / 2;
+    base[m++] = hi;
+    for (int j = 0; j < n && j < VALIDATE_ENTRIES; j++) {
+        base[m++] = e[ix[j]].outer[axis];
+        base[m++] = -e[ix[j]].outer[axis + 2];
+        base[m++] = e[ix[j]].inner[axis];
+        base[m++] = -e[ix[j]].inner[axis + 2];
+    }
+    int k = 0;
+    for (int i = 0; i < m; i++) {
+        double v = base[i];
+        if (!isfinite(v)) continue;
+        double near[3] = {nextafter(v, -INFINITY), v, nextafter(v, INFINITY)};
+        for (int j = 0; j < 3; j++)
+            if (near[j] >= lo && near[j] <= hi) out[k++] = near[j];
+    }
+    qsort(out, (size_t)k, sizeof *out, by_double);
+    return k;
+}
+
+/*
+ * The candidate lists (hitq.h): slots and rooms consistent with the bitmap; for a sample of
+ * the lists of settled cells, the answer the list gives every test point of its cell that it
+ * decides (not left to the walk) is the exact walk's. Test points: the cell's corners and
+ * centre and the edges of its entries (list_coords).
+ */
+static ht_status validate_lists(const ht_tree *t, const answer_grid *g) {
+    if (!g->listbits) return HT_OK;
+    size_t ncells = (size_t)g->nx * (size_t)g->ny, words = (ncells + 63) / 64;
+    int32_t run = 0;
+    for (size_t w = 0; w < words; w++) {
+        if (g->listrank[w] != run) return HT_E_CORRUPT;
+        for (uint64_t v = g->listbits[w]; v; v &= v - 1) run++;
+    }
+    if (run != g->nlists || list_start(g, 0) != 0 || g->nentries < 1 || g->nentries > g->entries_cap)
+        return HT_E_CORRUPT;
+    for (int32_t k = 0; k < g->nlists; k++) {
+        uint32_t room = list_start(g, k + 1) - list_start(g, k);
+        if (list_start(g, k + 1) < list_start(g, k) || (list_len(g, k) != LIST_NONE && list_len(g, k) > room))
+            return HT_E_CORRUPT;
+    }
+    for (uint32_t j = 0; j < list_start(g, g->nlists) + LIST_GROUP - 1; j++)
+        if (g->items[j] >= g->nentries) return HT_E_CORRUPT;
+    /* The hash names each node's latest entry, and that entry is the node's. */
+    uint32_t named = 0;
+    for (uint32_t h = 0; h < g->hash_slots; h++) {
+        uint32_t i = g->entry_hash[h];
+        if (i == 0) continue;
+        if (i >= g->nentries || g->entry_node[i] < 0) return HT_E_CORRUPT;
+        named++;
+    }
+    if (named != g->hash_used) return HT_E_CORRUPT;
+    int32_t stride = g->nlists / VALIDATE_LISTS;
+    stride = stride < 1 ? 1 : stride;
+    double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
+    double xs[3 * (3 + 4 * VALIDATE_ENTRIES)], ys[3 * (3 + 4 * VALIDATE_ENTRIES)];
+    for (size_t c = 0; c < ncells; c++) {
+        int32_t k = list_slot(g, c);
+        if (k < 0 || k % stride != 0 || list_len(g, k) == LIST_NONE) continue;
+        int32_t a = htq_cell(g, c);
+        if (a != UNSURE && a != SUBGRID) continue; /* UNKNOWN: not read until settled again */
+        int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);
+        const uint32_t *items = g->items + list_start(g, k);
+        int n = (int)list_len(g, k);
+        int nxs = list_coords(g->entries, items, n, 0, g->gx0 + ix * cw, g->gx0 + (ix + 1) * cw, xs);
+        int nys = list_coords(g->entries, items, n, 1, g->gy0 + iy * ch, g->gy0 + (iy + 1) * ch, ys);
+        for (int i = 0; i < nxs; i++) {
+            for (int j = 0; j < nys; j++) {
+                double x = xs[i], y = ys[j];
+                if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1) ||
+                    grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny) != c)
+                    continue;
+                int32_t got = list_answer(g, k, x, y);
+                if (got < HT_NULL_NODE) continue; /* left to the walk */
+                ht_node walked;
+                ht_status st = htq_walk_plain(t, g->root, x, y, &walked);
+                if (st != HT_OK) return st;
+                if (walked != got) return HT_E_CORRUPT;
+            }
+        }
+    }
+    return HT_OK;
+}
 
 /*
  * The derived structures against the rows: the dirty list and flags agree; every block of a
@@ -307,5 +407,5 @@ ht_status htq_validate(const ht_tree *t) {
             }
         }
     }
-    return HT_OK;
+    return validate_lists(t, g);
 }

@@ -110,6 +110,53 @@ typedef struct block {
  * sub-cell proved like a cell: a smaller box straddles fewer edges. */
 #define SUB 4
 #define SUB_CELLS (SUB * SUB)
+/*
+ * Candidate lists (issue 26): for a cell the grid cannot answer (UNSURE, or a sub-grid with
+ * UNSURE sub-cells), the nodes that can answer one of its points, in the walk's order (the
+ * children of a node last-to-first, each child's subtree before the child itself), each as a
+ * rectangle in the root's space: where a point reaches the node through every ancestor and is
+ * inside it. With no hook on the way and only axis-aligned transforms (translation, scale),
+ * that is one rectangle: the intersection of the regions of the node and its ancestors, each
+ * mapped into the root's space. The walk converts a point level by level with its own
+ * rounding, so an entry keeps two rectangles: `outer`, the rectangle widened by the slack rule
+ * of geom.h at every level (a point outside it is surely not taken by the node), and `inner`,
+ * shrunk by the same (a point inside it surely is). A point of the cell takes the first entry
+ * whose `outer` holds it: its answer when its `inner` holds it too, else the exact walk (the
+ * point is within the margin of an edge, or the entry stands for a subtree the lists do not
+ * fold: a hook, a rotated view, hits outside bounds; its `inner` is empty). When no entry
+ * holds the point, nothing but the root can take it (the list names every other node whose
+ * `outer` meets the cell), and the answer is the root's own (`list_default`). A list is cut
+ * after the first entry whose `inner` holds the whole cell. A cell whose list leaves only
+ * margins to the walk gets no sub-grid (answers.c, list_decides).
+ *
+ * An entry depends on its node alone (and its ancestors), not on the cell: entries are shared
+ * by all the lists that name them (a table, `entries`, and per list the indices of its entries
+ * in order), one per node (the latest, found by `entry_hash`). Entry 0 never matches (the
+ * lists' padding).
+ *
+ * Lists follow the cells' protocol: one is read only for a cell that is UNSURE or SUBGRID
+ * (never UNKNOWN), and rebuilt when its cell is settled again (htq_refresh_answers). A cell
+ * gets a list slot when the grid is built (cells UNSURE then), with room for that many
+ * entries, and keeps it for the grid's life; a list that no longer fits is marked LIST_NONE
+ * (the walk decides). Slots are the set bits of `listbits`, numbered like sub-grids. A node
+ * whose entry changes gets a new entry at the end of the table (the lists of cells that a
+ * change did not reach may still name the old one: such a cell is outside both the old and the
+ * new reach of the node, so no point of it is inside either entry's `inner`, and skipping or
+ * walking it is exact); when the table has grown to twice its size at the last build, the
+ * lists are built anew.
+ */
+#define LIST_MAX 16
+#define LIST_NONE 255 /* list_len of a slot whose list did not fit: the walk decides */
+#define LIST_GROUP 8 /* entries tested together; the index pool has LIST_GROUP - 1 spare zeros */
+/* A box of an entry: x0, y0, -x1, -y1 (the upper corner negated, so that one compare of the
+ * point and one of its negation test all four sides). */
+typedef struct list_entry {
+    double outer[4];
+    double inner[4]; /* all +infinity when the entry only says "take the walk" */
+    int32_t answer;
+    int32_t pad;
+} list_entry;
+
 typedef struct answer_grid {
     int32_t root; /* slot, -1 when there is no grid */
     int32_t nx, ny, capacity; /* capacity: cells allocated */
@@ -139,6 +186,20 @@ typedef struct answer_grid {
      * and a change that reaches a wide part of the grid drops it. */
     int lazy;
     uint32_t *scratch; /* box_candidates' unions when a single query settles a cell */
+    /* Candidate lists (above): slot k of a cell is its rank among the set bits of listbits;
+     * its entries are entries[items[list_start(k) + j]] for j < list_len(k), room up to
+     * list_start(k + 1). */
+    uint64_t *listbits;
+    int32_t *listrank;
+    uint32_t *list_head;  /* nlists + 1: start << 8 | length (or LIST_NONE), one load */
+    uint32_t *items;      /* list_start(nlists) + LIST_GROUP - 1 (spares: entry 0) */
+    int32_t nlists;
+    list_entry *entries;  /* entry 0 never matches */
+    int32_t *entry_node;  /* per entry, its node (slot); -1 for entry 0 */
+    uint32_t nentries, entries_cap, entries_built; /* entries_built: at the last build */
+    uint32_t *entry_hash; /* node -> its latest entry (open addressing, 0 empty) */
+    uint32_t hash_slots, hash_used;
+    int32_t list_default; /* the root's own answer: a point no entry holds gets it */
 } answer_grid;
 
 /*
@@ -247,16 +308,19 @@ static inline int32_t htq_cell(const answer_grid *g, size_t c) {
 void htq_answers_free(answer_grid *g);
 size_t htq_answers_bytes(const answer_grid *g);
 
+/* The set bits of `w`, without a branch or a library call (the baseline x86-64 has no
+ * popcount instruction, and the compilers' builtin then calls one). */
+static inline int32_t popcount64(uint64_t w) {
+    w = w - ((w >> 1) & UINT64_C(0x5555555555555555));
+    w = (w & UINT64_C(0x3333333333333333)) + ((w >> 2) & UINT64_C(0x3333333333333333));
+    w = (w + (w >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+    return (int32_t)((w * UINT64_C(0x0101010101010101)) >> 56);
+}
+
 /* The sub-grid number of cell `c` (which has one). */
 static inline int32_t htq_sub_index(const answer_grid *g, size_t c) {
     uint64_t w = g->subbits[c >> 6] & ((UINT64_C(1) << (c & 63)) - 1);
-#if defined(__GNUC__) || defined(__clang__)
-    int bits = __builtin_popcountll(w);
-#else
-    int bits = 0;
-    for (; w; w &= w - 1) bits++;
-#endif
-    return g->subrank[c >> 6] + bits;
+    return g->subrank[c >> 6] + popcount64(w);
 }
 
 /* The sub-cell (0..SUB-1) of fractional coordinate `f` in cell `i` (f = offset x cells per
@@ -310,6 +374,73 @@ HT_HOT int32_t sub_answer(const answer_grid *g, const uint16_t *sub, double x, d
 /* The sub-grid of the cell of (x, y), a point of the grid's domain whose cell has one. */
 HT_HOT const uint16_t *sub_line(const answer_grid *g, double x, double y) {
     return sub_of_cell(g, grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny));
+}
+
+/* The list slot of cell `c`, or -1. */
+static inline int32_t list_slot(const answer_grid *g, size_t c) {
+    if (!g->listbits || !(g->listbits[c >> 6] >> (c & 63) & 1)) return -1;
+    return g->listrank[c >> 6] + popcount64(g->listbits[c >> 6] & ((UINT64_C(1) << (c & 63)) - 1));
+}
+
+#define LIST_ITEMS_MAX (UINT32_C(1) << 24) /* the start of a list fits list_head's 24 bits */
+static inline uint32_t list_start(const answer_grid *g, int32_t k) { return g->list_head[k] >> 8; }
+static inline uint32_t list_len(const answer_grid *g, int32_t k) { return g->list_head[k] & 255u; }
+
+/* Is (x, y) in the closed box b of an entry (x0, y0, -x1, -y1)? */
+HT_HOT int in_entry_box(const double *b, double x, double y) {
+    return (b[0] <= x) & (b[1] <= y) & (b[2] <= -x) & (b[3] <= -y);
+}
+
+/* The answer list `k` gives a point (x, y) of its cell: a handle or HT_NULL_NODE, or UNSURE
+ * (take the walk). The entries are tested together without a branch per entry; the first
+ * whose outer box holds the point decides. */
+HT_HOT int32_t list_answer(const answer_grid *g, int32_t k, double x, double y) {
+    uint32_t head = g->list_head[k], n = head & 255u;
+    if (n == LIST_NONE) return UNSURE;
+    const uint32_t *ix = g->items + (head >> 8);
+    const list_entry *e = g->entries;
+    uint32_t mask = 0;
+#if defined(__SSE2__)
+    __m128d p = _mm_set_pd(y, x), q = _mm_set_pd(-y, -x);
+#define ENTRY_BIT(j) ((uint32_t)(_mm_movemask_pd(_mm_and_pd(_mm_cmple_pd(_mm_loadu_pd(e[ix[j]].outer), p), \
+                                                            _mm_cmple_pd(_mm_loadu_pd(e[ix[j]].outer + 2), q))) == 3) << (j))
+#else
+#define ENTRY_BIT(j) ((uint32_t)in_entry_box(e[ix[j]].outer, x, y) << (j))
+#endif
+    /* Four entries, then four more for a longer list, then groups of LIST_GROUP (rare), each
+     * written out (compilers do not all unroll it). Measured (callgrind, kernel_driver walkg):
+     * one branch on n > 4 costs fewer cycles than testing eight entries for every list. */
+    _Static_assert(LIST_GROUP == 8, "the groups below are written out for 8 entries");
+    mask = ENTRY_BIT(0) | ENTRY_BIT(1) | ENTRY_BIT(2) | ENTRY_BIT(3);
+    if (n > 4) {
+        mask |= ENTRY_BIT(4) | ENTRY_BIT(5) | ENTRY_BIT(6) | ENTRY_BIT(7);
+        for (uint32_t j0 = LIST_GROUP; j0 < n; j0 += LIST_GROUP) {
+            ix += LIST_GROUP;
+            uint32_t m = ENTRY_BIT(0) | ENTRY_BIT(1) | ENTRY_BIT(2) | ENTRY_BIT(3) | ENTRY_BIT(4) | ENTRY_BIT(5) |
+                         ENTRY_BIT(6) | ENTRY_BIT(7);
+            mask |= m << j0;
+        }
+    }
+#undef ENTRY_BIT
+    ix = g->items + (head >> 8);
+    mask &= (UINT32_C(1) << n) - 1; /* the spares and the next list's entries */
+    if (!mask) return g->list_default;
+#if defined(__GNUC__) || defined(__clang__)
+    uint32_t j = (uint32_t)__builtin_ctz(mask);
+#else
+    uint32_t j = 0;
+    while (!(mask >> j & 1)) j++;
+#endif
+    return in_entry_box(e[ix[j]].inner, x, y) ? e[ix[j]].answer : UNSURE;
+}
+
+/* The answer the candidate lists give (x, y), a point whose cell (or sub-cell) is UNSURE, or
+ * was outside the grid: UNSURE when they cannot say (no list, outside the grid, near an edge). */
+HT_HOT int32_t list_lookup(const answer_grid *g, double x, double y) {
+    if (!g->listbits || !(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
+    size_t c = grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny);
+    int32_t k = list_slot(g, c);
+    return k < 0 ? UNSURE : list_answer(g, k, x, y);
 }
 
 /* The first pass of the bulk loop: the answer grid's fields in locals (the compiler cannot keep

@@ -1,14 +1,16 @@
 /*
  * answers_check.c - the bulk path's derived structures against the plain walk (scripts/ccheck.sh).
  *
- * Random scenes of many small overlapping views (a dense map of markers, some rotated, some
- * with children, insets, flags, priorities, pass-through and capturing views), and plain random
- * trees. For each: the answer grid (cells, sub-grids, unions of block-cell lists, sub-grid
+ * Random scenes of many small overlapping views (a dense map of markers, some rotated or
+ * scaled, some with children, insets, flags, alpha, priorities, pass-through and capturing
+ * views), and plain random trees (rotations, scales and flips, bounds origins, hits outside
+ * bounds). For each: the answer grid (cells, sub-grids, unions of block-cell lists, sub-grid
  * codes), through the bulk call with paired and with
  * separate coordinate arrays (the two lookups of its first pass), and the single call are
  * compared with the exact walk without any grid
  * (ht_tree_hit_test_points_counted with use_answer_grid 0) on random points and on points on,
- * and within 1e-12 and one ulp of, every edge (corners and middles) of every view's region,
+ * and within 1e-12, 1e-9, 1e-6, 3e-5 or 1e-4 (the candidate lists' margins and float boxes)
+ * and one ulp of, every edge (corners and middles) of every view's region,
  * converted to the root's space, first with the sub-grids deferred (ht_tree_prepare_points_for
  * with too few points to pay for them), then with them built late; then after random mutations
  * and a refresh of the grid. One point in 64 is traced too (ht_tree_hit_test_trace): its
@@ -16,8 +18,10 @@
  *   answers_check [scenes]    exit 0: every answer agrees; 1: a difference (printed)
  * Every scene is also checked by ht_tree_validate, which proves each compact test record's
  * thresholds (the walk without the grid uses them too, so no comparison with it can).
+ * The candidate lists of UNSURE cells (hitq.h) answer most of the points near edges here,
+ * through the bulk and the single call.
  * Planted bugs (scripts/plants/sub-off-by-one, union-missing, zero-margin, lookup-round,
- * sub-code and threshold-ulp.patch, applied to a copy of the core's sources) must make it exit 1.
+ * sub-code, threshold-ulp, list-margin and list-cut.patch, applied to a copy of the core's sources) must make it exit 1.
  */
 #include <hittest.h>
 
@@ -67,6 +71,15 @@ static void rotate(ht_tree *t, ht_node n, double a) {
     ht_node_set_transform(t, n, &m);
 }
 
+/* A scale (either axis possibly flipped) and a translation: axis-aligned, so the candidate
+ * lists fold it into their rectangles. */
+static void scale(ht_tree *t, ht_node n) {
+    static const double k[] = {0.5, 2, 1.5, 0.75, -1, 1.0 / 3, 3};
+    double sx = k[below(7)], sy = unit() < 0.5 ? sx : k[below(7)];
+    ht_affine m = {sx, 0, 0, sy, q64(unit() * 20 - 10), q64(unit() * 20 - 10)};
+    ht_node_set_transform(t, n, &m);
+}
+
 /* Random customisation of node n (never hooks: those are not in the grid's reach). Hits
  * outside bounds (`outside`) make a view a candidate everywhere, so dense scenes get none. */
 static void customise(ht_tree *t, ht_node n, int outside) {
@@ -77,6 +90,8 @@ static void customise(ht_tree *t, ht_node n, int outside) {
     else if (u < 0.09 && outside) ht_node_set_flags(t, n, HT_FLAG_OUTSIDE_HITS);
     if (unit() < 0.05) ht_node_set_insets(t, n, q64(unit() * 6 - 3), q64(unit() * 6 - 3), q64(unit() * 6 - 3), q64(unit() * 6 - 3));
     if (unit() < 0.03) ht_node_set_priority(t, n, below(3) - 1);
+    if (unit() < 0.02) ht_node_set_alpha(t, n, unit() < 0.5 ? 0 : 0.005);
+    if (unit() < 0.01) ht_node_set_flags(t, n, HT_FLAG_NO_INTERACTION);
 }
 
 /* A 390 x 844 window, a full-size map and `markers` markers of 12-22 pt (3-10% rotated, some
@@ -94,6 +109,7 @@ static void build(scene *s, int dense, int markers) {
             ht_node m = add(s, s->root, q64(unit() * 390), q64(unit() * 844), w, h);
             if (m == HT_NULL_NODE) break;
             if (unit() < rotated) rotate(s->t, m, unit() * 6.283 - 3.1416);
+            else if (unit() < 0.05) scale(s->t, m);
             customise(s->t, m, 0);
             if (unit() < 0.1) {
                 ht_node c = add(s, m, q64(unit() * w), q64(unit() * h), q64(3 + unit() * 8), q64(3 + unit() * 8));
@@ -105,7 +121,9 @@ static void build(scene *s, int dense, int markers) {
             ht_node p = s->nodes[below(s->count)];
             ht_node n = add(s, p, q64(unit() * 300), q64(unit() * 600), q64(4 + unit() * 60), q64(4 + unit() * 60));
             if (n == HT_NULL_NODE) continue;
-            if (unit() < 0.08) rotate(s->t, n, unit() * 6.283);
+            double u = unit();
+            if (u < 0.08) rotate(s->t, n, unit() * 6.283);
+            else if (u < 0.2) scale(s->t, n);
             if (unit() < 0.05) ht_node_set_bounds(s->t, n, q64(unit() * 10 - 5), q64(unit() * 10 - 5), q64(4 + unit() * 60), q64(4 + unit() * 60));
             customise(s->t, n, 1);
         }
@@ -124,8 +142,12 @@ static int make_points(scene *s) {
         xy[2 * n + 1] = unit() * 860 - 8;
         n++;
     }
-    static const double near[] = {0, 1e-12, -1e-12};
+    /* Beside each edge: at rounding distance, at the candidate lists' margin (1e-9 of the
+     * magnitude) and at a float's ulp (the lists' boxes are floats), one distance per view. */
+    static const double gaps[] = {1e-12, 1e-12, 1e-9, 1e-6, 3e-5, 1e-4};
     for (int k = 0; k < s->count; k++) {
+        double d = gaps[below(6)];
+        const double near[] = {0, d, -d};
         ht_node_record r;
         if (ht_node_get_record(s->t, s->nodes[k], &r) != HT_OK) continue;
         double x0 = r.bounds_x + r.inset_left, y0 = r.bounds_y + r.inset_top;
@@ -273,7 +295,7 @@ int main(int argc, char **argv) {
             switch (below(4)) {
             case 0: ht_node_set_center(s.t, v, q64(unit() * 390), q64(unit() * 844)); break;
             case 1: ht_node_set_bounds(s.t, v, 0, 0, q64(8 + unit() * 30), q64(8 + unit() * 30)); break;
-            case 2: rotate(s.t, v, unit() * 6.283); break;
+            case 2: if (unit() < 0.5) rotate(s.t, v, unit() * 6.283); else scale(s.t, v); break;
             default: customise(s.t, v, k % 3 == 2); break;
             }
         }

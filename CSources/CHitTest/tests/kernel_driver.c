@@ -4,7 +4,7 @@
  * (instructions, simulated branch mispredicts and cache misses of the measured part only), or
  * alone for thread CPU times.
  *
- *   kernel_driver FILE.htsnap ROOT MODE [POINTS] [REPS]
+ *   kernel_driver FILE.htsnap ROOT MODE [POINTS] [REPS] [WALKED]
  *
  * FILE: a tree saved by ht_tree_save_file, or "deep" for the benchmark's deep scene (a chain of
  * 100,000 views, each 0.001 pt smaller than its parent; ROOT ignored); ROOT: the query root's
@@ -19,6 +19,9 @@
  *   par     the bulk call on one thread and on two (each half the points, contiguous), wall
  *           time, alternated: the speed-up, and each thread's CPU time.
  * Prints ns per point (thread CPU time, median of REPS, default 5).
+ * WALKED: a file of the points the grid's cells leave to the walk (and their node count): read
+ * when it exists, else written. So that two builds (one whose candidate lists answer some of
+ * those points without a walk, one without lists) measure walk and walkg on the same points.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "hittest.h"
@@ -163,7 +166,7 @@ static int cmp_double(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
     if (argc < 4) {
-        fprintf(stderr, "usage: %s FILE.htsnap ROOT bulk|walk|walkg|single|share|par [POINTS] [REPS]\n", argv[0]);
+        fprintf(stderr, "usage: %s FILE.htsnap ROOT bulk|walk|walkg|single|share|par [POINTS] [REPS] [WALKED]\n", argv[0]);
         return 2;
     }
     size_t n = argc > 4 ? (size_t)strtoull(argv[4], NULL, 10) : 1000000;
@@ -193,7 +196,20 @@ int main(int argc, char **argv) {
     /* The points the grid leaves to the walk. */
     size_t nw = 0;
     uint64_t walked_tests = 0;
-    for (size_t i = 0; i < n; i++) {
+    const char *wfile = argc > 6 ? argv[6] : NULL;
+    FILE *wf = wfile ? fopen(wfile, "rb") : NULL;
+    if (wf) {
+        uint64_t head[2];
+        if (fread(head, sizeof head, 1, wf) != 1 || head[0] > n ||
+            fread(walk_xy, 2 * sizeof *walk_xy, (size_t)head[0], wf) != (size_t)head[0]) {
+            fprintf(stderr, "%s: not a walked-points file of at most %zu points\n", wfile, n);
+            return 1;
+        }
+        fclose(wf);
+        nw = (size_t)head[0];
+        walked_tests = head[1];
+    }
+    for (size_t i = 0; i < n && !wf; i++) {
         uint64_t tests = 0;
         ht_node h;
         if (ht_tree_hit_test_points_counted(t, root, &xy[2 * i], 1, 1, &h, &tests) != HT_OK) return 1;
@@ -202,6 +218,15 @@ int main(int argc, char **argv) {
             walk_xy[2 * nw + 1] = xy[2 * i + 1];
             nw++;
             walked_tests += tests;
+        }
+    }
+    if (wfile && !wf) {
+        uint64_t head[2] = {nw, walked_tests};
+        FILE *o = fopen(wfile, "wb");
+        if (!o || fwrite(head, sizeof head, 1, o) != 1 || fwrite(walk_xy, 2 * sizeof *walk_xy, nw, o) != nw ||
+            fclose(o) != 0) {
+            fprintf(stderr, "%s: cannot write\n", wfile);
+            return 1;
         }
     }
     const char *m = argv[3];
