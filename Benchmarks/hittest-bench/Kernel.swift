@@ -21,10 +21,11 @@ struct KernelFigures {
     var changed = 0.0      // ms: one view moved by 1 pt, then a bulk query of `changePoints` points, 1 thread
     var unchanged = 0.0    // ms: the same bulk query with nothing changed since the last
     var walk = 0.0         // ns per walked point (the exact walk without the grid, on the points the grid leaves)
+    var leftWithGrid = 0.0 // ns per point, those points with the grid on (their cell, candidate list, then the walk where it must)
     var walkTests = 0.0    // nodes tested per walked point
     var fair = 0.0         // ns per point, the fair walk
     var fairTests = 0.0    // views tested per point by the fair walk
-    var sureShare = 0.0    // share of points the answer grid answers
+    var sureShare = 0.0    // share of points the answer grid's cells answer
     var sureCells = 0.0    // share of cells that are sure
     var gridBytes = 0
     var indexBytes = 0
@@ -98,7 +99,8 @@ func runKernel(_ options: Options) -> Bool {
         for p in points.prefix(100_000) {
             if probe.count % 256 == 0 && probeStart.duration(to: .now).seconds > 1 { break }
             probe.append(p)
-            if snapshot.nodesTested(for: [p]) > 0 { unsure.append(p) }
+            // The points the cells leave (to the candidate lists, then the walk).
+            if snapshot.gridDecision(for: p) != 1 { unsure.append(p) }
         }
         fig.sureShare = 1 - Double(unsure.count) / Double(probe.count)
         let walkPoints = unsure.isEmpty ? probe : unsure
@@ -175,6 +177,7 @@ func runKernel(_ options: Options) -> Bool {
                 for p in points.prefix(singleN) { sink &+= r.hitTest(p) == nil ? 0 : 1 }
             }
             time("walk") { sink &+= snapshot.nodesTested(for: walkSet, answerGrid: false) }
+            time("leftWithGrid") { sink &+= snapshot.nodesTested(for: walkSet) }
             time("fair") { for p in points.prefix(fairN) { sink &+= fairWalk.hitTest(p) == nil ? 0 : 1 } }
         }
         func med(_ key: String, _ n: Int) -> Double {
@@ -188,6 +191,7 @@ func runKernel(_ options: Options) -> Bool {
         fig.single = med("single", singleN)
         fig.unprepared = med("unprepared", singleN)
         fig.walk = med("walk", walkN)
+        fig.leftWithGrid = med("leftWithGrid", walkN)
         fig.fair = med("fair", fairN)
         sink &+= Int(out[0])
         // Checks: bulk on any thread count and the single call agree with the fair walk.
@@ -326,15 +330,15 @@ func measureChange(_ name: String, _ root: Window, targets: [View], rounds: Int,
 
 func kernelTable(_ all: [KernelFigures]) -> String {
     var lines = [
-        "| scene | views | stream ns | bulk-1 ns | ÷ stream | bulk-N ns | N-core speedup | single ns (prepared) | hitTest ns, no prepare | its first \(warmQueries) ns/query | then \(freshPoints / 1000)k new points ns/query | grid answers | walk ns/walked pt | nodes/walked pt | walk ns/node | fair ns/test | walk node ÷ fair test | fair walk ns | bulk-1 × fair | grid KiB | sure cells | 1-view change + bulk \(changePoints / 1000)k ms | same bulk, unchanged ms | change ÷ same |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| scene | views | stream ns | bulk-1 ns | ÷ stream | bulk-N ns | N-core speedup | single ns (prepared) | hitTest ns, no prepare | its first \(warmQueries) ns/query | then \(freshPoints / 1000)k new points ns/query | grid answers | walk ns/walked pt | those pts with grid ns | nodes/walked pt | walk ns/node | fair ns/test | walk node ÷ fair test | fair walk ns | bulk-1 × fair | grid KiB | sure cells | 1-view change + bulk \(changePoints / 1000)k ms | same bulk, unchanged ms | change ÷ same |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for f in all {
         let change = f.unchanged > 0 ? "\(fmt(f.changed)) | \(fmt(f.unchanged)) | \(fmt(f.changed / f.unchanged))" : "– | – | –"
         lines.append(
             "| \(f.scene) | \(f.views) | \(fmt(f.stream)) | \(fmt(f.bulk1)) | \(fmt(f.bulk1 / f.stream)) | \(fmt(f.bulkN)) | \(fmt(f.bulk1Wall / f.bulkN)) | \(fmt(f.single)) | "
                 + "\(fmt(f.unprepared)) | \(fmt(f.firstQueries))\(f.firstQueryCount < warmQueries ? " (\(f.firstQueryCount))" : "") | \(f.freshQueries > 0 ? fmt(f.freshQueries) : "–") | "
-                + "\(fmt(f.sureShare * 100))% | \(fmt(f.walk)) | \(fmt(f.walkTests)) | \(fmt(f.walkPerNode)) | \(fmt(f.fairPerTest)) | \(fmt(f.walkPerNode / f.fairPerTest)) | "
+                + "\(fmt(f.sureShare * 100))% | \(fmt(f.walk)) | \(fmt(f.leftWithGrid)) | \(fmt(f.walkTests)) | \(fmt(f.walkPerNode)) | \(fmt(f.fairPerTest)) | \(fmt(f.walkPerNode / f.fairPerTest)) | "
                 + "\(fmt(f.fair)) | \(fmt(f.fair / f.bulk1)) | \(fmt(Double(f.gridBytes) / 1024)) | \(fmt(f.sureCells * 100))% | \(change) |")
     }
     lines.append("")
@@ -342,6 +346,8 @@ func kernelTable(_ all: [KernelFigures]) -> String {
         "One thread in thread CPU time unless said. hitTest ns, no prepare: view.hitTest(p) on a second copy of the scene, built afresh and never prepared, "
             + "after its first \(warmQueries) queries, in rounds over the same points as single (their mean beside it, what they build included; in brackets how many when they took over a second; "
             + "then \(freshPoints) new uniform points once, on which it still fills its answer grid: a cell's first point computes the cell). "
+            + "grid answers: the share of points the grid's cells decide. walk ns/walked pt: the exact walk alone on the points the cells leave (a sample); "
+            + "those pts with grid: the same points through the bulk path (their cell, then the cell's candidate list, then the walk where the list cannot say). "
             + "1-view change: a view a touch reaches moved by 1 pt, then \(changePoints) uniform points in one bulk call, beside the same call with nothing changed "
             + "(medians of interleaved rounds; none on deep, whose 100,000-deep chain each point walks).")
     return lines.joined(separator: "\n")

@@ -1078,3 +1078,16 @@ ht_status ht_tree_answer_grid_stats(const ht_tree *t, ht_node node, size_t *byte
     if (sure) *sure = k;
     return HT_OK;
 }
+
+ht_status ht_tree_answer_grid_decision(const ht_tree *t, ht_node node, double x, double y, int *out) {
+    int32_t slot;
+    ht_status st = resolve(t, node, &slot);
+    if (st != HT_OK) return st;
+    if (!out) return HT_E_INVALID_ARGUMENT;
+    const answer_grid *g = htq_grid_for(t, slot);
+    *out = HT_GRID_WALK;
+    if (!g) return HT_OK;
+    if (cell_lookup(g, x, y) >= HT_NULL_NODE) *out = HT_GRID_CELL;
+    else if (cell_lookup(g, x, y) == UNSURE && list_lookup(g, x, y) >= HT_NULL_NODE) *out = HT_GRID_LIST;
+    return HT_OK;
+}

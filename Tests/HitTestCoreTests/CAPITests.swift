@@ -29,6 +29,33 @@ import Testing
         #expect(ht_tree_validate(tree.t) == HT_OK)
     }
 
+    @Test("The answer grid's decision per point: by the cell, by its candidate list, or the walk")
+    func answerGridDecision() {
+        let tree = Tree()
+        let root = tree.node(0, 0, 100, 100)
+        let child = tree.node(10.3, 10.3, 20.2, 20.2)
+        #expect(ht_node_attach(tree.t, child, root, 0) == HT_OK)
+        var decision: Int32 = -1
+        // No grid yet: the walk.
+        #expect(ht_tree_answer_grid_decision(tree.t, root, 50, 50, &decision) == HT_OK)
+        #expect(decision == Int32(HT_GRID_WALK.rawValue))
+        #expect(ht_tree_prepare_points(tree.t, root) == HT_OK)
+        // Far from every edge: the cell; across the child's edge: not the cell (its list, a
+        // sub-grid or the walk), and every decided point's answer is the walk's.
+        #expect(ht_tree_answer_grid_decision(tree.t, root, 70, 70, &decision) == HT_OK)
+        #expect(decision == Int32(HT_GRID_CELL.rawValue))
+        var seen = Set<Int32>()
+        for i in 0...400 {
+            let x = 10.3 + Double(i) * 0.0001, y = 15.0
+            #expect(ht_tree_answer_grid_decision(tree.t, root, x, y, &decision) == HT_OK)
+            seen.insert(decision)
+            #expect(tree.hit(root, x, y) == (x < 10.3 ? root : child))
+        }
+        #expect(seen.isSubset(of: [Int32(HT_GRID_WALK.rawValue), Int32(HT_GRID_CELL.rawValue), Int32(HT_GRID_LIST.rawValue)]))
+        #expect(ht_tree_answer_grid_decision(tree.t, 999, 1, 1, &decision) == HT_E_BAD_NODE)
+        #expect(ht_tree_answer_grid_decision(tree.t, root, 1, 1, nil) == HT_E_INVALID_ARGUMENT)
+    }
+
     @Test func badInputGetsAStatus() {
         let tree = Tree()
         let a = tree.node(0, 0, 10, 10)

@@ -566,6 +566,21 @@ HT_API ht_status ht_tree_hit_test_points_counted(ht_tree *tree, ht_node node, co
 HT_API ht_status ht_tree_answer_grid_stats(const ht_tree *tree, ht_node node, size_t *out_bytes,
                                            size_t *out_cells, size_t *out_sure_cells);
 
+/** How the answer grid of `node` decides a point (`ht_tree_answer_grid_decision`). */
+typedef enum ht_grid_decision {
+    HT_GRID_WALK = 0, /**< left to the walk (no usable grid, a cell not sure, outside the grid) */
+    HT_GRID_CELL = 1, /**< by its cell, or the cell's sub-grid, alone */
+    HT_GRID_LIST = 2  /**< by the cell's candidate list (the cell itself is not sure) */
+} ht_grid_decision;
+
+/**
+ * How the answer grid of `node` decides (x, y), in `node`'s bounds space, for a bulk query:
+ * written to `*out` (an `ht_grid_decision`). Reads only, as queries do. For measuring which
+ * points take which path.
+ */
+HT_API ht_status ht_tree_answer_grid_decision(const ht_tree *tree, ht_node node, double x, double y,
+                                              int *out);
+
 #ifdef __cplusplus
 }
 #endif

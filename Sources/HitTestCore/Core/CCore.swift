@@ -412,6 +412,14 @@ package final class FrozenTree: @unchecked Sendable {
     init(_ tree: OpaquePointer) { self.tree = tree }
     deinit { ht_tree_destroy(tree) }
 
+    /// How the answer grid of `root` decides `point` (`ht_tree_answer_grid_decision`: 0 the
+    /// walk, 1 its cell, 2 the cell's candidate list); for the benchmark.
+    package func gridDecision(_ root: HitTestHandle, _ point: Point) -> Int {
+        var out: Int32 = 0
+        CoreTree.check(ht_tree_answer_grid_decision(tree, root.rawValue, point.x, point.y, &out), "answer grid decision")
+        return Int(out)
+    }
+
     package func hitTest(_ root: HitTestHandle, _ point: Point) -> HitTestHandle {
         var out: Int32 = -1
         CoreTree.check(ht_tree_hit_test(tree, root.rawValue, point.x, point.y, nil, &out), "hit test")

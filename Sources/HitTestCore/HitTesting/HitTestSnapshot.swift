@@ -49,6 +49,10 @@ public final class HitTestSnapshot: Sendable {
         }
     }
 
+    /// How the answer grid decides `point` (0 the walk, 1 its cell, 2 the cell's candidate
+    /// list); for the benchmark.
+    package func gridDecision(for point: Point) -> Int { tree.gridDecision(root, point) }
+
     /// Hit-tests `points`, returning handles.
     public func hitTest(_ points: [Point]) -> [HitTestHandle] {
         var out = [HitTestHandle](repeating: .none, count: points.count)
