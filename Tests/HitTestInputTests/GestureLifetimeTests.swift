@@ -102,3 +102,29 @@ import Testing
         #expect(weakPress == nil)
     }
 }
+
+/// A recognizer's record has one home, the core's slot (`GestureRecognizer.arbiter`, typed as
+/// `tracking`): every library recognizer reads it through the one accessor (`record`), so the
+/// record in the slot is the one it uses, with no copy of its own to go stale.
+@Suite struct GestureRecordTests {
+    /// Reads `g`'s record once (made then), puts a fresh record in the slot, and reads again.
+    func readsTheSlot<G: GestureRecognizer>(_ g: G, _ record: (G) -> GestureTracking) -> Bool {
+        let first = record(g)
+        guard g.tracking === first else { return false }
+        let fresh = GestureTracking()
+        g.tracking = fresh
+        return record(g) === fresh
+    }
+
+    @Test func everyLibraryRecognizerReadsItsRecordFromTheSlot() {
+        #expect(readsTheSlot(TapGestureRecognizer()) { $0.record })
+        #expect(readsTheSlot(LongPressGestureRecognizer()) { $0.record })
+        #expect(readsTheSlot(SwipeGestureRecognizer()) { $0.record })
+        #expect(readsTheSlot(PanGestureRecognizer()) { $0.record })
+        #expect(readsTheSlot(PinchGestureRecognizer()) { $0.record })
+        #expect(readsTheSlot(RotationGestureRecognizer()) { $0.record })
+        let scrollView = ScrollView(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        #expect(readsTheSlot(scrollView.panGestureRecognizer) { $0.record })
+        #expect(readsTheSlot(scrollView.delayRecognizer) { $0.record })
+    }
+}

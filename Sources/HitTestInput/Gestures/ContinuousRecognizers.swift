@@ -66,17 +66,6 @@ open class PanGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var velocityOnScreen = Point(x: 0, y: 0)
     @exclusivity(unchecked) private var translationOnScreen = Point(x: 0, y: 0)
 
-    /// The pan's record, kept here once known (a pan reads it at every step).
-    @exclusivity(unchecked) private final var knownRecord: GestureTracking?
-
-    /// The pan's record (made on first use, as the engine would make it).
-    final var record: GestureTracking {
-        if let knownRecord { return knownRecord }
-        let record = trackingRecord
-        knownRecord = record
-        return record
-    }
-
     /// The translation of the fingers' centroid since touch-down (or the last
     /// `setTranslation`), in `view`'s coordinate system (nil: the window's).
     public func translation(in view: View?) -> Point {
@@ -233,17 +222,6 @@ open class PanGestureRecognizer: GestureRecognizer {
 /// Shared by pinch and rotation: two fingers, a value that starts at its identity when both
 /// are down, a threshold to begin, a velocity per second.
 open class TwoFingerGestureRecognizer: GestureRecognizer {
-    /// The recognizer's record, kept here once known (read at every step).
-    @exclusivity(unchecked) private final var knownRecord: GestureTracking?
-
-    /// The recognizer's record (made on first use, as the engine would make it).
-    final var record: GestureTracking {
-        if let knownRecord { return knownRecord }
-        let record = trackingRecord
-        knownRecord = record
-        return record
-    }
-
     var pair: (Touch, Touch)? {
         let down = record.touchesDown
         return down.count >= 2 ? (down[0], down[1]) : nil

@@ -61,17 +61,6 @@ extension GestureRecognizer {
 /// double tap on one view both fire on a double tap unless the single one `require(toFail:)`s
 /// the double.
 open class TapGestureRecognizer: GestureRecognizer {
-    /// The recognizer's record, kept here once known (read at every step).
-    private final var knownRecord: GestureTracking?
-
-    /// The recognizer's record (made on first use, as the engine would make it).
-    final var record: GestureTracking {
-        if let knownRecord { return knownRecord }
-        let record = trackingRecord
-        knownRecord = record
-        return record
-    }
-
     /// The default `allowableMovement`: 10 pt. [ours]
     public static let defaultAllowableMovement = 10.0
     /// The default `maximumTapInterval`: 0.35 s. [ours]
@@ -197,17 +186,6 @@ open class TapGestureRecognizer: GestureRecognizer {
 /// beginning within `maximumTapInterval`) come first, and the press is the next touch. [ours
 /// for the taps' timing]
 open class LongPressGestureRecognizer: GestureRecognizer {
-    /// The recognizer's record, kept here once known (read at every step).
-    private final var knownRecord: GestureTracking?
-
-    /// The recognizer's record (made on first use, as the engine would make it).
-    final var record: GestureTracking {
-        if let knownRecord { return knownRecord }
-        let record = trackingRecord
-        knownRecord = record
-        return record
-    }
-
     /// How long (s) the fingers must stay down (default 0.5).
     public var minimumPressDuration: Double {
         get { storedMinimumPressDuration }
@@ -334,17 +312,6 @@ open class LongPressGestureRecognizer: GestureRecognizer {
 /// touch-down, with `numberOfTouchesRequired` fingers, in one of `direction`'s directions →
 /// recognized; else failed. Directions are in screen coordinates. [ours for the numbers]
 open class SwipeGestureRecognizer: GestureRecognizer {
-    /// The recognizer's record, kept here once known (read at every step).
-    private final var knownRecord: GestureTracking?
-
-    /// The recognizer's record (made on first use, as the engine would make it).
-    final var record: GestureTracking {
-        if let knownRecord { return knownRecord }
-        let record = trackingRecord
-        knownRecord = record
-        return record
-    }
-
     /// Swipe directions (`UISwipeGestureRecognizer.Direction`).
     public struct Direction: OptionSet, Sendable, Hashable {
         /// The raw bits.

@@ -118,8 +118,11 @@ extension GestureRecognizer.State {
 // MARK: - The recognizer's public state (kept in its record)
 
 extension GestureRecognizer {
-    /// The recognizer's record, made on first use.
-    var trackingRecord: GestureTracking {
+    /// The recognizer's record, made on first use: the one accessor the engine, the public
+    /// properties below and every library recognizer read it through. The record lives in the
+    /// core's slot (`arbiter`, final there, so this is a field load and a check, no call); no
+    /// recognizer keeps a copy of its own.
+    final var record: GestureTracking {
         if let record = tracking { return record }
         let record = GestureTracking()
         tracking = record
@@ -139,7 +142,7 @@ extension GestureRecognizer {
     /// `gestureRecognizerShouldBegin` said no).
     public var state: State {
         get { tracking?.state ?? .possible }
-        set { trackingRecord.request(self, newValue) }
+        set { record.request(self, newValue) }
     }
 
     /// The view the recognizer is attached to (`addGestureRecognizer(_:)`), or nil.
@@ -150,7 +153,7 @@ extension GestureRecognizer {
             return record.view
         }
         set {
-            let record = trackingRecord
+            let record = self.record
             record.view = newValue
             record.hasView = newValue != nil
             cachedDebugName = nil
@@ -162,7 +165,7 @@ extension GestureRecognizer {
     public var isEnabled: Bool {
         get { tracking?.isEnabled ?? true }
         set {
-            let record = trackingRecord
+            let record = self.record
             let oldValue = record.isEnabled
             record.isEnabled = newValue
             guard oldValue, !newValue else { return }
@@ -173,27 +176,27 @@ extension GestureRecognizer {
     /// When the recognizer recognizes, its touches are cancelled in their views (G6). Default true.
     public var cancelsTouchesInView: Bool {
         get { tracking?.cancelsTouchesInView ?? true }
-        set { trackingRecord.cancelsTouchesInView = newValue }
+        set { record.cancelsTouchesInView = newValue }
     }
 
     /// While the recognizer may still recognize, its touches' phases are held from their views
     /// (G7). Default false.
     public var delaysTouchesBegan: Bool {
         get { tracking?.delaysTouchesBegan ?? false }
-        set { trackingRecord.delaysTouchesBegan = newValue }
+        set { record.delaysTouchesBegan = newValue }
     }
 
     /// While the recognizer may still recognize, a touch's `ended` is held from its view (G8).
     /// Default true.
     public var delaysTouchesEnded: Bool {
         get { tracking?.delaysTouchesEnded ?? true }
-        set { trackingRecord.delaysTouchesEnded = newValue }
+        set { record.delaysTouchesEnded = newValue }
     }
 
     /// The delegate (every method optional).
     public var delegate: GestureRecognizerDelegate? {
         get { tracking?.delegate }
-        set { trackingRecord.delegate = newValue }
+        set { record.delegate = newValue }
     }
 
     /// A name for the delivery log; nil: the type's short name and the index in its view's
@@ -201,7 +204,7 @@ extension GestureRecognizer {
     public var name: String? {
         get { tracking?.name }
         set {
-            trackingRecord.name = newValue
+            record.name = newValue
             cachedDebugName = nil
         }
     }
@@ -210,7 +213,7 @@ extension GestureRecognizer {
     /// is possible and tracking touches, recognizing leaves this one `.possible`; it recognizes
     /// when `other` fails and fails when `other` recognizes. Held weakly.
     public func require(toFail other: GestureRecognizer) {
-        let record = trackingRecord
+        let record = self.record
         guard other !== self, !record.failureRequirements.contains(where: { $0.recognizer === other }) else { return }
         record.failureRequirements.append(WeakRecognizer(other))
     }
