@@ -84,7 +84,7 @@ extension View {
 
 extension GestureRecognizer {
     /// The recognizer's record (the core's `arbiter`, typed); nil until the input layer first
-    /// needs one (`trackingRecord`).
+    /// needs one (`record`).
     var tracking: GestureTracking? {
         get { arbiter.map { unsafeDowncast($0, to: GestureTracking.self) } }
         set { arbiter = newValue }
@@ -248,6 +248,28 @@ package class DeliveryRecorderStorage {
     @exclusivity(unchecked) final var entries: [TouchDelivery] = []
     /// The application's `currentTime`, kept here by the application: every entry's time.
     @exclusivity(unchecked) final var now: Double = 0
+}
+
+/// `Application`'s hot fields. A public class cannot inherit them from a storage class, so the
+/// application holds them in this record, a constant (`Application.state`: one allocation per
+/// application, one load more per access).
+final class ApplicationState {
+    /// The windows, by window level (`Application.windows`).
+    @exclusivity(unchecked) final var windows: [Window] = []
+    /// Input made while another step was being processed, run after it, from `queueHead`.
+    @exclusivity(unchecked) final var queue: [ApplicationInput] = []
+    @exclusivity(unchecked) final var queueHead = 0
+    /// A step is being processed.
+    @exclusivity(unchecked) final var processing = false
+    @exclusivity(unchecked) final var deadlines = DeadlineQueue()
+    /// False until the first input step or time advance: the first may be at any time.
+    @exclusivity(unchecked) final var clockStarted = false
+    /// The simulated time (`Application.currentTime`).
+    @exclusivity(unchecked) final var currentTime: Double = 0
+    /// The event of the last input step, kept to be reused by the next one (an allocation per
+    /// step saved) unless something else still holds it: a handler that kept its event keeps
+    /// it unchanged, and the next step gets a new one.
+    @exclusivity(unchecked) final var spareEvent: Event?
 }
 
 /// `ChainForwarder`'s depth counter.
