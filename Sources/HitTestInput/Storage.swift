@@ -84,7 +84,7 @@ extension View {
 
 extension GestureRecognizer {
     /// The recognizer's record (the core's `arbiter`, typed); nil until the input layer first
-    /// needs one (`record`).
+    /// needs one (`trackingRecord`).
     var tracking: GestureTracking? {
         get { arbiter.map { unsafeDowncast($0, to: GestureTracking.self) } }
         set { arbiter = newValue }

@@ -75,8 +75,7 @@ open class GestureRecognizer {
     /// HitTestInput's record of the recognizer (its state, settings, view, touches and place in
     /// the arbitration between recognizers), made the first time the input layer needs it; nil
     /// for a recognizer it never saw.
-    /// (Final: the input layer reads it at every step, as a stored field, not through a call.)
-    @exclusivity(unchecked) package final var arbiter: (any GestureArbiter)?
+    @exclusivity(unchecked) package var arbiter: (any GestureArbiter)?
 
     /// The number of actions (the log numbers them).
     package final var actionCount: Int { actions.count }

@@ -70,7 +70,7 @@ final class GestureEngine: GestureEngineStorage, TouchInterceptor {
         while let view = v {
             if let recognizers = view.input?.recognizers, !recognizers.isEmpty {
                 for g in recognizers {
-                    let r = g.record
+                    let r = g.trackingRecord
                     guard r.isEnabled else { continue }
                     if let d = r.delegate, !d.gestureRecognizer(g, shouldReceive: touch) { continue }
                     list.append(Tracked(g, r))

@@ -115,14 +115,36 @@ extension GestureRecognizer.State {
     var isFinished: Bool { self == .ended || self == .cancelled || self == .failed }
 }
 
+// MARK: - The library recognizers' record at hand
+
+/// A library recognizer, which reads its record at every step, keeps it at hand: a field of
+/// its own class is a load, where the core's slot (`arbiter`) read from this module is a call
+/// (or, were it final, a load behind a dynamic exclusivity check: a stored property of another
+/// module is always checked). The record never changes once made (nothing replaces the slot's
+/// record), so the cache cannot go stale. The one accessor over that field is `record`; each
+/// conforming class declares only the field.
+protocol RecordKeeping: GestureRecognizer {
+    /// `record`'s cache: nil until the first read; written by `record` only.
+    var knownRecord: GestureTracking? { get set }
+}
+
+extension RecordKeeping {
+    /// The recognizer's record (made on first use, as the engine would make it), kept in
+    /// `knownRecord` from then on.
+    @inline(__always) var record: GestureTracking {
+        if let knownRecord { return knownRecord }
+        let record = trackingRecord
+        knownRecord = record
+        return record
+    }
+}
+
 // MARK: - The recognizer's public state (kept in its record)
 
 extension GestureRecognizer {
-    /// The recognizer's record, made on first use: the one accessor the engine, the public
-    /// properties below and every library recognizer read it through. The record lives in the
-    /// core's slot (`arbiter`, final there, so this is a field load and a check, no call); no
-    /// recognizer keeps a copy of its own.
-    final var record: GestureTracking {
+    /// The recognizer's record, made on first use (the core's slot, read through a call: the
+    /// library's recognizers read theirs through `RecordKeeping.record`).
+    var trackingRecord: GestureTracking {
         if let record = tracking { return record }
         let record = GestureTracking()
         tracking = record
@@ -142,7 +164,7 @@ extension GestureRecognizer {
     /// `gestureRecognizerShouldBegin` said no).
     public var state: State {
         get { tracking?.state ?? .possible }
-        set { record.request(self, newValue) }
+        set { trackingRecord.request(self, newValue) }
     }
 
     /// The view the recognizer is attached to (`addGestureRecognizer(_:)`), or nil.
@@ -153,7 +175,7 @@ extension GestureRecognizer {
             return record.view
         }
         set {
-            let record = self.record
+            let record = trackingRecord
             record.view = newValue
             record.hasView = newValue != nil
             cachedDebugName = nil
@@ -165,7 +187,7 @@ extension GestureRecognizer {
     public var isEnabled: Bool {
         get { tracking?.isEnabled ?? true }
         set {
-            let record = self.record
+            let record = trackingRecord
             let oldValue = record.isEnabled
             record.isEnabled = newValue
             guard oldValue, !newValue else { return }
@@ -176,27 +198,27 @@ extension GestureRecognizer {
     /// When the recognizer recognizes, its touches are cancelled in their views (G6). Default true.
     public var cancelsTouchesInView: Bool {
         get { tracking?.cancelsTouchesInView ?? true }
-        set { record.cancelsTouchesInView = newValue }
+        set { trackingRecord.cancelsTouchesInView = newValue }
     }
 
     /// While the recognizer may still recognize, its touches' phases are held from their views
     /// (G7). Default false.
     public var delaysTouchesBegan: Bool {
         get { tracking?.delaysTouchesBegan ?? false }
-        set { record.delaysTouchesBegan = newValue }
+        set { trackingRecord.delaysTouchesBegan = newValue }
     }
 
     /// While the recognizer may still recognize, a touch's `ended` is held from its view (G8).
     /// Default true.
     public var delaysTouchesEnded: Bool {
         get { tracking?.delaysTouchesEnded ?? true }
-        set { record.delaysTouchesEnded = newValue }
+        set { trackingRecord.delaysTouchesEnded = newValue }
     }
 
     /// The delegate (every method optional).
     public var delegate: GestureRecognizerDelegate? {
         get { tracking?.delegate }
-        set { record.delegate = newValue }
+        set { trackingRecord.delegate = newValue }
     }
 
     /// A name for the delivery log; nil: the type's short name and the index in its view's
@@ -204,7 +226,7 @@ extension GestureRecognizer {
     public var name: String? {
         get { tracking?.name }
         set {
-            record.name = newValue
+            trackingRecord.name = newValue
             cachedDebugName = nil
         }
     }
@@ -213,7 +235,7 @@ extension GestureRecognizer {
     /// is possible and tracking touches, recognizing leaves this one `.possible`; it recognizes
     /// when `other` fails and fails when `other` recognizes. Held weakly.
     public func require(toFail other: GestureRecognizer) {
-        let record = self.record
+        let record = trackingRecord
         guard other !== self, !record.failureRequirements.contains(where: { $0.recognizer === other }) else { return }
         record.failureRequirements.append(WeakRecognizer(other))
     }
