@@ -31,6 +31,7 @@ unchecked_fields_allowed=(
     Sources/HitTestInput/Gestures/DiscreteRecognizers.swift
     Sources/HitTestInput/Scrolling/ScrollView+Recognizers.swift
     Sources/HitTestInput/Scrolling/ScrollView.swift
+    Sources/HitTestInput/Touches/Application.swift
 )
 kinds=('@exclusivity(unchecked)' 'unowned(unsafe)' 'Unmanaged' '_withUnsafeGuaranteedRef')
 quiet=${1:-}

@@ -250,28 +250,6 @@ package class DeliveryRecorderStorage {
     @exclusivity(unchecked) final var now: Double = 0
 }
 
-/// `Application`'s hot fields. A public class cannot inherit them from a storage class, so the
-/// application holds them in this record, a constant (`Application.state`: one allocation per
-/// application, one load more per access).
-final class ApplicationState {
-    /// The windows, by window level (`Application.windows`).
-    @exclusivity(unchecked) final var windows: [Window] = []
-    /// Input made while another step was being processed, run after it, from `queueHead`.
-    @exclusivity(unchecked) final var queue: [ApplicationInput] = []
-    @exclusivity(unchecked) final var queueHead = 0
-    /// A step is being processed.
-    @exclusivity(unchecked) final var processing = false
-    @exclusivity(unchecked) final var deadlines = DeadlineQueue()
-    /// False until the first input step or time advance: the first may be at any time.
-    @exclusivity(unchecked) final var clockStarted = false
-    /// The simulated time (`Application.currentTime`).
-    @exclusivity(unchecked) final var currentTime: Double = 0
-    /// The event of the last input step, kept to be reused by the next one (an allocation per
-    /// step saved) unless something else still holds it: a handler that kept its event keeps
-    /// it unchanged, and the next step gets a new one.
-    @exclusivity(unchecked) final var spareEvent: Event?
-}
-
 /// `ChainForwarder`'s depth counter.
 class ChainForwarderStorage {
     @exclusivity(unchecked) final var depth = 0

@@ -1,11 +1,5 @@
 import HitTestCore
 
-/// An input step in `Application`'s queue.
-enum ApplicationInput {
-    case touches([TouchChange])
-    case advance(Double)
-}
-
 /// The end of the responder chain and the router of input (`UIApplication`), as an ordinary
 /// object: several may coexist, each with its own windows, clock and delivery log.
 ///
@@ -19,9 +13,18 @@ enum ApplicationInput {
 /// touch method calls). Time is simulated (`currentTime`): deadlines wait in a queue and run
 /// when input or `advanceTime(to:)` passes them.
 public final class Application: Responder {
-    /// The application's hot fields: its windows, input queue, deadlines, clock and spare
-    /// event (`ApplicationState`, in Storage.swift).
-    let state = ApplicationState()
+    private enum Input {
+        case touches([TouchChange])
+        case advance(Double)
+    }
+
+    @exclusivity(unchecked) private var storedWindows: [Window] = []
+    @exclusivity(unchecked) private var queue: [Input] = []
+    @exclusivity(unchecked) private var queueHead = 0
+    @exclusivity(unchecked) private var processing = false
+    @exclusivity(unchecked) private var deadlines = DeadlineQueue()
+    /// False until the first input step or time advance: the first may be at any time.
+    @exclusivity(unchecked) private var clockStarted = false
 
     package let recorder: DeliveryRecorder
     let forwarder = ChainForwarder()
@@ -51,7 +54,7 @@ public final class Application: Responder {
 
     deinit {
         // Windows, the stages and the engine refer to the application without holding it.
-        for window in state.windows where window.applicationResponder === self { window.application = nil }
+        for window in storedWindows where window.applicationResponder === self { window.application = nil }
         gestureEngine.detach()
         router.interceptor = nil
         tracker.application = nil
@@ -66,20 +69,20 @@ public final class Application: Responder {
     // MARK: - Windows
 
     /// The windows, back to front: by `windowLevel`, then in the order they were shown.
-    public var windows: [Window] { state.windows }
+    public var windows: [Window] { storedWindows }
 
     /// Shows `window` in front of the other windows of its level.
     public func addWindow(_ window: Window) {
         removeWindow(window)
         window.application = self
-        let index = state.windows.lastIndex { $0.windowLevel <= window.windowLevel }.map { $0 + 1 } ?? 0
-        state.windows.insert(window, at: index)
+        let index = storedWindows.lastIndex { $0.windowLevel <= window.windowLevel }.map { $0 + 1 } ?? 0
+        storedWindows.insert(window, at: index)
     }
 
     /// Stops showing `window`.
     public func removeWindow(_ window: Window) {
-        guard let i = state.windows.firstIndex(where: { $0 === window }) else { return }
-        state.windows.remove(at: i)
+        guard let i = storedWindows.firstIndex(where: { $0 === window }) else { return }
+        storedWindows.remove(at: i)
         window.application = nil
     }
 
@@ -103,7 +106,7 @@ public final class Application: Responder {
     /// window's `sendEvent(_:)` hands them to the router.
     public func sendEvent(_ event: Event) {
         // The windows are lent unretained: the local copy of the list holds them all.
-        let windows = state.windows
+        let windows = storedWindows
         windows.withUnsafeBufferPointer { buffer in
             for k in buffer.indices.reversed() {
                 withBorrowed(buffer[k]) { window in
@@ -152,10 +155,10 @@ public final class Application: Responder {
     /// [ours]
     public func replay(_ script: TouchScript) -> ArraySlice<TouchDelivery> {
         let start = recorder.entries.count
-        if !state.processing, state.clockStarted, tracker.isIdle, state.deadlines.isEmpty,
+        if !processing, clockStarted, tracker.isIdle, deadlines.isEmpty,
             let first = script.entries.lazy.compactMap(\.time).first, first < currentTime
         {
-            state.clockStarted = false
+            clockStarted = false
             currentTime = 0
             tracker.forgetTaps()
         }
@@ -174,12 +177,13 @@ public final class Application: Responder {
     /// (`advanceTime(to:)`); while a deadline runs, its time. Never the wall clock. 0 before
     /// the first input, which may be at any time.
     public private(set) var currentTime: Double {
-        get { state.currentTime }
+        get { storedCurrentTime }
         set {
-            state.currentTime = newValue
-            recorder.now = state.currentTime
+            storedCurrentTime = newValue
+            recorder.now = storedCurrentTime
         }
     }
+    @exclusivity(unchecked) final var storedCurrentTime: Double = 0
 
     /// How many input steps were refused because they were earlier than `currentTime`.
     public private(set) var refusedStepCount = 0
@@ -204,7 +208,7 @@ public final class Application: Responder {
     @discardableResult
     func schedule(at time: Double, _ action: @escaping () -> Void) -> DeadlineToken {
         precondition(time.isFinite, "Application.schedule(at:): \(time) is not a finite time")
-        return state.deadlines.schedule(at: state.clockStarted ? max(time, currentTime) : time, action)
+        return deadlines.schedule(at: clockStarted ? max(time, currentTime) : time, action)
     }
 
     /// Schedules the deadline whose action is running now (`token`) again at `time`, with the
@@ -212,50 +216,50 @@ public final class Application: Responder {
     /// same order), without storing the action again. Nil when `token` is not running now.
     func rescheduleRunning(_ token: DeadlineToken, at time: Double) -> DeadlineToken? {
         precondition(time.isFinite, "Application.schedule(at:): \(time) is not a finite time")
-        return state.deadlines.rearm(token, at: state.clockStarted ? max(time, currentTime) : time)
+        return deadlines.rearm(token, at: clockStarted ? max(time, currentTime) : time)
     }
 
     /// Forgets a pending deadline; returns false when it already ran or was cancelled.
     @discardableResult
     func cancel(_ token: DeadlineToken) -> Bool {
-        state.deadlines.cancel(token)
+        deadlines.cancel(token)
     }
 
     /// The number of deadlines waiting.
-    var pendingDeadlineCount: Int { state.deadlines.count }
+    var pendingDeadlineCount: Int { deadlines.count }
 
     // MARK: - Processing
 
-    private func enqueue(_ input: ApplicationInput) {
-        guard !state.processing else {
-            state.queue.append(input)
+    private func enqueue(_ input: Input) {
+        guard !processing else {
+            queue.append(input)
             return
         }
-        state.processing = true
-        defer { state.processing = false }
+        processing = true
+        defer { processing = false }
         // The queue is empty here (it is drained before `processing` goes back to false): the
         // input runs at once, without a trip through the queue; what it queues runs after it.
         switch input {
         case .touches(let changes): process(changes)
         case .advance(let time): advance(to: time)
         }
-        while state.queueHead < state.queue.count {
-            let input = state.queue[state.queueHead]
-            state.queueHead += 1
+        while queueHead < queue.count {
+            let input = queue[queueHead]
+            queueHead += 1
             switch input {
             case .touches(let changes): process(changes)
             case .advance(let time): advance(to: time)
             }
         }
-        state.queue.emptyKeepingCapacity()
-        state.queueHead = 0
+        queue.emptyKeepingCapacity()
+        queueHead = 0
     }
 
     private func advance(to time: Double) {
-        let target = state.clockStarted ? max(time, currentTime) : time
+        let target = clockStarted ? max(time, currentTime) : time
         runDeadlines(through: target)
         currentTime = target
-        state.clockStarted = true
+        clockStarted = true
         settle()
         layOutWindows()  // Layout: after advanceTime (SEMANTICS 10.8)
     }
@@ -292,7 +296,7 @@ public final class Application: Responder {
     private func processStep(_ changes: [TouchChange]) {
         guard var time = changes.first?.timestamp else { return }
         for change in changes where change.timestamp > time { time = change.timestamp }
-        if state.clockStarted, let late = changes.first(where: { $0.timestamp < currentTime }) {
+        if clockStarted, let late = changes.first(where: { $0.timestamp < currentTime }) {
             refusedStepCount += 1
             let reason = "timestamp \(late.timestamp) is earlier than the current time \(currentTime)"
             for change in changes {
@@ -302,7 +306,7 @@ public final class Application: Responder {
         }
         runDeadlines(through: time)
         currentTime = time
-        state.clockStarted = true
+        clockStarted = true
         layOutWindowsUnretained()  // Layout: before the step is hit-tested and delivered (SEMANTICS 10.8)
 
         var step = tracker.apply(changes, at: time)
@@ -333,8 +337,8 @@ public final class Application: Responder {
         }
         // The step's event is kept for the next step, emptied, unless a handler kept it too:
         // then it is the handler's, unchanged, and the next step makes a new one.
-        if state.spareEvent != nil {
-            if isKnownUniquelyReferenced(&state.spareEvent) { state.spareEvent!.forgetTouches() } else { state.spareEvent = nil }
+        if spareEvent != nil {
+            if isKnownUniquelyReferenced(&spareEvent) { spareEvent!.forgetTouches() } else { spareEvent = nil }
         }
         router.flushPending(at: time)
         tracker.retire(step.changed)
@@ -348,7 +352,7 @@ public final class Application: Responder {
     /// unretained: the local copy of the list holds them all, whatever a layout does to
     /// `storedWindows`.
     private func layOutWindowsUnretained() {
-        let windows = state.windows
+        let windows = storedWindows
         windows.withUnsafeBufferPointer { buffer in
             for k in buffer.indices {
                 withBorrowed(buffer[k]) { $0.runLayoutPass() }
@@ -357,27 +361,32 @@ public final class Application: Responder {
         withExtendedLifetime(windows) {}
     }
 
+    /// The event of the last input step, kept to be reused by the next one (an allocation per
+    /// step saved) unless something else still holds it: a handler that kept its event keeps
+    /// it unchanged, and the next step gets a new one.
+    @exclusivity(unchecked) private var spareEvent: Event?
+
     private func makeEvent(timestamp: Double, list: [Touch]) -> Event {
-        if state.spareEvent != nil, isKnownUniquelyReferenced(&state.spareEvent) {
-            let event = state.spareEvent!
+        if spareEvent != nil, isKnownUniquelyReferenced(&spareEvent) {
+            let event = spareEvent!
             event.reuse(timestamp: timestamp, list: list, application: self)
             return event
         }
         let event = Event(timestamp: timestamp, list: list, application: self)
-        state.spareEvent = event
+        spareEvent = event
         return event
     }
 
     private func runDeadlines(through time: Double) {
         // The router once (a lazy property's getter per deadline cost a test and a retain).
         let router = self.router
-        while let (due, token, action) = state.deadlines.takeDue(through: time) {
-            if !state.clockStarted || due > currentTime {
+        while let (due, token, action) = deadlines.takeDue(through: time) {
+            if !clockStarted || due > currentTime {
                 currentTime = due
-                state.clockStarted = true
+                clockStarted = true
             }
             action()
-            state.deadlines.finishRun(token)
+            deadlines.finishRun(token)
             router.flushPending(at: currentTime)
         }
     }
