@@ -190,6 +190,28 @@ import Testing
         #expect(ht_tree_validate(tree.t) == HT_OK)
     }
 
+    // MARK: - The change funnel
+
+    /// Every attribute reaches the funnel (`attributeDidChange`) through exactly one entry
+    /// point: an animatable attribute with its old value, a plain one without. No plain
+    /// attribute has an effect that reads the old value (the change recorder, the bounds'
+    /// size and origin), so none is ever given a made-up one.
+    @Test func theFunnelsEntryPointsSplitTheAttributes() {
+        let animatable = AnimatableAttribute.allCases.map(\.attribute)
+        let plain = PlainViewAttribute.allCases.map(\.attribute)
+        #expect(Set(animatable).isDisjoint(with: plain))
+        #expect(Set(animatable + plain) == Set(ViewAttribute.allCases))
+        #expect(animatable.count + plain.count == ViewAttribute.allCases.count)
+        let readsOld: ViewAttribute.Effects = [.animation, .boundsSize, .boundsOrigin]
+        for attribute in plain {
+            #expect(attribute.effects.isDisjoint(with: readsOld), "\(attribute)")
+            #expect(attribute.animatable == nil, "\(attribute)")
+        }
+        for attribute in AnimatableAttribute.allCases {
+            #expect(attribute.attribute.animatable == attribute, "\(attribute)")
+        }
+    }
+
     // MARK: - The stored-field table
 
     /// A new node has the table's defaults (UIKit's `View(frame: .zero)`), and every setter's

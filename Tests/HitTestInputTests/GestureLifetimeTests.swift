@@ -102,3 +102,28 @@ import Testing
         #expect(weakPress == nil)
     }
 }
+
+/// A library recognizer's record is the one in the core's slot (`GestureRecognizer.arbiter`,
+/// typed as `tracking`): the recognizer's own cache (`RecordKeeping.record`) holds that record,
+/// made on the first read by whichever side reads first.
+@Suite struct GestureRecordTests {
+    /// Whether `g`'s cached record and the slot's are one, read cache first or slot first.
+    func oneRecord<G: GestureRecognizer & RecordKeeping>(_ make: () -> G) -> Bool {
+        let cacheFirst = make()
+        let a = cacheFirst.record
+        let slotFirst = make()
+        let b = slotFirst.trackingRecord
+        return cacheFirst.tracking === a && slotFirst.record === b && cacheFirst.record === a && a !== b
+    }
+
+    @Test func everyLibraryRecognizerKeepsTheSlotsRecord() {
+        #expect(oneRecord { TapGestureRecognizer() })
+        #expect(oneRecord { LongPressGestureRecognizer() })
+        #expect(oneRecord { SwipeGestureRecognizer() })
+        #expect(oneRecord { PanGestureRecognizer() })
+        #expect(oneRecord { PinchGestureRecognizer() })
+        #expect(oneRecord { RotationGestureRecognizer() })
+        #expect(oneRecord { ScrollView(frame: Rect(x: 0, y: 0, width: 100, height: 100)).panGestureRecognizer })
+        #expect(oneRecord { ScrollViewDelayGestureRecognizer() })
+    }
+}

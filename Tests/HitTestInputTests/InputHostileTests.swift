@@ -9,25 +9,6 @@ import Testing
 /// Hostile input to the input layer (touch scripts, steps, recognizers, scroll views): every
 /// case here once gave a silent wrong answer, a hang or a crash far from its cause.
 @Suite struct InputHostileTests {
-    typealias Trace = SimulatedTimeTests.Trace
-    typealias TracingView = SimulatedTimeTests.TracingView
-
-    /// Two tracing views side by side: x < 160 is `left`, else `right`.
-    func screen(_ trace: Trace) -> (Application, left: TracingView, right: TracingView) {
-        let app = Application()
-        let window = Window(frame: Rect(x: 0, y: 0, width: 320, height: 480))
-        app.addWindow(window)
-        let left = TracingView(frame: Rect(x: 0, y: 0, width: 160, height: 480))
-        let right = TracingView(frame: Rect(x: 160, y: 0, width: 160, height: 480))
-        for (view, name) in [(left, "left"), (right, "right")] {
-            view.trace = trace
-            view.accessibilityIdentifier = name
-            view.isMultipleTouchEnabled = true
-            window.addSubview(view)
-        }
-        return (app, left, right)
-    }
-
     // MARK: - Line endings (one line reader)
 
     @Test(arguments: ["\n", "\r\n", "\r"])
@@ -85,7 +66,7 @@ import Testing
     /// Item 17: an id cannot forge a log line or reach the terminal raw.
     @Test func logLinesEscapeNamesAndReasons() {
         let trace = Trace()
-        let (app, left, _) = screen(trace)
+        let (app, _, left, _) = TracingScreens.sideBySide(trace)
         left.accessibilityIdentifier = "left\n0.1 touch 1 controlEvent FAKE: touchUpInside\u{1B}"
         app.injectTouches([TouchChange(id: 1, phase: .began, location: Point(x: 10, y: 10), timestamp: 0)])
         let lines = app.deliveryLog.map(\.description)
@@ -100,7 +81,7 @@ import Testing
     /// move of one finger at one time are two steps, the began hit-tested at its own point.
     @Test func beganThenMovedInOneStepDeliversBothWhereTheyHappened() throws {
         let trace = Trace()
-        let (app, left, right) = screen(trace)
+        let (app, _, left, right) = TracingScreens.sideBySide(trace)
         let script = try TouchScript(csv: "0,1,began,10,10\n0,1,moved,200,10\n0.1,1,ended,200,10\n")
         let log = app.replay(script).map(\.description)
         #expect(trace.lines == ["began [1]", "moved [1]", "ended [1]"])
@@ -112,7 +93,7 @@ import Testing
 
     @Test func beganThenEndedInOneStepIsATap() {
         let trace = Trace()
-        let (app, _, _) = screen(trace)
+        let (app, _, _, _) = TracingScreens.sideBySide(trace)
         let at = Point(x: 200, y: 10)
         app.injectTouches([
             TouchChange(id: 1, phase: .began, location: at, timestamp: 0),
@@ -128,7 +109,7 @@ import Testing
     /// Through a tap recognizer too: the began is not lost, so the tap is recognized.
     @Test func aTapInOneStepIsRecognized() throws {
         let trace = Trace()
-        let (app, left, _) = screen(trace)
+        let (app, _, left, _) = TracingScreens.sideBySide(trace)
         let tap = TapGestureRecognizer()
         var fired = 0
         tap.addAction { _ in fired += 1 }

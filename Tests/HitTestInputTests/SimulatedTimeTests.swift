@@ -8,35 +8,13 @@ import Testing
 
 /// The deadline queue and the clock (SEMANTICS G1, API.md "Simulated time").
 @Suite struct SimulatedTimeTests {
-    /// A shared list the deadlines and views append to, to see the order things happen in.
-    final class Trace {
-        var lines: [String] = []
-    }
-
-    /// A view that writes each touch method it receives into a trace.
-    final class TracingView: View {
-        var trace: Trace?
-        override func touchesBegan(_ touches: Set<Touch>, with event: Event?) { note("began", touches) }
-        override func touchesMoved(_ touches: Set<Touch>, with event: Event?) { note("moved", touches) }
-        override func touchesEnded(_ touches: Set<Touch>, with event: Event?) { note("ended", touches) }
-        override func touchesCancelled(_ touches: Set<Touch>, with event: Event?) { note("cancelled", touches) }
-        private func note(_ phase: String, _ touches: Set<Touch>) {
-            trace?.lines.append("\(phase) \(touches.map(\.identifier).sorted())")
-        }
-    }
-
     func change(_ id: Int, _ phase: Touch.Phase, _ t: Double, x: Double = 10, y: Double = 10) -> TouchChange {
         TouchChange(id: id, phase: phase, location: Point(x: x, y: y), timestamp: t)
     }
 
+    /// One tracing view filling a 320 x 480 window.
     func screen(_ trace: Trace) -> (Application, TracingView) {
-        let app = Application()
-        let window = Window(frame: Rect(x: 0, y: 0, width: 320, height: 480))
-        app.addWindow(window)
-        let view = TracingView(frame: window.bounds)
-        view.trace = trace
-        view.isMultipleTouchEnabled = true
-        window.addSubview(view)
+        let (app, _, view) = TracingScreens.one(trace)
         return (app, view)
     }
 

@@ -7,17 +7,10 @@ import Testing
         TouchChange(id: id, phase: phase, location: Point(x: x, y: y), timestamp: t)
     }
 
-    func screen() -> (Application, Window) {
-        let app = Application()
-        let window = Window(frame: Rect(x: 0, y: 0, width: 320, height: 480))
-        app.addWindow(window)
-        return (app, window)
-    }
-
     /// Seed 002: ViewB passes its touches on to ViewA through `next`, so ViewA also receives
     /// everything ViewB gets, every phase, and a touch that goes on outside ViewB stays there.
     @Test func seed002ViewBForwardsToViewA() {
-        let (app, window) = screen()
+        let (app, window) = TestScenes.screen()
         let viewA = RecordingView(frame: window.bounds)
         let viewB = RecordingView(frame: Rect(x: 0, y: 0, width: 320, height: 240))
         viewA.accessibilityIdentifier = "ViewA"
@@ -41,7 +34,7 @@ import Testing
     /// Seed 001's chain: view -> superview -> controller's view -> controller -> window ->
     /// application -> dropped.
     @Test func seed001ResponderChainToDropped() {
-        let (app, window) = screen()
+        let (app, window) = TestScenes.screen()
         let controller = ViewController()
         window.rootViewController = controller
         controller.view.accessibilityIdentifier = "root"
@@ -60,7 +53,7 @@ import Testing
     }
 
     @Test func touchViewIsFixedAndLocationsConvert() throws {
-        let (app, window) = screen()
+        let (app, window) = TestScenes.screen()
         let v = RecordingView(frame: Rect(x: 100, y: 100, width: 50, height: 50))
         window.addSubview(v)
         final class Spy: RecordingView {
@@ -84,7 +77,7 @@ import Testing
     }
 
     @Test func multipleTouchAndTapCount() {
-        let (app, window) = screen()
+        let (app, window) = TestScenes.screen()
         let single = RecordingView(frame: Rect(x: 0, y: 0, width: 160, height: 480))
         let multi = RecordingView(frame: Rect(x: 160, y: 0, width: 160, height: 480))
         multi.isMultipleTouchEnabled = true
@@ -117,7 +110,7 @@ import Testing
     }
 
     @Test func exclusiveTouch() {
-        let (app, window) = screen()
+        let (app, window) = TestScenes.screen()
         let exclusive = RecordingView(frame: Rect(x: 0, y: 0, width: 160, height: 480))
         let other = RecordingView(frame: Rect(x: 160, y: 0, width: 160, height: 480))
         exclusive.isExclusiveTouch = true
@@ -175,7 +168,7 @@ import Testing
     }
 
     @Test func touchWhoseViewIsRemovedIsCancelledOnce() {
-        let (app, window) = screen()
+        let (app, window) = TestScenes.screen()
         let v = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100))
         v.forwards = false
         window.addSubview(v)
@@ -188,7 +181,7 @@ import Testing
     }
 
     @Test func replayScriptAndLog() throws {
-        let (app, window) = screen()
+        let (app, window) = TestScenes.screen()
         let button = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100))
         button.accessibilityIdentifier = "button"
         button.forwards = false
@@ -224,7 +217,7 @@ import Testing
     }
 
     @Test func inputInjectedDuringDeliveryRunsAfterIt() {
-        let (app, window) = screen()
+        let (app, window) = TestScenes.screen()
         final class Reentrant: View {
             weak var app: Application?
             var order: [String] = []

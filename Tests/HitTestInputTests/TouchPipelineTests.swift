@@ -11,9 +11,6 @@ import Testing
 /// touches first, and hold or cancel delivery: SEMANTICS G2, G3, G6–G8), the one phase →
 /// method switch, responder identity in the log, and replays that repeat to the bit.
 @Suite struct TouchPipelineTests {
-    typealias Trace = SimulatedTimeTests.Trace
-    typealias TracingView = SimulatedTimeTests.TracingView
-
     /// An interceptor that writes what it sees into the trace and does what the test tells it.
     final class RecordingInterceptor: TouchInterceptor {
         let trace: Trace
@@ -52,19 +49,9 @@ import Testing
         TouchChange(id: id, phase: phase, location: Point(x: x, y: 10), timestamp: t)
     }
 
-    /// A window with two tracing views side by side: x < 160 is `left`, else `right`.
+    /// Two tracing views side by side (`TracingScreens.sideBySide`) and a recording interceptor.
     func screen(_ trace: Trace) -> (Application, Window, left: TracingView, right: TracingView, RecordingInterceptor) {
-        let app = Application()
-        let window = Window(frame: Rect(x: 0, y: 0, width: 320, height: 480))
-        app.addWindow(window)
-        let left = TracingView(frame: Rect(x: 0, y: 0, width: 160, height: 480))
-        let right = TracingView(frame: Rect(x: 160, y: 0, width: 160, height: 480))
-        for (view, name) in [(left, "left"), (right, "right")] {
-            view.trace = trace
-            view.accessibilityIdentifier = name
-            view.isMultipleTouchEnabled = true
-            window.addSubview(view)
-        }
+        let (app, window, left, right) = TracingScreens.sideBySide(trace)
         let interceptor = RecordingInterceptor(trace: trace)
         app.router.interceptor = interceptor
         return (app, window, left, right, interceptor)

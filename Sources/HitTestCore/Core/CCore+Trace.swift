@@ -93,11 +93,18 @@ extension HitTestTrace.Decision {
 extension HitTestTrace.Step {
     /// The step of a C step, its views resolved in `core`; `foreign` answers a handler step
     /// whose answer is in another tree.
+    /// (The C step's `answer` is set on other steps too, a hit's to its view: only a handler
+    /// step's is the handler's answer.)
     init(_ step: ht_trace_step, _ core: CoreTree, foreign: View?) {
+        let decision = HitTestTrace.Decision(step)
+        let handlerAnswer: View? =
+            decision != .hitTestHandler ? nil
+            : step.answer >= 0 ? core.view(for: step.answer)
+            : step.answer == HitTestHandle.needsHandler.rawValue ? foreign : nil
         self.init(
             view: core.view(for: step.node)!, depth: Int(step.depth), point: Point(x: step.x, y: step.y),
-            decision: HitTestTrace.Decision(step),
+            decision: decision,
             isInside: step.flags & HT_TRACE_INSIDE != 0, askedPointInsideHandler: step.flags & HT_TRACE_ASKED != 0,
-            handlerAnswer: step.answer >= 0 ? core.view(for: step.answer) : (step.answer == HitTestHandle.needsHandler.rawValue ? foreign : nil))
+            handlerAnswer: handlerAnswer)
     }
 }

@@ -1,7 +1,8 @@
 import CHitTest
 
 // The funnel every stored attribute of a view changes through. A setter stores the new value,
-// then calls `attributeDidChange(_:old:)`; what the change reaches is this file's table
+// then calls `attributeDidChange(_:old:)` (an animatable attribute, with its old value) or
+// `attributeDidChange(_:)` (a `PlainViewAttribute`, with none); what the change reaches is this file's table
 // (`ViewAttribute.effects`), as the C core's `fields.h` says which derived data a stored field
 // invalidates. A new subscriber is a column here, not a line in each setter.
 
@@ -57,31 +58,71 @@ package enum ViewAttribute: Sendable, CaseIterable {
     }
 }
 
+/// An attribute whose change carries no old value: its effects (`ViewAttribute.effects`) are
+/// only the row and the frame, which read the view as it is now. The animatable attributes
+/// (`AnimatableAttribute`) are the others: their change carries the old value, which the change
+/// recorder and the bounds' effects read. Every `ViewAttribute` is one or the other, so a
+/// setter cannot call the funnel without an old value that something would need.
+package enum PlainViewAttribute: Sendable, CaseIterable {
+    case anchorPoint, flags, hitTestInsets, hitTestPriority
+
+    /// The attribute in the funnel's table.
+    @inline(__always) package var attribute: ViewAttribute {
+        switch self {
+        case .anchorPoint: return .anchorPoint
+        case .flags: return .flags
+        case .hitTestInsets: return .hitTestInsets
+        case .hitTestPriority: return .hitTestPriority
+        }
+    }
+}
+
+extension AnimatableAttribute {
+    /// The attribute in the funnel's table.
+    @inline(__always) package var attribute: ViewAttribute {
+        switch self {
+        case .center: return .center
+        case .bounds: return .bounds
+        case .transform: return .transform
+        case .alpha: return .alpha
+        }
+    }
+}
+
 extension View {
-    /// The funnel: `attribute` was just stored, and was `old` before. Runs the attribute's
-    /// effects (`ViewAttribute.effects`) in order. `old` is evaluated only when an animation
-    /// block is open on this thread or the bounds changed.
+    /// The funnel for an animatable attribute: `attribute` was just stored, and was `old`
+    /// before. Runs the attribute's effects (`ViewAttribute.effects`) in order. `old` is
+    /// evaluated only when an animation block is open on this thread or the bounds changed.
     @inline(__always)
-    final func attributeDidChange(_ attribute: ViewAttribute, old: @autoclosure () -> AnimatableValue) {
+    final func attributeDidChange(_ attribute: AnimatableAttribute, old: @autoclosure () -> AnimatableValue) {
+        runEffects(of: attribute.attribute, old: old)
+    }
+
+    /// The funnel for an attribute whose change carries no old value (`PlainViewAttribute`):
+    /// runs its effects, none of which reads one.
+    @inline(__always)
+    final func attributeDidChange(_ attribute: PlainViewAttribute) {
+        runEffects(of: attribute.attribute, old: { nil })
+    }
+
+    /// The effects of a change of `attribute`, in the table's order. `old` gives the old value
+    /// (nil for a plain attribute, whose effects never ask for it); inlined into each setter
+    /// with `attribute` a constant, so only that attribute's effects remain.
+    @inline(__always)
+    private final func runEffects(of attribute: ViewAttribute, old: () -> AnimatableValue?) {
         let effects = attribute.effects
         if effects.contains(.row) { core?.write(attribute, of: self) }
-        if effects.contains(.animation), let recorder = ChangeRecording.current, let animatable = attribute.animatable {
-            recorder.record(self, animatable, old: old())
+        if effects.contains(.animation), let recorder = ChangeRecording.current, let animatable = attribute.animatable,
+           let old = old() {
+            recorder.record(self, animatable, old: old)
         }
         if effects.contains(.frame) { layoutState.autoLayout?.frameDidChange(of: self) }
-        if effects.contains(.boundsSize) || effects.contains(.boundsOrigin), case .rect(let oldBounds) = old() {
+        if effects.contains(.boundsSize) || effects.contains(.boundsOrigin), case .rect(let oldBounds)? = old() {
             if effects.contains(.boundsSize), storedBounds.size != oldBounds.size { boundsSizeDidChange(from: oldBounds.size) }
             if effects.contains(.boundsOrigin), storedBounds.origin != oldBounds.origin, let input = inputAttachment {
                 input.boundsOriginDidChange(of: self)
             }
         }
-    }
-
-    /// The funnel for attributes that are not animatable (nothing to record).
-    @inline(__always)
-    final func attributeDidChange(_ attribute: ViewAttribute) {
-        assert(attribute.animatable == nil && !attribute.effects.contains(.boundsSize))
-        attributeDidChange(attribute, old: .scalar(0))
     }
 }
 

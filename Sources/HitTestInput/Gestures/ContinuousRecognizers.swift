@@ -14,7 +14,7 @@ import Foundation
 /// the same time as the previous one adds its displacement to the next. A lift at the last
 /// move's place keeps that velocity if it comes within `restingInterval` of the last move, else
 /// the velocity is zero (the finger rested). [ours]
-open class PanGestureRecognizer: GestureRecognizer {
+open class PanGestureRecognizer: GestureRecognizer, RecordKeeping {
     /// The default `hysteresis`: 10 pt. [ours]
     public static let defaultHysteresis = 10.0
     /// The default `restingInterval`: 0.05 s. [ours]
@@ -66,16 +66,8 @@ open class PanGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var velocityOnScreen = Point(x: 0, y: 0)
     @exclusivity(unchecked) private var translationOnScreen = Point(x: 0, y: 0)
 
-    /// The pan's record, kept here once known (a pan reads it at every step).
-    @exclusivity(unchecked) private final var knownRecord: GestureTracking?
-
-    /// The pan's record (made on first use, as the engine would make it).
-    final var record: GestureTracking {
-        if let knownRecord { return knownRecord }
-        let record = trackingRecord
-        knownRecord = record
-        return record
-    }
+    /// The record's cache (`RecordKeeping.record` reads and fills it).
+    final var knownRecord: GestureTracking?
 
     /// The translation of the fingers' centroid since touch-down (or the last
     /// `setTranslation`), in `view`'s coordinate system (nil: the window's).
@@ -232,17 +224,9 @@ open class PanGestureRecognizer: GestureRecognizer {
 
 /// Shared by pinch and rotation: two fingers, a value that starts at its identity when both
 /// are down, a threshold to begin, a velocity per second.
-open class TwoFingerGestureRecognizer: GestureRecognizer {
-    /// The recognizer's record, kept here once known (read at every step).
-    @exclusivity(unchecked) private final var knownRecord: GestureTracking?
-
-    /// The recognizer's record (made on first use, as the engine would make it).
-    final var record: GestureTracking {
-        if let knownRecord { return knownRecord }
-        let record = trackingRecord
-        knownRecord = record
-        return record
-    }
+open class TwoFingerGestureRecognizer: GestureRecognizer, RecordKeeping {
+    /// The record's cache (`RecordKeeping.record` reads and fills it).
+    final var knownRecord: GestureTracking?
 
     var pair: (Touch, Touch)? {
         let down = record.touchesDown

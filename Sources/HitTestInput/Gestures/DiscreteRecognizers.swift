@@ -60,17 +60,9 @@ extension GestureRecognizer {
 /// A tap never prevents a tap that needs more taps (`canPrevent(_:)`), so a single and a
 /// double tap on one view both fire on a double tap unless the single one `require(toFail:)`s
 /// the double.
-open class TapGestureRecognizer: GestureRecognizer {
-    /// The recognizer's record, kept here once known (read at every step).
-    private final var knownRecord: GestureTracking?
-
-    /// The recognizer's record (made on first use, as the engine would make it).
-    final var record: GestureTracking {
-        if let knownRecord { return knownRecord }
-        let record = trackingRecord
-        knownRecord = record
-        return record
-    }
+open class TapGestureRecognizer: GestureRecognizer, RecordKeeping {
+    /// The record's cache (`RecordKeeping.record` reads and fills it).
+    final var knownRecord: GestureTracking?
 
     /// The default `allowableMovement`: 10 pt. [ours]
     public static let defaultAllowableMovement = 10.0
@@ -196,17 +188,9 @@ open class TapGestureRecognizer: GestureRecognizer {
 /// `numberOfTapsRequired` n > 0, n quick taps (each lifting within the press duration, the next
 /// beginning within `maximumTapInterval`) come first, and the press is the next touch. [ours
 /// for the taps' timing]
-open class LongPressGestureRecognizer: GestureRecognizer {
-    /// The recognizer's record, kept here once known (read at every step).
-    private final var knownRecord: GestureTracking?
-
-    /// The recognizer's record (made on first use, as the engine would make it).
-    final var record: GestureTracking {
-        if let knownRecord { return knownRecord }
-        let record = trackingRecord
-        knownRecord = record
-        return record
-    }
+open class LongPressGestureRecognizer: GestureRecognizer, RecordKeeping {
+    /// The record's cache (`RecordKeeping.record` reads and fills it).
+    final var knownRecord: GestureTracking?
 
     /// How long (s) the fingers must stay down (default 0.5).
     public var minimumPressDuration: Double {
@@ -333,17 +317,9 @@ open class LongPressGestureRecognizer: GestureRecognizer {
 /// along one axis with the other axis under half of it, within `maximumDuration` of the first
 /// touch-down, with `numberOfTouchesRequired` fingers, in one of `direction`'s directions →
 /// recognized; else failed. Directions are in screen coordinates. [ours for the numbers]
-open class SwipeGestureRecognizer: GestureRecognizer {
-    /// The recognizer's record, kept here once known (read at every step).
-    private final var knownRecord: GestureTracking?
-
-    /// The recognizer's record (made on first use, as the engine would make it).
-    final var record: GestureTracking {
-        if let knownRecord { return knownRecord }
-        let record = trackingRecord
-        knownRecord = record
-        return record
-    }
+open class SwipeGestureRecognizer: GestureRecognizer, RecordKeeping {
+    /// The record's cache (`RecordKeeping.record` reads and fills it).
+    final var knownRecord: GestureTracking?
 
     /// Swipe directions (`UISwipeGestureRecognizer.Direction`).
     public struct Direction: OptionSet, Sendable, Hashable {

@@ -115,10 +115,35 @@ extension GestureRecognizer.State {
     var isFinished: Bool { self == .ended || self == .cancelled || self == .failed }
 }
 
+// MARK: - The library recognizers' record at hand
+
+/// A library recognizer, which reads its record at every step, keeps it at hand: a field of
+/// its own class is a load, where the core's slot (`arbiter`) read from this module is a call
+/// (or, were it final, a load behind a dynamic exclusivity check: a stored property of another
+/// module is always checked). The record never changes once made (nothing replaces the slot's
+/// record), so the cache cannot go stale. The one accessor over that field is `record`; each
+/// conforming class declares only the field.
+protocol RecordKeeping: GestureRecognizer {
+    /// `record`'s cache: nil until the first read; written by `record` only.
+    var knownRecord: GestureTracking? { get set }
+}
+
+extension RecordKeeping {
+    /// The recognizer's record (made on first use, as the engine would make it), kept in
+    /// `knownRecord` from then on.
+    @inline(__always) var record: GestureTracking {
+        if let knownRecord { return knownRecord }
+        let record = trackingRecord
+        knownRecord = record
+        return record
+    }
+}
+
 // MARK: - The recognizer's public state (kept in its record)
 
 extension GestureRecognizer {
-    /// The recognizer's record, made on first use.
+    /// The recognizer's record, made on first use (the core's slot, read through a call: the
+    /// library's recognizers read theirs through `RecordKeeping.record`).
     var trackingRecord: GestureTracking {
         if let record = tracking { return record }
         let record = GestureTracking()

@@ -34,17 +34,9 @@ final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
 /// or animates stops it and is kept from the content: the recognizer recognizes (its touches
 /// are cancelled in their views, G6) and so makes the content's other recognizers fail (G9),
 /// but never the pan, so the finger can drag on.
-final class ScrollViewDelayGestureRecognizer: GestureRecognizer {
-    /// The recognizer's record, kept here once known (read at every step).
-    private final var knownRecord: GestureTracking?
-
-    /// The recognizer's record (made on first use, as the engine would make it).
-    final var record: GestureTracking {
-        if let knownRecord { return knownRecord }
-        let record = trackingRecord
-        knownRecord = record
-        return record
-    }
+final class ScrollViewDelayGestureRecognizer: GestureRecognizer, RecordKeeping {
+    /// The record's cache (`RecordKeeping.record` reads and fills it).
+    final var knownRecord: GestureTracking?
 
     /// The scroll view that owns it (it may outlive a scroll view a user let go of: the scroll
     /// view clears this in its `deinit`; unretained for speed, as the pan's).
