@@ -89,18 +89,16 @@ if "$out/planted" 60 150; then
     exit 1
 fi
 echo "(ht_tree_validate noticed it, as it must)"
-planted lazy-unmarked differential "$out/planted_lazy" -O2
-if "$out/planted_lazy" 60 150 answers-only; then
-    echo "FAIL: the differential check did not notice the planted lazy-unmarked (a started grid left stale)" >&2
-    exit 1
-fi
-echo "(the differential check noticed the planted lazy-unmarked, as it must)"
-planted caching-relist differential "$out/planted_relist" -O2
-if "$out/planted_relist" 60 150 answers-only; then
-    echo "FAIL: the differential check did not notice the planted caching-relist (a stale candidate list)" >&2
-    exit 1
-fi
-echo "(the differential check noticed the planted caching-relist, as it must)"
+# Bugs of the caching single query's grid: a started grid left unmarked by a change, a settled
+# cell keeping its old candidate list.
+for plant in lazy-unmarked caching-relist; do
+    planted "$plant" differential "$out/planted_$plant" -O2
+    if "$out/planted_$plant" 60 150 answers-only; then
+        echo "FAIL: the differential check did not notice the planted $plant" >&2
+        exit 1
+    fi
+    echo "(the differential check noticed the planted $plant, as it must)"
+done
 
 echo "== 3. hidden internals"
 mkdir -p "$out/objects"

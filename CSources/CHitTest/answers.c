@@ -916,15 +916,15 @@ ht_status htq_start_answers(ht_tree *t, int32_t root) {
 
 int32_t htq_answer_at(ht_tree *t, double x, double y) {
     answer_grid *g = &t->hq.answers;
-    if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
-    size_t c = grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny);
-    /* A cell's box walk costs a few point walks: a cell is computed at its second point, so
-     * that taps spread over the screen, each cell asked once, cost no more than the walk. */
-    if (g->codes[c] == CODE_UNKNOWN) {
-        g->codes[c] = CODE_SEEN;
-        return UNSURE;
-    }
-    if (g->codes[c] == CODE_SEEN) {
+    int32_t a = cell_lookup(g, x, y);
+    if (a == UNKNOWN) {
+        /* A cell's box walk costs a few point walks: a cell is computed at its second point, so
+         * that taps spread over the screen, each cell asked once, cost no more than the walk. */
+        size_t c = grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny);
+        if (g->codes[c] == CODE_UNKNOWN) {
+            g->codes[c] = CODE_SEEN;
+            return UNSURE;
+        }
         if (!g->scratch) {
             g->scratch = malloc(UNION_CAP * sizeof *g->scratch);
             if (!g->scratch) return UNSURE; /* the walk answers: still exact */
@@ -933,8 +933,8 @@ int32_t htq_answer_at(ht_tree *t, double x, double y) {
         int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);
         g->codes[c] = settle_cell(t, g, c, cell_answer(t, g, ix, iy, &s), &s);
         relist(t, g, c, &s);
+        a = cell_lookup(g, x, y);
     }
-    int32_t a = cell_lookup(g, x, y);
     return a == UNSURE ? list_lookup(g, x, y) : a;
 }
 
@@ -1087,7 +1087,8 @@ ht_status ht_tree_answer_grid_decision(const ht_tree *t, ht_node node, double x,
     const answer_grid *g = htq_grid_for(t, slot);
     *out = HT_GRID_WALK;
     if (!g) return HT_OK;
-    if (cell_lookup(g, x, y) >= HT_NULL_NODE) *out = HT_GRID_CELL;
-    else if (cell_lookup(g, x, y) == UNSURE && list_lookup(g, x, y) >= HT_NULL_NODE) *out = HT_GRID_LIST;
+    int32_t a = cell_lookup(g, x, y);
+    if (a >= HT_NULL_NODE) *out = HT_GRID_CELL;
+    else if (a == UNSURE && list_lookup(g, x, y) >= HT_NULL_NODE) *out = HT_GRID_LIST;
     return HT_OK;
 }

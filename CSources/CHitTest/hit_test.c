@@ -577,6 +577,21 @@ static ht_status query(ht_tree *t, ht_node node, const double *xs, const double 
     return st;
 }
 
+/* The walk of one point from `slot`, with its own stack (a query with hooks counted in `hooked`). */
+static ht_status walk_one(ht_tree *t, int32_t slot, double x, double y, const ht_hooks *hooks,
+                          int ask_hit, ht_node *out) {
+    stack s;
+    stack_init(&s);
+    ht_node hit = HT_NULL_NODE;
+    uint64_t tests = 0;
+    if (hooks) t->hq.hooked++;
+    ht_status st = walk(t, &s, slot, x, y, hooks, ask_hit, &hit, &tests);
+    if (hooks) t->hq.hooked--;
+    stack_release(&s);
+    if (st == HT_OK) *out = hit;
+    return st;
+}
+
 /* One point: `query` for a count of one, kept lean (the grid is looked up before any walk
  * state is set up); the same steps and the same answers. */
 static ht_status single(ht_tree *t, ht_node node, double x, double y, const ht_hooks *hooks,
@@ -594,16 +609,7 @@ static ht_status single(ht_tree *t, ht_node node, double x, double y, const ht_h
             return HT_OK;
         }
     }
-    stack s;
-    stack_init(&s);
-    ht_node hit = HT_NULL_NODE;
-    uint64_t tests = 0;
-    if (hooks) t->hq.hooked++;
-    st = walk(t, &s, slot, x, y, hooks, ask_hit, &hit, &tests);
-    if (hooks) t->hq.hooked--;
-    stack_release(&s);
-    if (st == HT_OK) *out = hit;
-    return st;
+    return walk_one(t, slot, x, y, hooks, ask_hit, out);
 }
 
 ht_status ht_tree_hit_test(ht_tree *t, ht_node node, double x, double y, const ht_hooks *hooks,
@@ -628,14 +634,7 @@ ht_status ht_tree_hit_test_caching(ht_tree *t, ht_node node, double x, double y,
         *out = a;
         return HT_OK;
     }
-    stack s;
-    stack_init(&s);
-    ht_node hit = HT_NULL_NODE;
-    uint64_t tests = 0;
-    st = walk(t, &s, slot, x, y, NULL, 1, &hit, &tests);
-    stack_release(&s);
-    if (st == HT_OK) *out = hit;
-    return st;
+    return walk_one(t, slot, x, y, NULL, 1, out);
 }
 
 ht_status ht_tree_hit_test_points(ht_tree *t, ht_node node, const double *xy, size_t count,
