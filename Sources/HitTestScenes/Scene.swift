@@ -673,6 +673,9 @@ public struct SceneFile: Sendable, Hashable, Codable {
                 throw SceneError(path: path(index), message: "id \"\(node.id)\" is used twice (first at \(path(first).joined(separator: "/")))")
             }
             seen[node.id] = index
+            if parent < 0, let kind = node.kind {
+                throw SceneError(path: path(index), message: SceneFile.rootKindMessage(kind))
+            }
             if node.kind == .button || node.kind == .control { controlIDs.insert(node.id) }
             for child in node.children.reversed() { stack.append((child, index)) }
         }
@@ -694,6 +697,11 @@ public struct SceneFile: Sendable, Hashable, Codable {
             }
             throw error
         }
+    }
+
+    /// The root is the window, which cannot be a scroll view, a control or a button [ours].
+    static func rootKindMessage(_ kind: SceneViewKind) -> String {
+        "the root is the window and cannot have \"kind\": \"\(kind.rawValue)\"; put the \(kind.rawValue) into the root as a child"
     }
 
     /// Decodes the wrapper: format, version, root (generic decoders; see `SceneNode.init(from:)`).

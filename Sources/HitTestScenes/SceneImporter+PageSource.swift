@@ -89,7 +89,8 @@ enum PageSourceReader {
             }
             nodes[i] = node
         }
-        return SceneImporter.Result(scene: SceneFile(root: nodes[rootIndex]!), warnings: warnings.lines)
+        let scene = SceneImporter.scene(root: nodes[rootIndex]!, warnings: &warnings)
+        return SceneImporter.Result(scene: scene, warnings: warnings.lines)
     }
 
     // MARK: - The scanner

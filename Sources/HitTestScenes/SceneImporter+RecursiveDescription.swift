@@ -124,7 +124,8 @@ enum RecursiveDescriptionReader {
             stack.append((entry.depth, entry.node))
         }
         close(above: first.depth + 1)
-        return SceneImporter.Result(scene: SceneFile(root: stack[0].node), warnings: warnings.lines)
+        let scene = SceneImporter.scene(root: stack[0].node, warnings: &warnings)
+        return SceneImporter.Result(scene: scene, warnings: warnings.lines)
     }
 
     // MARK: - Lines

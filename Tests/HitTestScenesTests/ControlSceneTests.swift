@@ -121,7 +121,7 @@ import Testing
         let submit = try #require(nodes(blik).first { $0.className == "Adyen.SubmitButton (UIControl)" })
         #expect(submit.kind == .control)
         // swift-snapshot-testing's scrolled table: offset, size, adjusted inset, bouncing.
-        let table = try #require(nodes(try imported("snapshot-pointfree-tableview-scrolled.txt")).first)
+        let table = try #require(nodes(try imported("snapshot-pointfree-tableview-scrolled.txt")).first { $0.className == "UITableView" })
         #expect(table.kind == .scrollView && table.bounds?.origin == Point(x: 0, y: -20))
         #expect(table.attributes["contentSize"] == .array([.number(320, text: ""), .number(440, text: "")]))
         #expect(table.attributes["contentInset"] == .array([.number(20, text: ""), .number(0, text: ""), .number(0, text: ""), .number(0, text: "")]))
@@ -143,6 +143,55 @@ import Testing
         #expect(SceneKindRules.kind(className: "UIButtonLabel", baseClass: nil) == nil)
         #expect(SceneKindRules.kind(className: "_UIScrollViewScrollIndicator", baseClass: nil) == nil)
         #expect(SceneKindRules.kind(className: "_UIButtonBarButton", baseClass: nil) == .control)
+    }
+
+    /// A dump taken from a table (`po tableView.recursiveDescription()`): the root of a scene is
+    /// the window, so the table goes into a window of its own [ours]. Every point reaches what
+    /// it reached with the table as the root (its kind dropped), the window only where nothing
+    /// else is hit, and a drag scrolls the table.
+    @Test func aDumpOfATableIsPutIntoAWindowAndScrolls() throws {
+        let text = try String(contentsOf: Self.fixtures.appendingPathComponent("snapshot-pointfree-tableview-scrolled.txt"), encoding: .utf8)
+        let result = try SceneImporter.importScene(text)
+        let scene = result.scene
+        #expect(scene.root.id == "window" && scene.root.kind == nil && scene.root.children.count == 1)
+        #expect(result.warnings.contains { $0.contains("UITableView-1 (scrollView)") && $0.contains("\"window\"") })
+        let table = scene.root.children[0]
+        #expect(table.id == "UITableView-1" && table.kind == .scrollView)
+        #expect(table.frame == Rect(x: 0, y: 0, width: scene.root.frame.width, height: scene.root.frame.height))
+        #expect(try SceneFile(json: scene.jsonData()) == scene)  // a valid scene: it saves and loads
+        // The table as the root, as before: the window's frame, the table's kind dropped.
+        var unwrappedRoot = table
+        unwrappedRoot.frame = scene.root.frame
+        unwrappedRoot.kind = nil
+        for key in ["contentSize", "contentInset", "alwaysBounceVertical"] { unwrappedRoot.attributes[key] = nil }
+        let unwrapped = SceneFile(root: unwrappedRoot).makeWindow()
+        let wrapped = scene.makeWindow()
+        var compared = 0
+        for y in stride(from: -10.0, through: 580, by: 3.5) {
+            for x in stride(from: -10.0, through: 330, by: 7.25) {
+                let p = Point(x: x, y: y)
+                // A window's hitTest takes points in its bounds: the table's, when it was the root.
+                let origin = unwrappedRoot.frame.origin, content = (table.bounds ?? table.frame).origin
+                let before = unwrapped.hitTest(Point(x: x - origin.x + content.x, y: y - origin.y + content.y))?.accessibilityIdentifier
+                let after = wrapped.hitTest(p)?.accessibilityIdentifier
+                #expect(before == after, "at \(p)")
+                compared += 1
+            }
+        }
+        #expect(compared > 5000)
+        // A drag up by 100 pt scrolls the table (it was dropped with the table as the root).
+        let app = Application()
+        app.addWindow(wrapped)
+        let script = try TouchScript(csv: """
+            time,id,phase,x,y
+            0.00,1,began,100,300
+            0.02,1,moved,100,280
+            0.04,1,moved,100,240
+            0.06,1,moved,100,200
+            0.08,1,ended,100,200
+            """)
+        let log = app.replay(script)
+        #expect(log.contains { $0.kind == .scrolled && $0.responderName == "UITableView-1" })
     }
 
     /// A real screen replayed: Adyen's issuer list (a UITableView, which bounces vertically

@@ -113,8 +113,10 @@ import Testing
     @Test func scrolledTableViewFromSnapshotTesting() throws {
         let text = try Self.text("snapshot-pointfree-tableview-scrolled.txt")
         let result = try SceneImporter.recursiveDescription(text)
-        #expect(result.warnings.isEmpty, "\(result.warnings)")
-        let r = result.scene.root
+        // The table goes into a window of its own (the root of a scene is the window).
+        #expect(result.warnings == ["the first view, UITableView-1 (scrollView), is put into a window of its own, \"window\": a scene's root is the window"])
+        #expect(result.scene.root.id == "window" && result.scene.root.frame == Rect(x: 0, y: 0, width: 320, height: 568))
+        let r = try #require(result.scene.root.children.first)
         #expect(Self.walk(r).count == 53 && Self.walk(r).count == Self.viewLines(text))
         #expect(r.className == "UITableView" && r.frame == Rect(x: 0, y: 0, width: 320, height: 568))
         #expect(r.bounds == Rect(x: 0, y: -20, width: 320, height: 568))  // contentOffset: {0, -20}
@@ -122,12 +124,11 @@ import Testing
         #expect(cells.count == 10 && cells.map(\.frame.minY) == stride(from: 396.0, through: 0, by: -44).map { $0 })
         #expect(r.children.last?.frame == Rect(x: 6, y: 542.5, width: 308, height: 2.5) && r.children.last?.alpha == 0)
         // Screen y 30 is content y 10: cell "0"; its label does not take touches.
-        // The window is the table: hitTest takes points in its bounds (content) coordinates.
         let window = result.scene.makeWindow()
-        #expect(window.hitTest(Point(x: 100, y: 10))?.accessibilityIdentifier == "UITableViewCellContentView-10")
-        #expect(window.hitTest(Point(x: 100, y: 50))?.accessibilityIdentifier == "UITableViewCellContentView-9")
-        #expect(window.hitTest(Point(x: 100, y: -10))?.accessibilityIdentifier == "UITableView-1")
-        #expect(window.hitTest(Point(x: 100, y: -30))?.accessibilityIdentifier == nil)
+        #expect(window.hitTest(Point(x: 100, y: 30))?.accessibilityIdentifier == "UITableViewCellContentView-10")
+        #expect(window.hitTest(Point(x: 100, y: 70))?.accessibilityIdentifier == "UITableViewCellContentView-9")
+        #expect(window.hitTest(Point(x: 100, y: 10))?.accessibilityIdentifier == "UITableView-1")
+        #expect(window.hitTest(Point(x: 100, y: -10))?.accessibilityIdentifier == nil)
     }
 
     @Test func apostropheInTextKeepsTheFieldsAfterIt() throws {
@@ -273,10 +274,10 @@ import Testing
                | <UIView; frame = (10 20; 30 40); background = <_UITextFieldSystemBackgroundProvider: textfield=<UITextField>>; layer = <CALayer>>
             """
         let result = try SceneImporter.recursiveDescription(text)
-        let r = result.scene.root
+        let r = try #require(result.scene.root.children.first)  // the scroll view, in a window of its own
         #expect(r.className == "UIScrollView" && r.bounds == Rect(x: 0, y: -20, width: 100, height: 200))
         #expect(r.children.count == 1 && r.children[0].className == "UIView" && r.children[0].frame == Rect(x: 10, y: 20, width: 30, height: 40))
-        #expect(result.warnings.isEmpty)
+        #expect(result.warnings.count == 1 && result.warnings[0].hasPrefix("the first view, UIScrollView-1 (scrollView)"))
     }
 
     @Test(arguments: [

@@ -242,6 +242,8 @@ bad("string-brief-is-short-and-escaped.json", scene({"kind": "\u001b[2J" + "y" *
 
 # ---- controls and scroll views ---------------------------------------------------------------------
 bad("kind-unknown.json", scene({"kind": "slider"}), "window/a", '"kind" must be one of "control", "button", "scrollView", found "slider"')
+bad("kind-on-the-root.json", scene(root_extra={"kind": "scrollView", "contentSize": [320, 900]}), "window",
+    'the root is the window and cannot have "kind": "scrollView"; put the scrollView into the root as a child')
 bad("kind-needed-for-enabled.json", scene({"enabled": False}), "window/a", '"enabled" needs "kind": "button" or "control"')
 bad("kind-needed-for-content-size.json", scene({"kind": "button", "contentSize": [1, 2]}), "window/a", '"contentSize" needs "kind": "scrollView"')
 bad("enabled-a-number.json", scene({"kind": "button", "enabled": 0}), "window/a", '"enabled" must be true or false, found 0')

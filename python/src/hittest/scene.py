@@ -477,6 +477,9 @@ def _validate(root: _Node, animations: List[Dict[str, Any]]) -> List[_Node]:
         if node.id in seen:
             raise SceneError(path(node.index), f'id "{node.id}" is used twice (first at {"/".join(path(seen[node.id]))})')
         seen[node.id] = node.index
+        if parent < 0 and "kind" in values:
+            kind = values["kind"]
+            raise SceneError(path(node.index), f'the root is the window and cannot have "kind": "{kind}"; put the {kind} into the root as a child')
         if node.values.get("kind") in ("button", "control"):
             controls.add(node.id)
         for child in reversed(node.children):
