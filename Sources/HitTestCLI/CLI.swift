@@ -266,11 +266,12 @@ public enum HitTestCLI {
             little-endian float64 pairs in a `.f64` file. Writes CSV `x,y,id` in input order, an
             empty id where nothing is hit, to FILE or standard output: a CSV line repeats the
             input's line as it is (spaces kept, without its line end), a `.f64` number is
-            written as Swift's `description` writes it. `-` is
-            standard input or output. The file is read, hit-tested and written in pieces on
-            all cores; a bad line stops the run with its line number (FILE is then removed).
-            Runs longer than a second print their progress on standard error when it is a
-            terminal; --progress prints it (and a closing line with the time) in any case.
+            written as Swift's `description` writes it. A NaN or infinite coordinate (`nan`,
+            `inf` in CSV) hits nothing, as in UIKit. `-` is standard input or output. The
+            file is read, hit-tested and written in pieces on all cores; a bad line stops the
+            run with its line number (FILE is then removed). Runs longer than a second print
+            their progress on standard error when it is a terminal; --progress prints it (and
+            a closing line with the time) in any case.
 
             With -o naming a `.i32` file, writes instead one little-endian int32 per point, in
             input order: the index of the hit view in the view table, -1 where nothing is hit
