@@ -764,6 +764,8 @@ public struct SceneFile: Sendable, Hashable, Codable {
 
     /// The scene of a live view tree. Ids are the views' `accessibilityIdentifier`s; views
     /// without one (or with a duplicate) get `class-N`. Handlers cannot be saved and are left out.
+    /// A root that is a scroll view, a control or a button is saved inside a window of its own,
+    /// `window` (a scene's root is the window), as an import puts it.
     public init(view root: View) {
         let table = SceneAttributes.all
         var used = Set<String>()
@@ -796,7 +798,43 @@ public struct SceneFile: Sendable, Hashable, Codable {
             n.children = v.subviews.map { nodes.removeValue(forKey: ObjectIdentifier($0))! }
             nodes[ObjectIdentifier(v)] = n
         }
-        self.root = nodes[ObjectIdentifier(root)]!
+        self = SceneFile.windowed(nodes[ObjectIdentifier(root)]!).scene
+    }
+
+    /// The scene of a tree whose root may be a scroll view, a control or a button: a scene's root
+    /// is the window, which is none of these, so such a root is put, as it is, into a window of
+    /// its own that takes its place on the screen [ours]. The window gets the root's frame,
+    /// transform, anchor point and the flags that refuse touches (hidden, alpha,
+    /// interactive); the root keeps everything else, at (0, 0) in it. Every point then reaches
+    /// the view it reached with the root as the window (the window only where the root itself
+    /// is not hit), and a drag on a scroll view scrolls it. `window` is the id of the window
+    /// made (`window`, else `window-2`, … unused in the tree), nil when the root is used as it is.
+    static func windowed(_ root: SceneNode) -> (scene: SceneFile, window: String?) {
+        guard root.kind != nil else { return (SceneFile(root: root), nil) }
+        var ids = Set<String>()
+        var stack = [root]
+        while let node = stack.popLast() {
+            ids.insert(node.id)
+            stack.append(contentsOf: node.children)
+        }
+        var id = "window"
+        var n = 1
+        while ids.contains(id) {
+            n += 1
+            id = "window-\(n)"
+        }
+        var window = SceneNode(id: id, frame: root.frame)
+        window.transform = root.transform
+        window.anchorPoint = root.anchorPoint
+        window.hidden = root.hidden
+        window.alpha = root.alpha
+        window.interactive = root.interactive
+        var view = root
+        view.frame = Rect(x: 0, y: 0, width: root.frame.width, height: root.frame.height)
+        view.transform = .identity
+        view.anchorPoint = Point(x: 0.5, y: 0.5)
+        window.children = [view]
+        return (SceneFile(root: window), id)
     }
 }
 

@@ -96,40 +96,14 @@ enum SceneKindRules {
 }
 
 extension SceneImporter {
-    /// The scene of an imported tree. A scene's root is the window, and a window is neither a
-    /// scroll view nor a control, so a dump taken from one (`po tableView.recursiveDescription()`)
-    /// is put, as it is, into a window of its own that takes its place on the screen [ours]:
-    /// the window gets the root's frame, transform, anchor point and the flags that refuse
-    /// touches; the root keeps everything else at (0, 0) in it. Every point then reaches the
-    /// view it reached before (the window only where the root itself is not hit), and a drag
-    /// on the table scrolls it.
+    /// The scene of an imported tree: its root put into a window of its own when it is a scroll
+    /// view or a control (`SceneFile.windowed(_:)`), which a warning then says.
     static func scene(root: SceneNode, warnings: inout ImportWarnings) -> SceneFile {
-        guard let kind = root.kind else { return SceneFile(root: root) }
-        var ids = Set<String>()
-        var stack = [root]
-        while let node = stack.popLast() {
-            ids.insert(node.id)
-            stack.append(contentsOf: node.children)
+        let (scene, window) = SceneFile.windowed(root)
+        if let window, let kind = root.kind {
+            warnings.append(
+                "the first view, \(root.id) (\(kind.rawValue)), is put into a window of its own, \"\(window)\": a scene's root is the window")
         }
-        var id = "window"
-        var n = 1
-        while ids.contains(id) {
-            n += 1
-            id = "window-\(n)"
-        }
-        var window = SceneNode(id: id, frame: root.frame)
-        window.transform = root.transform
-        window.anchorPoint = root.anchorPoint
-        window.hidden = root.hidden
-        window.alpha = root.alpha
-        window.interactive = root.interactive
-        var view = root
-        view.frame = Rect(x: 0, y: 0, width: root.frame.width, height: root.frame.height)
-        view.transform = .identity
-        view.anchorPoint = Point(x: 0.5, y: 0.5)
-        window.children = [view]
-        warnings.append(
-            "the first view, \(root.id) (\(kind.rawValue)), is put into a window of its own, \"\(id)\": a scene's root is the window")
-        return SceneFile(root: window)
+        return scene
     }
 }

@@ -194,6 +194,27 @@ import Testing
         #expect(log.contains { $0.kind == .scrolled && $0.responderName == "UITableView-1" })
     }
 
+    /// A live scroll view saved on its own: the scene puts it into a window (a file whose root had
+    /// the kind would be refused on loading), and loading it gives the scroll view back.
+    @Test func aScrollViewSavedAsTheRootLoadsAsAScrollViewInAWindow() throws {
+        let list = ScrollView(frame: Rect(x: 0, y: 20, width: 320, height: 460))
+        list.accessibilityIdentifier = "list"
+        list.contentSize = Size(width: 320, height: 2000)
+        list.contentOffset = Point(x: 0, y: 120)
+        let row = View(frame: Rect(x: 0, y: 150, width: 320, height: 44))
+        row.accessibilityIdentifier = "row"
+        list.addSubview(row)
+        let scene = SceneFile(view: list)
+        #expect(scene.root.id == "window" && scene.root.frame == list.frame && scene.root.children.map(\.id) == ["list"])
+        let loaded = try SceneFile(json: scene.jsonData())
+        #expect(loaded == scene)
+        let window = loaded.makeWindow()
+        let view = try #require(window.subviews.first as? ScrollView)
+        #expect(view.contentSize == list.contentSize && view.contentOffset == list.contentOffset)
+        // Screen (10, 20 + 40) is the list's content y 160: the row.
+        #expect(window.hitTest(Point(x: 10, y: 40))?.accessibilityIdentifier == "row")
+    }
+
     /// A real screen replayed: Adyen's issuer list (a UITableView, which bounces vertically
     /// though its three rows fit) follows a drag by half (S6), snaps back to its dumped offset,
     /// and then a tap reaches the cell's stack view under the finger, at the lift (S2).
