@@ -17,11 +17,12 @@ allowed=(
 )
 # Files that may still hold `@exclusivity(unchecked)` on internal, package or private backing
 # fields of the public classes (never on a public or open declaration, never any other escape):
-# their hot fields are read on every replay step, and moving them behind a storage object is the
-# remaining step of issue 25 item 3 (see Core/Storage.swift, "Left in class files"). The input
-# layer's recognizer files are here too: its recognizers subclass the core's public class, so
-# their hot fields (and the scroll view's recognizers' back references) cannot come from a
-# storage superclass either.
+# their hot fields are read on every replay step (see Core/Storage.swift, "Left in class files").
+# In the input layer's files (`record_only` below) only one kind of line may carry it: a class's
+# one record of stored fields (`final var xFields = XFields()`, a struct read and written in
+# place), or an `unowned` back reference cleared by its target's deinit.
+record_only='^Sources/HitTestInput/'
+record_line='@exclusivity\(unchecked\) (final var [a-zA-Z]*[fF]ields = [A-Za-z]*Fields\(\)$|unowned var )'
 unchecked_fields_allowed=(
     Sources/HitTestCore/Gestures/GestureRecognizer.swift
     Sources/HitTestCore/Views/Responder.swift
@@ -60,6 +61,13 @@ while IFS= read -r f; do
     if [ $ok = 0 ]; then
         echo "error: $f holds unsafe escapes outside its module's storage file (${allowed[*]})" >&2
         status=1
+    fi
+    if [[ $f =~ $record_only ]] && [ "$ok" = 1 ] && ! printf '%s\n' "${allowed[@]}" | grep -qxF "$f"; then
+        bad=$(printf '%s\n' "$code" | grep -nF '@exclusivity(unchecked)' | grep -vE "$record_line" || true)
+        if [ -n "$bad" ]; then
+            printf '%s\n' "$bad" | sed "s|^|error: $f:|;s|\$| (in the input layer, only a class's record of fields or an unowned back reference)|" >&2
+            status=1
+        fi
     fi
     # No public or open declaration may carry `@exclusivity(unchecked)`.
     if printf '%s\n' "$code" | grep -nE '@exclusivity\(unchecked\).*\b(public|open)\b' >/dev/null; then

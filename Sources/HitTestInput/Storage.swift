@@ -3,15 +3,21 @@ import HitTestCore
 // The one file of HitTestInput that uses unsafe escapes (`@exclusivity(unchecked)`,
 // `Unmanaged`, `_withUnsafeGuaranteedRef`) or an unchecked conversion (`unsafeDowncast`).
 // Every other file reaches them only through the names below; `scripts/escapes.sh` fails CI if
-// one appears anywhere else in this module (the public classes' hot backing fields excepted, as
-// in the core: see HitTestCore/Core/Storage.swift, "Left in class files").
+// one appears anywhere else in this module, but for two kinds of line in the class files: each
+// public class's one record of stored fields (`tapFields`, `panFields`, `scrollFields`, the
+// application's `fields`: a struct declared in the class, read and written in place), which
+// `@exclusivity(unchecked)` spares a dynamic check on every replay step, and the `unowned` back
+// references of the scroll view's helpers.
 //
 // The invariants that make them safe:
 //
 // - Thread confinement and no reentrant access, as in the core: an application and everything
 //   of its pipeline are used from one thread at a time, and the `@exclusivity(unchecked)`
 //   fields are read or written in one statement, or mutated in place without calling user code
-//   while the mutation is open.
+//   while the mutation is open. A record of fields is used one field at a time: a statement
+//   reads or writes one field, or mutates one in place (`append`, `removeAll`, an `inout`
+//   argument) without calling code that touches the same record while the mutation is open; its
+//   arguments are evaluated before the mutation begins.
 // - Borrowed references (`withBorrowed`) are used only inside the call, while the caller holds
 //   the object strongly (an element of an array it owns, a field of an object it owns) and does
 //   not release it before the body returns.

@@ -15,6 +15,25 @@ import Foundation
 /// move's place keeps that velocity if it comes within `restingInterval` of the last move, else
 /// the velocity is zero (the finger rested). [ours]
 open class PanGestureRecognizer: GestureRecognizer, RecordKeeping {
+    /// The stored fields of this class, in one record: read and written in place through
+    /// `panFields`, the class's one `@exclusivity(unchecked)` field (the module's invariants:
+    /// HitTestInput/Storage.swift).
+    struct PanFields {
+        var minimumNumberOfTouches: Int = 1
+        var maximumNumberOfTouches: Int = Int.max
+        var hysteresis: Double = PanGestureRecognizer.defaultHysteresis
+        var restingInterval: Double = PanGestureRecognizer.defaultRestingInterval
+        /// Where translation is measured from (screen).
+        var origin: Point?
+        /// The centroid at the last step with a new time, and that time.
+        var lastPoint = Point(x: 0, y: 0)
+        var lastTime = 0.0
+        var lastMoveTime = 0.0
+        var velocityOnScreen = Point(x: 0, y: 0)
+        var translationOnScreen = Point(x: 0, y: 0)
+    }
+    @exclusivity(unchecked) final var panFields = PanFields()
+
     /// The default `hysteresis`: 10 pt. [ours]
     public static let defaultHysteresis = 10.0
     /// The default `restingInterval`: 0.05 s. [ours]
@@ -22,49 +41,37 @@ open class PanGestureRecognizer: GestureRecognizer, RecordKeeping {
 
     /// Fingers needed to begin (default 1).
     public var minimumNumberOfTouches: Int {
-        get { storedMinimumNumberOfTouches }
+        get { panFields.minimumNumberOfTouches }
         set {
-            storedMinimumNumberOfTouches = newValue
-            requireValue(storedMinimumNumberOfTouches >= 1, "PanGestureRecognizer.minimumNumberOfTouches", "at least 1", storedMinimumNumberOfTouches)
+            panFields.minimumNumberOfTouches = newValue
+            requireValue(panFields.minimumNumberOfTouches >= 1, "PanGestureRecognizer.minimumNumberOfTouches", "at least 1", panFields.minimumNumberOfTouches)
         }
     }
-    @exclusivity(unchecked) final var storedMinimumNumberOfTouches: Int = 1
     /// Fingers counted at most (default `Int.max`).
     public var maximumNumberOfTouches: Int {
-        get { storedMaximumNumberOfTouches }
+        get { panFields.maximumNumberOfTouches }
         set {
-            storedMaximumNumberOfTouches = newValue
-            requireValue(storedMaximumNumberOfTouches >= 1, "PanGestureRecognizer.maximumNumberOfTouches", "at least 1", storedMaximumNumberOfTouches)
+            panFields.maximumNumberOfTouches = newValue
+            requireValue(panFields.maximumNumberOfTouches >= 1, "PanGestureRecognizer.maximumNumberOfTouches", "at least 1", panFields.maximumNumberOfTouches)
         }
     }
-    @exclusivity(unchecked) final var storedMaximumNumberOfTouches: Int = Int.max
     /// How far (pt, screen) the centroid must move before the pan begins.
     public var hysteresis: Double {
-        get { storedHysteresis }
+        get { panFields.hysteresis }
         set {
-            storedHysteresis = newValue
-            requireValue(storedHysteresis >= 0 && storedHysteresis.isFinite, "PanGestureRecognizer.hysteresis", "a finite non-negative distance", storedHysteresis)
+            panFields.hysteresis = newValue
+            requireValue(panFields.hysteresis >= 0 && panFields.hysteresis.isFinite, "PanGestureRecognizer.hysteresis", "a finite non-negative distance", panFields.hysteresis)
         }
     }
-    @exclusivity(unchecked) final var storedHysteresis: Double = PanGestureRecognizer.defaultHysteresis
     /// How long (s) a finger may rest before lifting and still keep its velocity.
     public var restingInterval: Double {
-        get { storedRestingInterval }
+        get { panFields.restingInterval }
         set {
-            storedRestingInterval = newValue
-            requireValue(storedRestingInterval >= 0 && storedRestingInterval.isFinite, "PanGestureRecognizer.restingInterval", "a finite non-negative time", storedRestingInterval)
+            panFields.restingInterval = newValue
+            requireValue(panFields.restingInterval >= 0 && panFields.restingInterval.isFinite, "PanGestureRecognizer.restingInterval", "a finite non-negative time", panFields.restingInterval)
         }
     }
-    @exclusivity(unchecked) final var storedRestingInterval: Double = PanGestureRecognizer.defaultRestingInterval
 
-    /// Where translation is measured from (screen).
-    @exclusivity(unchecked) private var origin: Point?
-    /// The centroid at the last step with a new time, and that time.
-    @exclusivity(unchecked) private var lastPoint = Point(x: 0, y: 0)
-    @exclusivity(unchecked) private var lastTime = 0.0
-    @exclusivity(unchecked) private var lastMoveTime = 0.0
-    @exclusivity(unchecked) private var velocityOnScreen = Point(x: 0, y: 0)
-    @exclusivity(unchecked) private var translationOnScreen = Point(x: 0, y: 0)
 
     /// The record's cache (`RecordKeeping.record` reads and fills it).
     final var knownRecord: GestureTracking?
@@ -81,16 +88,16 @@ open class PanGestureRecognizer: GestureRecognizer, RecordKeeping {
     /// translations are measured from here.
     public func setTranslation(_ translation: Point, in view: View?) {
         let v = GestureRecognizer.screenVector(translation, from: view, window: record.touchWindow)
-        let c = centroid() ?? lastPoint
-        origin = Point(x: c.x - v.x, y: c.y - v.y)
-        translationOnScreen = v
+        let c = centroid() ?? panFields.lastPoint
+        panFields.origin = Point(x: c.x - v.x, y: c.y - v.y)
+        panFields.translationOnScreen = v
     }
 
     /// The velocity of the centroid (pt/s) in `view`'s coordinate system (nil: the window's).
     public func velocity(in view: View?) -> Point {
         let record = self.record
         return GestureRecognizer.vector(
-            velocityOnScreen, in: view, base: record.centroidOnScreen(), window: record.touchWindow)
+            panFields.velocityOnScreen, in: view, base: record.centroidOnScreen(), window: record.touchWindow)
     }
 
     private func counted() -> ArraySlice<Touch> {
@@ -138,18 +145,18 @@ open class PanGestureRecognizer: GestureRecognizer, RecordKeeping {
     }
 
     private func currentTranslation() -> Point {
-        guard let origin, let c = centroid() else { return translationOnScreen }
+        guard let origin = panFields.origin, let c = centroid() else { return panFields.translationOnScreen }
         return Point(x: c.x - origin.x, y: c.y - origin.y)
     }
 
     /// The first fingers set the origin; later ones rebase it.
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         guard let c = centroid() else { return }
-        if origin == nil {
-            origin = c
-            lastPoint = c
-            lastTime = event.timestamp
-            lastMoveTime = event.timestamp
+        if panFields.origin == nil {
+            panFields.origin = c
+            panFields.lastPoint = c
+            panFields.lastTime = event.timestamp
+            panFields.lastMoveTime = event.timestamp
             return
         }
         let old = counted().filter { !touches.contains($0) }
@@ -158,9 +165,9 @@ open class PanGestureRecognizer: GestureRecognizer, RecordKeeping {
 
     /// Past the hysteresis: began; then changed.
     open override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
-        guard let origin, let c = centroid() else { return }
+        guard let origin = panFields.origin, let c = centroid() else { return }
         track(c, at: event.timestamp)
-        translationOnScreen = Point(x: c.x - origin.x, y: c.y - origin.y)
+        panFields.translationOnScreen = Point(x: c.x - origin.x, y: c.y - origin.y)
         switch record.state {
         case .possible:
             if countedCount() >= minimumNumberOfTouches,
@@ -183,12 +190,12 @@ open class PanGestureRecognizer: GestureRecognizer, RecordKeeping {
             return
         }
         // The lift: a last displacement counts as a step; a rest zeroes the velocity.
-        if let origin, let c = GestureRecognizer.centroid(record.activeTouches.prefix(maximumNumberOfTouches)) {
-            if c != lastPoint {
+        if let origin = panFields.origin, let c = GestureRecognizer.centroid(record.activeTouches.prefix(maximumNumberOfTouches)) {
+            if c != panFields.lastPoint {
                 track(c, at: event.timestamp)
-                translationOnScreen = Point(x: c.x - origin.x, y: c.y - origin.y)
-            } else if event.timestamp - lastMoveTime > restingInterval {
-                velocityOnScreen = Point(x: 0, y: 0)
+                panFields.translationOnScreen = Point(x: c.x - origin.x, y: c.y - origin.y)
+            } else if event.timestamp - panFields.lastMoveTime > restingInterval {
+                panFields.velocityOnScreen = Point(x: 0, y: 0)
             }
         }
         switch record.state {
@@ -199,32 +206,41 @@ open class PanGestureRecognizer: GestureRecognizer, RecordKeeping {
     }
 
     private func track(_ c: Point, at time: Double) {
-        let dt = time - lastTime
+        let dt = time - panFields.lastTime
         guard dt > 0 else { return }
-        velocityOnScreen = Point(x: (c.x - lastPoint.x) / dt, y: (c.y - lastPoint.y) / dt)
-        lastPoint = c
-        lastTime = time
-        lastMoveTime = time
+        panFields.velocityOnScreen = Point(x: (c.x - panFields.lastPoint.x) / dt, y: (c.y - panFields.lastPoint.y) / dt)
+        panFields.lastPoint = c
+        panFields.lastTime = time
+        panFields.lastMoveTime = time
     }
 
     private func rebase(from old: Point, to new: Point) {
-        guard let o = origin else { return }
-        origin = Point(x: o.x + new.x - old.x, y: o.y + new.y - old.y)
-        lastPoint = Point(x: lastPoint.x + new.x - old.x, y: lastPoint.y + new.y - old.y)
+        guard let o = panFields.origin else { return }
+        panFields.origin = Point(x: o.x + new.x - old.x, y: o.y + new.y - old.y)
+        panFields.lastPoint = Point(x: panFields.lastPoint.x + new.x - old.x, y: panFields.lastPoint.y + new.y - old.y)
     }
 
     /// Clears the drag: translation and velocity back to zero.
     open override func reset() {
         super.reset()
-        origin = nil
-        velocityOnScreen = Point(x: 0, y: 0)
-        translationOnScreen = Point(x: 0, y: 0)
+        panFields.origin = nil
+        panFields.velocityOnScreen = Point(x: 0, y: 0)
+        panFields.translationOnScreen = Point(x: 0, y: 0)
     }
 }
 
 /// Shared by pinch and rotation: two fingers, a value that starts at its identity when both
 /// are down, a threshold to begin, a velocity per second.
 open class TwoFingerGestureRecognizer: GestureRecognizer, RecordKeeping {
+    /// The stored fields of this class, in one record: read and written in place through
+    /// `twoFingerFields`, the class's one `@exclusivity(unchecked)` field (the module's invariants:
+    /// HitTestInput/Storage.swift).
+    struct TwoFingerFields {
+        var hasStarted = false
+        var lastValueTime = 0.0
+    }
+    @exclusivity(unchecked) final var twoFingerFields = TwoFingerFields()
+
     /// The record's cache (`RecordKeeping.record` reads and fills it).
     final var knownRecord: GestureTracking?
 
@@ -232,8 +248,6 @@ open class TwoFingerGestureRecognizer: GestureRecognizer, RecordKeeping {
         let down = record.touchesDown
         return down.count >= 2 ? (down[0], down[1]) : nil
     }
-    @exclusivity(unchecked) var hasStarted = false
-    @exclusivity(unchecked) var lastValueTime = 0.0
 
     /// The measure of the two fingers now (distance, angle).
     func measure(_ a: Point, _ b: Point) -> Double { 0 }
@@ -244,17 +258,17 @@ open class TwoFingerGestureRecognizer: GestureRecognizer, RecordKeeping {
 
     /// Starts measuring once two fingers are down.
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
-        guard !hasStarted, let (a, b) = pair else { return }
-        hasStarted = true
-        lastValueTime = event.timestamp
+        guard !twoFingerFields.hasStarted, let (a, b) = pair else { return }
+        twoFingerFields.hasStarted = true
+        twoFingerFields.lastValueTime = event.timestamp
         start(measure(a.screenLocation, b.screenLocation))
     }
 
     /// Past the threshold: began; then changed.
     open override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
-        guard hasStarted, let (a, b) = pair else { return }
-        let dt = event.timestamp - lastValueTime
-        if dt > 0 { lastValueTime = event.timestamp }
+        guard twoFingerFields.hasStarted, let (a, b) = pair else { return }
+        let dt = event.timestamp - twoFingerFields.lastValueTime
+        if dt > 0 { twoFingerFields.lastValueTime = event.timestamp }
         let past = update(measure(a.screenLocation, b.screenLocation), dt: dt)
         switch record.state {
         case .possible: if past { record.request(self, .began) }
@@ -276,7 +290,7 @@ open class TwoFingerGestureRecognizer: GestureRecognizer, RecordKeeping {
     /// Clears the measure.
     open override func reset() {
         super.reset()
-        hasStarted = false
+        twoFingerFields.hasStarted = false
     }
 }
 
@@ -285,6 +299,16 @@ open class TwoFingerGestureRecognizer: GestureRecognizer, RecordKeeping {
 /// `scaleThreshold` (5 %); changed on later moves; ended when fewer than two fingers remain.
 /// [ours for the threshold and the end]
 open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
+    /// The stored fields of this class, in one record: read and written in place through
+    /// `pinchFields`, the class's one `@exclusivity(unchecked)` field (the module's invariants:
+    /// HitTestInput/Storage.swift).
+    struct PinchFields {
+        var baseDistance = 0.0
+        var currentDistance = 0.0
+        var scale = 1.0
+    }
+    @exclusivity(unchecked) final var pinchFields = PinchFields()
+
     /// The default `scaleThreshold`: 0.05. [ours]
     public static let defaultScaleThreshold = 0.05
     /// How far from 1 the scale must get to begin.
@@ -292,17 +316,14 @@ open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
         didSet { requireValue(scaleThreshold >= 0 && scaleThreshold.isFinite, "PinchGestureRecognizer.scaleThreshold", "a finite non-negative number", scaleThreshold) }
     }
 
-    @exclusivity(unchecked) private var baseDistance = 0.0
-    @exclusivity(unchecked) private var currentDistance = 0.0
-    @exclusivity(unchecked) private var storedScale = 1.0
 
     /// The scale (1 when the fingers came down). Setting it rebases: later scales multiply
     /// from the value set (set it to 1 to get increments).
     public var scale: Double {
-        get { storedScale }
+        get { pinchFields.scale }
         set {
-            storedScale = newValue
-            if newValue > 0, currentDistance > 0 { baseDistance = currentDistance / newValue }
+            pinchFields.scale = newValue
+            if newValue > 0, pinchFields.currentDistance > 0 { pinchFields.baseDistance = pinchFields.currentDistance / newValue }
         }
     }
 
@@ -312,27 +333,27 @@ open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
     override func measure(_ a: Point, _ b: Point) -> Double { GestureRecognizer.distance(a, b) }
 
     override func start(_ m: Double) {
-        baseDistance = m
-        currentDistance = m
-        storedScale = 1
+        pinchFields.baseDistance = m
+        pinchFields.currentDistance = m
+        pinchFields.scale = 1
     }
 
     override func update(_ m: Double, dt: Double) -> Bool {
-        currentDistance = m
-        guard baseDistance > 0 else { return false }
-        let s = m / baseDistance
-        if dt > 0 { velocity = (s - storedScale) / dt }
-        storedScale = s
+        pinchFields.currentDistance = m
+        guard pinchFields.baseDistance > 0 else { return false }
+        let s = m / pinchFields.baseDistance
+        if dt > 0 { velocity = (s - pinchFields.scale) / dt }
+        pinchFields.scale = s
         return abs(s - 1) >= scaleThreshold
     }
 
     /// Scale back to 1, velocity 0.
     open override func reset() {
         super.reset()
-        storedScale = 1
+        pinchFields.scale = 1
         velocity = 0
-        baseDistance = 0
-        currentDistance = 0
+        pinchFields.baseDistance = 0
+        pinchFields.currentDistance = 0
     }
 }
 
@@ -342,6 +363,15 @@ open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
 /// (0.1 rad); changed on later moves; ended when fewer than two fingers remain. [ours for the
 /// threshold and the end]
 open class RotationGestureRecognizer: TwoFingerGestureRecognizer {
+    /// The stored fields of this class, in one record: read and written in place through
+    /// `rotationFields`, the class's one `@exclusivity(unchecked)` field (the module's invariants:
+    /// HitTestInput/Storage.swift).
+    struct RotationFields {
+        var lastAngle = 0.0
+        var rotation = 0.0
+    }
+    @exclusivity(unchecked) final var rotationFields = RotationFields()
+
     /// The default `rotationThreshold`: 0.1 rad. [ours]
     public static let defaultRotationThreshold = 0.1
     /// How far (radians) the fingers must turn to begin.
@@ -349,13 +379,11 @@ open class RotationGestureRecognizer: TwoFingerGestureRecognizer {
         didSet { requireValue(rotationThreshold >= 0 && rotationThreshold.isFinite, "RotationGestureRecognizer.rotationThreshold", "a finite non-negative angle", rotationThreshold) }
     }
 
-    @exclusivity(unchecked) private var lastAngle = 0.0
-    @exclusivity(unchecked) private var storedRotation = 0.0
 
     /// The rotation in radians. Setting it rebases: later turns add to the value set.
     public var rotation: Double {
-        get { storedRotation }
-        set { storedRotation = newValue }
+        get { rotationFields.rotation }
+        set { rotationFields.rotation = newValue }
     }
 
     /// The rotation's change per second (rad/s) at the last step.
@@ -364,24 +392,24 @@ open class RotationGestureRecognizer: TwoFingerGestureRecognizer {
     override func measure(_ a: Point, _ b: Point) -> Double { atan2(b.y - a.y, b.x - a.x) }
 
     override func start(_ m: Double) {
-        lastAngle = m
-        storedRotation = 0
+        rotationFields.lastAngle = m
+        rotationFields.rotation = 0
     }
 
     override func update(_ m: Double, dt: Double) -> Bool {
-        var delta = m - lastAngle
+        var delta = m - rotationFields.lastAngle
         while delta > Double.pi { delta -= 2 * Double.pi }
         while delta <= -Double.pi { delta += 2 * Double.pi }
-        lastAngle = m
-        storedRotation += delta
+        rotationFields.lastAngle = m
+        rotationFields.rotation += delta
         if dt > 0 { velocity = delta / dt }
-        return abs(storedRotation) >= rotationThreshold
+        return abs(rotationFields.rotation) >= rotationThreshold
     }
 
     /// Rotation back to 0, velocity 0.
     open override func reset() {
         super.reset()
-        storedRotation = 0
+        rotationFields.rotation = 0
         velocity = 0
     }
 }

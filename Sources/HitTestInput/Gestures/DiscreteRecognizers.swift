@@ -61,6 +61,21 @@ extension GestureRecognizer {
 /// double tap on one view both fire on a double tap unless the single one `require(toFail:)`s
 /// the double.
 open class TapGestureRecognizer: GestureRecognizer, RecordKeeping {
+    /// The stored fields of this class, in one record: read and written in place through
+    /// `tapFields`, the class's one `@exclusivity(unchecked)` field (the module's invariants:
+    /// HitTestInput/Storage.swift).
+    struct TapFields {
+        var numberOfTapsRequired: Int = 1
+        var numberOfTouchesRequired: Int = 1
+        var allowableMovement: Double = TapGestureRecognizer.defaultAllowableMovement
+        var maximumTapInterval: Double = TapGestureRecognizer.defaultMaximumTapInterval
+        var starts: [(touch: Touch, point: Point)] = []
+        var fingersDown = 0
+        var fingersThisTap = 0
+        var tapsDone = 0
+    }
+    @exclusivity(unchecked) final var tapFields = TapFields()
+
     /// The record's cache (`RecordKeeping.record` reads and fills it).
     final var knownRecord: GestureTracking?
 
@@ -71,54 +86,46 @@ open class TapGestureRecognizer: GestureRecognizer, RecordKeeping {
 
     /// Taps needed (default 1).
     public var numberOfTapsRequired: Int {
-        get { storedNumberOfTapsRequired }
+        get { tapFields.numberOfTapsRequired }
         set {
-            storedNumberOfTapsRequired = newValue
-            requireValue(storedNumberOfTapsRequired >= 1, "TapGestureRecognizer.numberOfTapsRequired", "at least 1", storedNumberOfTapsRequired)
+            tapFields.numberOfTapsRequired = newValue
+            requireValue(tapFields.numberOfTapsRequired >= 1, "TapGestureRecognizer.numberOfTapsRequired", "at least 1", tapFields.numberOfTapsRequired)
         }
     }
-    @exclusivity(unchecked) final var storedNumberOfTapsRequired: Int = 1
     /// Fingers per tap (default 1).
     public var numberOfTouchesRequired: Int {
-        get { storedNumberOfTouchesRequired }
+        get { tapFields.numberOfTouchesRequired }
         set {
-            storedNumberOfTouchesRequired = newValue
-            requireValue(storedNumberOfTouchesRequired >= 1, "TapGestureRecognizer.numberOfTouchesRequired", "at least 1", storedNumberOfTouchesRequired)
+            tapFields.numberOfTouchesRequired = newValue
+            requireValue(tapFields.numberOfTouchesRequired >= 1, "TapGestureRecognizer.numberOfTouchesRequired", "at least 1", tapFields.numberOfTouchesRequired)
         }
     }
-    @exclusivity(unchecked) final var storedNumberOfTouchesRequired: Int = 1
     /// How far (pt, screen) a finger may move from where it went down before the tap fails.
     public var allowableMovement: Double {
-        get { storedAllowableMovement }
+        get { tapFields.allowableMovement }
         set {
-            storedAllowableMovement = newValue
-            requireValue(storedAllowableMovement >= 0, "TapGestureRecognizer.allowableMovement", "a non-negative distance", storedAllowableMovement)
+            tapFields.allowableMovement = newValue
+            requireValue(tapFields.allowableMovement >= 0, "TapGestureRecognizer.allowableMovement", "a non-negative distance", tapFields.allowableMovement)
         }
     }
-    @exclusivity(unchecked) final var storedAllowableMovement: Double = TapGestureRecognizer.defaultAllowableMovement
     /// The longest wait (s) from a lift to the next tap's touch-down.
     public var maximumTapInterval: Double {
-        get { storedMaximumTapInterval }
+        get { tapFields.maximumTapInterval }
         set {
-            storedMaximumTapInterval = newValue
-            requireValue(storedMaximumTapInterval >= 0 && storedMaximumTapInterval.isFinite, "TapGestureRecognizer.maximumTapInterval", "a finite non-negative time", storedMaximumTapInterval)
+            tapFields.maximumTapInterval = newValue
+            requireValue(tapFields.maximumTapInterval >= 0 && tapFields.maximumTapInterval.isFinite, "TapGestureRecognizer.maximumTapInterval", "a finite non-negative time", tapFields.maximumTapInterval)
         }
     }
-    @exclusivity(unchecked) final var storedMaximumTapInterval: Double = TapGestureRecognizer.defaultMaximumTapInterval
 
-    @exclusivity(unchecked) private var starts: [(touch: Touch, point: Point)] = []
-    @exclusivity(unchecked) private var fingersDown = 0
-    @exclusivity(unchecked) private var fingersThisTap = 0
-    @exclusivity(unchecked) private var tapsDone = 0
 
     /// Counts the fingers of the tap; too many fail it.
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
-        guard record.state == .possible, tapsDone < numberOfTapsRequired else { return }
+        guard record.state == .possible, tapFields.tapsDone < numberOfTapsRequired else { return }
         cancelScheduledDeadlines()
-        GestureRecognizer.appendStarts(touches, to: &starts)
-        fingersDown += touches.count
-        fingersThisTap = max(fingersThisTap, fingersDown)
-        if fingersDown > numberOfTouchesRequired { record.request(self, .failed) }
+        GestureRecognizer.appendStarts(touches, to: &tapFields.starts)
+        tapFields.fingersDown += touches.count
+        tapFields.fingersThisTap = max(tapFields.fingersThisTap, tapFields.fingersDown)
+        if tapFields.fingersDown > numberOfTouchesRequired { record.request(self, .failed) }
     }
 
     /// A finger that moved too far fails the tap.
@@ -130,22 +137,22 @@ open class TapGestureRecognizer: GestureRecognizer, RecordKeeping {
     /// At the lift of the tap's last finger: one more tap; recognized at the last required one,
     /// else wait `maximumTapInterval` for the next.
     open override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
-        guard record.state == .possible, tapsDone < numberOfTapsRequired else { return }
+        guard record.state == .possible, tapFields.tapsDone < numberOfTapsRequired else { return }
         if movedTooFar(touches) {
             record.request(self, .failed)
             return
         }
-        fingersDown -= touches.count
-        guard fingersDown <= 0 else { return }
-        fingersDown = 0
-        if fingersThisTap != numberOfTouchesRequired {
+        tapFields.fingersDown -= touches.count
+        guard tapFields.fingersDown <= 0 else { return }
+        tapFields.fingersDown = 0
+        if tapFields.fingersThisTap != numberOfTouchesRequired {
             record.request(self, .failed)
             return
         }
-        tapsDone += 1
-        fingersThisTap = 0
-        starts.removeAll()
-        if tapsDone >= numberOfTapsRequired {
+        tapFields.tapsDone += 1
+        tapFields.fingersThisTap = 0
+        tapFields.starts.removeAll()
+        if tapFields.tapsDone >= numberOfTapsRequired {
             record.request(self, .recognized)
         } else {
             schedule(at: event.timestamp + maximumTapInterval) { g in
@@ -157,10 +164,10 @@ open class TapGestureRecognizer: GestureRecognizer, RecordKeeping {
     /// Clears the taps counted.
     open override func reset() {
         super.reset()
-        starts.removeAll()
-        fingersDown = 0
-        fingersThisTap = 0
-        tapsDone = 0
+        tapFields.starts.removeAll()
+        tapFields.fingersDown = 0
+        tapFields.fingersThisTap = 0
+        tapFields.tapsDone = 0
     }
 
     /// A tap never prevents a tap that requires more taps (G9).
@@ -171,7 +178,7 @@ open class TapGestureRecognizer: GestureRecognizer, RecordKeeping {
 
     private func movedTooFar(_ touches: Set<Touch>) -> Bool {
         for t in touches {
-            if let s = starts.first(where: { $0.touch === t }),
+            if let s = tapFields.starts.first(where: { $0.touch === t }),
                 GestureRecognizer.distance(s.point, t.screenLocation) > allowableMovement
             {
                 return true
@@ -189,73 +196,80 @@ open class TapGestureRecognizer: GestureRecognizer, RecordKeeping {
 /// beginning within `maximumTapInterval`) come first, and the press is the next touch. [ours
 /// for the taps' timing]
 open class LongPressGestureRecognizer: GestureRecognizer, RecordKeeping {
+    /// The stored fields of this class, in one record: read and written in place through
+    /// `pressFields`, the class's one `@exclusivity(unchecked)` field (the module's invariants:
+    /// HitTestInput/Storage.swift).
+    struct LongPressFields {
+        var minimumPressDuration: Double = 0.5
+        var allowableMovement: Double = 10.0
+        var numberOfTapsRequired: Int = 0
+        var numberOfTouchesRequired: Int = 1
+        var maximumTapInterval: Double = TapGestureRecognizer.defaultMaximumTapInterval
+        var starts: [(touch: Touch, point: Point)] = []
+        var fingersDown = 0
+        var tapsDone = 0
+    }
+    @exclusivity(unchecked) final var pressFields = LongPressFields()
+
     /// The record's cache (`RecordKeeping.record` reads and fills it).
     final var knownRecord: GestureTracking?
 
     /// How long (s) the fingers must stay down (default 0.5).
     public var minimumPressDuration: Double {
-        get { storedMinimumPressDuration }
+        get { pressFields.minimumPressDuration }
         set {
-            storedMinimumPressDuration = newValue
-            requireValue(storedMinimumPressDuration >= 0 && storedMinimumPressDuration.isFinite, "LongPressGestureRecognizer.minimumPressDuration", "a finite non-negative time", storedMinimumPressDuration)
+            pressFields.minimumPressDuration = newValue
+            requireValue(pressFields.minimumPressDuration >= 0 && pressFields.minimumPressDuration.isFinite, "LongPressGestureRecognizer.minimumPressDuration", "a finite non-negative time", pressFields.minimumPressDuration)
         }
     }
-    @exclusivity(unchecked) final var storedMinimumPressDuration: Double = 0.5
     /// How far (pt, screen) a finger may move before the press began (default 10).
     public var allowableMovement: Double {
-        get { storedAllowableMovement }
+        get { pressFields.allowableMovement }
         set {
-            storedAllowableMovement = newValue
-            requireValue(storedAllowableMovement >= 0, "LongPressGestureRecognizer.allowableMovement", "a non-negative distance", storedAllowableMovement)
+            pressFields.allowableMovement = newValue
+            requireValue(pressFields.allowableMovement >= 0, "LongPressGestureRecognizer.allowableMovement", "a non-negative distance", pressFields.allowableMovement)
         }
     }
-    @exclusivity(unchecked) final var storedAllowableMovement: Double = 10.0
     /// Taps before the press (default 0).
     public var numberOfTapsRequired: Int {
-        get { storedNumberOfTapsRequired }
+        get { pressFields.numberOfTapsRequired }
         set {
-            storedNumberOfTapsRequired = newValue
-            requireValue(storedNumberOfTapsRequired >= 0, "LongPressGestureRecognizer.numberOfTapsRequired", "at least 0", storedNumberOfTapsRequired)
+            pressFields.numberOfTapsRequired = newValue
+            requireValue(pressFields.numberOfTapsRequired >= 0, "LongPressGestureRecognizer.numberOfTapsRequired", "at least 0", pressFields.numberOfTapsRequired)
         }
     }
-    @exclusivity(unchecked) final var storedNumberOfTapsRequired: Int = 0
     /// Fingers (default 1).
     public var numberOfTouchesRequired: Int {
-        get { storedNumberOfTouchesRequired }
+        get { pressFields.numberOfTouchesRequired }
         set {
-            storedNumberOfTouchesRequired = newValue
-            requireValue(storedNumberOfTouchesRequired >= 1, "LongPressGestureRecognizer.numberOfTouchesRequired", "at least 1", storedNumberOfTouchesRequired)
+            pressFields.numberOfTouchesRequired = newValue
+            requireValue(pressFields.numberOfTouchesRequired >= 1, "LongPressGestureRecognizer.numberOfTouchesRequired", "at least 1", pressFields.numberOfTouchesRequired)
         }
     }
-    @exclusivity(unchecked) final var storedNumberOfTouchesRequired: Int = 1
     /// The longest wait (s) between the taps before the press (default 0.35). [ours]
     public var maximumTapInterval: Double {
-        get { storedMaximumTapInterval }
+        get { pressFields.maximumTapInterval }
         set {
-            storedMaximumTapInterval = newValue
-            requireValue(storedMaximumTapInterval >= 0 && storedMaximumTapInterval.isFinite, "LongPressGestureRecognizer.maximumTapInterval", "a finite non-negative time", storedMaximumTapInterval)
+            pressFields.maximumTapInterval = newValue
+            requireValue(pressFields.maximumTapInterval >= 0 && pressFields.maximumTapInterval.isFinite, "LongPressGestureRecognizer.maximumTapInterval", "a finite non-negative time", pressFields.maximumTapInterval)
         }
     }
-    @exclusivity(unchecked) final var storedMaximumTapInterval: Double = TapGestureRecognizer.defaultMaximumTapInterval
 
-    @exclusivity(unchecked) private var starts: [(touch: Touch, point: Point)] = []
-    @exclusivity(unchecked) private var fingersDown = 0
-    @exclusivity(unchecked) private var tapsDone = 0
 
     /// Starts the press timer once the required fingers are down.
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         guard record.state == .possible else { return }
         cancelScheduledDeadlines()
-        GestureRecognizer.appendStarts(touches, to: &starts)
-        fingersDown += touches.count
-        if fingersDown > numberOfTouchesRequired {
+        GestureRecognizer.appendStarts(touches, to: &pressFields.starts)
+        pressFields.fingersDown += touches.count
+        if pressFields.fingersDown > numberOfTouchesRequired {
             record.request(self, .failed)
             return
         }
-        if fingersDown == numberOfTouchesRequired {
+        if pressFields.fingersDown == numberOfTouchesRequired {
             schedule(at: event.timestamp + minimumPressDuration) { g in
                 guard let lp = g as? LongPressGestureRecognizer, lp.state == .possible,
-                    lp.fingersDown == lp.numberOfTouchesRequired, lp.tapsDone >= lp.numberOfTapsRequired
+                    lp.pressFields.fingersDown == lp.numberOfTouchesRequired, lp.pressFields.tapsDone >= lp.numberOfTapsRequired
                 else { return }
                 lp.state = .began
             }
@@ -267,7 +281,7 @@ open class LongPressGestureRecognizer: GestureRecognizer, RecordKeeping {
         switch record.state {
         case .possible:
             for t in touches {
-                if let s = starts.first(where: { $0.touch === t }),
+                if let s = pressFields.starts.first(where: { $0.touch === t }),
                     GestureRecognizer.distance(s.point, t.screenLocation) > allowableMovement
                 {
                     record.request(self, .failed)
@@ -286,13 +300,13 @@ open class LongPressGestureRecognizer: GestureRecognizer, RecordKeeping {
         case .began, .changed:
             record.request(self, .ended)
         case .possible:
-            fingersDown -= touches.count
-            if tapsDone < numberOfTapsRequired {
-                guard fingersDown <= 0 else { return }
-                fingersDown = 0
+            pressFields.fingersDown -= touches.count
+            if pressFields.tapsDone < numberOfTapsRequired {
+                guard pressFields.fingersDown <= 0 else { return }
+                pressFields.fingersDown = 0
                 cancelScheduledDeadlines()
-                tapsDone += 1
-                starts.removeAll()
+                pressFields.tapsDone += 1
+                pressFields.starts.removeAll()
                 schedule(at: event.timestamp + maximumTapInterval) { g in
                     if g.state == .possible { g.state = .failed }
                 }
@@ -306,9 +320,9 @@ open class LongPressGestureRecognizer: GestureRecognizer, RecordKeeping {
     /// Clears the press.
     open override func reset() {
         super.reset()
-        starts.removeAll()
-        fingersDown = 0
-        tapsDone = 0
+        pressFields.starts.removeAll()
+        pressFields.fingersDown = 0
+        pressFields.tapsDone = 0
     }
 }
 
@@ -318,6 +332,21 @@ open class LongPressGestureRecognizer: GestureRecognizer, RecordKeeping {
 /// touch-down, with `numberOfTouchesRequired` fingers, in one of `direction`'s directions →
 /// recognized; else failed. Directions are in screen coordinates. [ours for the numbers]
 open class SwipeGestureRecognizer: GestureRecognizer, RecordKeeping {
+    /// The stored fields of this class, in one record: read and written in place through
+    /// `swipeFields`, the class's one `@exclusivity(unchecked)` field (the module's invariants:
+    /// HitTestInput/Storage.swift).
+    struct SwipeFields {
+        var direction: Direction = .right
+        var numberOfTouchesRequired: Int = 1
+        var minimumDistance: Double = 50.0
+        var maximumDuration: Double = 0.5
+        var starts: [(touch: Touch, point: Point)] = []
+        var startTime = 0.0
+        var fingersDown = 0
+        var fingersMax = 0
+    }
+    @exclusivity(unchecked) final var swipeFields = SwipeFields()
+
     /// The record's cache (`RecordKeeping.record` reads and fills it).
     final var knownRecord: GestureTracking?
 
@@ -339,71 +368,63 @@ open class SwipeGestureRecognizer: GestureRecognizer, RecordKeeping {
 
     /// The directions recognized (default `.right`).
     public var direction: Direction {
-        get { storedDirection }
-        set { storedDirection = newValue }
+        get { swipeFields.direction }
+        set { swipeFields.direction = newValue }
     }
-    @exclusivity(unchecked) final var storedDirection: Direction = .right
     /// Fingers (default 1).
     public var numberOfTouchesRequired: Int {
-        get { storedNumberOfTouchesRequired }
+        get { swipeFields.numberOfTouchesRequired }
         set {
-            storedNumberOfTouchesRequired = newValue
-            requireValue(storedNumberOfTouchesRequired >= 1, "SwipeGestureRecognizer.numberOfTouchesRequired", "at least 1", storedNumberOfTouchesRequired)
+            swipeFields.numberOfTouchesRequired = newValue
+            requireValue(swipeFields.numberOfTouchesRequired >= 1, "SwipeGestureRecognizer.numberOfTouchesRequired", "at least 1", swipeFields.numberOfTouchesRequired)
         }
     }
-    @exclusivity(unchecked) final var storedNumberOfTouchesRequired: Int = 1
     /// The shortest displacement (pt) along the swipe's axis (default 50). [ours]
     public var minimumDistance: Double {
-        get { storedMinimumDistance }
+        get { swipeFields.minimumDistance }
         set {
-            storedMinimumDistance = newValue
-            requireValue(storedMinimumDistance >= 0 && storedMinimumDistance.isFinite, "SwipeGestureRecognizer.minimumDistance", "a finite non-negative distance", storedMinimumDistance)
+            swipeFields.minimumDistance = newValue
+            requireValue(swipeFields.minimumDistance >= 0 && swipeFields.minimumDistance.isFinite, "SwipeGestureRecognizer.minimumDistance", "a finite non-negative distance", swipeFields.minimumDistance)
         }
     }
-    @exclusivity(unchecked) final var storedMinimumDistance: Double = 50.0
     /// The longest time (s) from touch-down to lift (default 0.5). [ours]
     public var maximumDuration: Double {
-        get { storedMaximumDuration }
+        get { swipeFields.maximumDuration }
         set {
-            storedMaximumDuration = newValue
-            requireValue(storedMaximumDuration >= 0, "SwipeGestureRecognizer.maximumDuration", "a non-negative time", storedMaximumDuration)
+            swipeFields.maximumDuration = newValue
+            requireValue(swipeFields.maximumDuration >= 0, "SwipeGestureRecognizer.maximumDuration", "a non-negative time", swipeFields.maximumDuration)
         }
     }
-    @exclusivity(unchecked) final var storedMaximumDuration: Double = 0.5
 
-    @exclusivity(unchecked) private var starts: [(touch: Touch, point: Point)] = []
-    @exclusivity(unchecked) private var startTime = 0.0
-    @exclusivity(unchecked) private var fingersDown = 0
-    @exclusivity(unchecked) private var fingersMax = 0
 
     /// Notes where and when the fingers went down.
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         guard record.state == .possible else { return }
-        if starts.isEmpty { startTime = event.timestamp }
-        GestureRecognizer.appendStarts(touches, to: &starts)
-        fingersDown += touches.count
-        fingersMax = max(fingersMax, fingersDown)
-        if fingersDown > numberOfTouchesRequired { record.request(self, .failed) }
+        if swipeFields.starts.isEmpty { swipeFields.startTime = event.timestamp }
+        GestureRecognizer.appendStarts(touches, to: &swipeFields.starts)
+        swipeFields.fingersDown += touches.count
+        swipeFields.fingersMax = max(swipeFields.fingersMax, swipeFields.fingersDown)
+        if swipeFields.fingersDown > numberOfTouchesRequired { record.request(self, .failed) }
     }
 
     /// Decides at the last lift.
     open override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
         guard record.state == .possible else { return }
-        fingersDown -= touches.count
-        guard fingersDown <= 0 else { return }
+        swipeFields.fingersDown -= touches.count
+        guard swipeFields.fingersDown <= 0 else { return }
         record.request(self, recognizedDirection(at: event.timestamp) != nil ? .recognized : .failed)
     }
 
     private func recognizedDirection(at time: Double) -> Direction? {
-        guard fingersMax == numberOfTouchesRequired, time - startTime <= maximumDuration, !starts.isEmpty else { return nil }
+        guard swipeFields.fingersMax == numberOfTouchesRequired, time - swipeFields.startTime <= maximumDuration, !swipeFields.starts.isEmpty else { return nil }
         var dx = 0.0
         var dy = 0.0
-        for s in starts {
+        for s in swipeFields.starts {
             dx += s.touch.screenLocation.x - s.point.x
             dy += s.touch.screenLocation.y - s.point.y
         }
-        dx /= Double(starts.count)
-        dy /= Double(starts.count)
+        dx /= Double(swipeFields.starts.count)
+        dy /= Double(swipeFields.starts.count)
         let found: Direction
         if abs(dx) >= minimumDistance, abs(dy) < abs(dx) / 2 {
             found = dx > 0 ? .right : .left
@@ -418,8 +439,8 @@ open class SwipeGestureRecognizer: GestureRecognizer, RecordKeeping {
     /// Clears the swipe.
     open override func reset() {
         super.reset()
-        starts.removeAll()
-        fingersDown = 0
-        fingersMax = 0
+        swipeFields.starts.removeAll()
+        swipeFields.fingersDown = 0
+        swipeFields.fingersMax = 0
     }
 }

@@ -135,17 +135,17 @@ extension ScrollView {
         let touch = pan.record.sequenceTouches.last?.identifier
         switch pan.record.state {
         case .began:
-            currentTouch = touch
+            scrollFields.currentTouch = touch
             beginDragging(translation: pan.translation(in: self), touch: touch)
-            currentTouch = nil
+            scrollFields.currentTouch = nil
         case .changed:
             drag(translation: pan.translation(in: self), touch: touch)
         case .ended:
             // The lift's own displacement first, then the end of the drag.
             drag(translation: pan.translation(in: self), touch: touch)
-            currentTouch = touch
+            scrollFields.currentTouch = touch
             endDragging(velocity: pan.velocity(in: self), touch: touch)
-            currentTouch = nil
+            scrollFields.currentTouch = nil
         case .cancelled:
             cancelDragging(touch: touch)
         default:

@@ -46,6 +46,41 @@ extension ScrollViewDelegate {
 /// as input or `advanceTime(to:)` passes them. A scroll view that is not in an application's
 /// window jumps instead. [ours]
 open class ScrollView: View {
+    /// The stored fields of this class, in one record: read and written in place through
+    /// `scrollFields`, the class's one `@exclusivity(unchecked)` field (the module's invariants:
+    /// HitTestInput/Storage.swift).
+    struct ScrollFields {
+        var contentSize: Size = .zero
+        var contentInset: EdgeInsets = .zero
+        var isScrollEnabled: Bool = true
+        var isPagingEnabled: Bool = false
+        var bounces: Bool = true
+        var alwaysBounceVertical: Bool = false
+        var alwaysBounceHorizontal: Bool = false
+        var decelerationRate: DecelerationRate = .normal
+        var delaysContentTouches: Bool = true
+        var canCancelContentTouches: Bool = true
+        weak var delegate: ScrollViewDelegate?
+        /// A delegate was set once: until then `didScroll` skips the weak load (a weak load of
+        /// nil still costs a runtime call per scroll).
+        var hasHadDelegate = false
+        var isDragging: Bool = false
+        var isDecelerating: Bool = false
+        /// The touch that caused the current change, for the log.
+        var currentTouch: Int?
+        /// The offset when the drag began.
+        var dragStartOffset: Point = .zero
+        /// The pan's translation (in this view's space) when the drag began.
+        var dragStartTranslation: Point = .zero
+        var motion: Motion?
+        /// The application whose deadline queue runs `motion` (held while it runs).
+        var motionApplication: Application?
+        /// `log(lnRateOf)`, kept between ticks (`lnRateOf` NaN: not computed yet).
+        var lnRate: Double = .nan
+        var lnRateOf: Double = .nan
+    }
+    @exclusivity(unchecked) final var scrollFields = ScrollFields()
+
     /// The interval between two motion ticks: 1/60 s (S7b).
     public static let tickInterval: Double = 1.0 / 60.0
     /// How long `setContentOffset(_:animated: true)` takes, and the snap back after an
@@ -90,50 +125,46 @@ open class ScrollView: View {
     /// The size of the content (`contentSize`), default zero.
     /// - Precondition: finite.
     public var contentSize: Size {
-        get { storedContentSize }
+        get { scrollFields.contentSize }
         set {
-            storedContentSize = newValue
+            scrollFields.contentSize = newValue
             requireValue(
-                storedContentSize.width.isFinite && storedContentSize.height.isFinite, "ScrollView.contentSize", "finite", storedContentSize)
+                scrollFields.contentSize.width.isFinite && scrollFields.contentSize.height.isFinite, "ScrollView.contentSize", "finite", scrollFields.contentSize)
         }
     }
-    @exclusivity(unchecked) final var storedContentSize: Size = .zero
 
     /// Extra room around the content (`contentInset`), default zero.
     /// - Precondition: finite.
     public var contentInset: EdgeInsets {
-        get { storedContentInset }
+        get { scrollFields.contentInset }
         set {
-            storedContentInset = newValue
-            let e = storedContentInset
+            scrollFields.contentInset = newValue
+            let e = scrollFields.contentInset
             requireValue(
                 e.top.isFinite && e.left.isFinite && e.bottom.isFinite && e.right.isFinite, "ScrollView.contentInset", "finite",
                 e)
         }
     }
-    @exclusivity(unchecked) final var storedContentInset: EdgeInsets = .zero
 
     /// The insets the offset limits use: `contentInset` (there are no safe areas here). [ours]
     public var adjustedContentInset: EdgeInsets { contentInset }
 
     /// Whether a drag scrolls (`isScrollEnabled`, default true): false disables the pan.
     public var isScrollEnabled: Bool {
-        get { storedIsScrollEnabled }
+        get { scrollFields.isScrollEnabled }
         set {
-            storedIsScrollEnabled = newValue
+            scrollFields.isScrollEnabled = newValue
             scrollEnabledDidChange()
         }
     }
-    @exclusivity(unchecked) final var storedIsScrollEnabled: Bool = true
 
     /// Whether a drag ends on a multiple of the bounds size (`isPagingEnabled`, default false):
     /// at the lift the view moves to the nearest page, or to the next page in the direction of
     /// a flick faster than `pagingFlickSpeed`. [ours for the rule]
     public var isPagingEnabled: Bool {
-        get { storedIsPagingEnabled }
-        set { storedIsPagingEnabled = newValue }
+        get { scrollFields.isPagingEnabled }
+        set { scrollFields.isPagingEnabled = newValue }
     }
-    @exclusivity(unchecked) final var storedIsPagingEnabled: Bool = false
 
     /// The speed above which a flick turns the page, in points per second. [ours]
     public static let pagingFlickSpeed: Double = 300
@@ -141,72 +172,62 @@ open class ScrollView: View {
     /// Whether a drag may pull the content past its edges (`bounces`, default true); the
     /// overshoot is half the finger's movement past the edge (S6, [ours] for the half).
     public var bounces: Bool {
-        get { storedBounces }
-        set { storedBounces = newValue }
+        get { scrollFields.bounces }
+        set { scrollFields.bounces = newValue }
     }
-    @exclusivity(unchecked) final var storedBounces: Bool = true
 
     /// Whether a vertical drag moves the content even when it is not taller than the view
     /// (`alwaysBounceVertical`, default false; needs `bounces`).
     public var alwaysBounceVertical: Bool {
-        get { storedAlwaysBounceVertical }
-        set { storedAlwaysBounceVertical = newValue }
+        get { scrollFields.alwaysBounceVertical }
+        set { scrollFields.alwaysBounceVertical = newValue }
     }
-    @exclusivity(unchecked) final var storedAlwaysBounceVertical: Bool = false
 
     /// Whether a horizontal drag moves the content even when it is not wider than the view
     /// (`alwaysBounceHorizontal`, default false; needs `bounces`).
     public var alwaysBounceHorizontal: Bool {
-        get { storedAlwaysBounceHorizontal }
-        set { storedAlwaysBounceHorizontal = newValue }
+        get { scrollFields.alwaysBounceHorizontal }
+        set { scrollFields.alwaysBounceHorizontal = newValue }
     }
-    @exclusivity(unchecked) final var storedAlwaysBounceHorizontal: Bool = false
 
     /// How fast a flick slows down (`decelerationRate`, default `.normal`).
     /// - Precondition: the rate `isValid`: in (0, `DecelerationRate.slowest`] (0.9999). [ours]
     public var decelerationRate: DecelerationRate {
-        get { storedDecelerationRate }
+        get { scrollFields.decelerationRate }
         set {
-            storedDecelerationRate = newValue
+            scrollFields.decelerationRate = newValue
             requireValue(
-                storedDecelerationRate.isValid, "ScrollView.decelerationRate", "in (0, \(DecelerationRate.slowest.rawValue)]",
-                storedDecelerationRate.rawValue)
+                scrollFields.decelerationRate.isValid, "ScrollView.decelerationRate", "in (0, \(DecelerationRate.slowest.rawValue)]",
+                scrollFields.decelerationRate.rawValue)
         }
     }
-    @exclusivity(unchecked) final var storedDecelerationRate: DecelerationRate = .normal
 
     /// Whether touches on the content are held for 150 ms before the content gets them
     /// (`delaysContentTouches`, default true; S2).
     public var delaysContentTouches: Bool {
-        get { storedDelaysContentTouches }
+        get { scrollFields.delaysContentTouches }
         set {
-            storedDelaysContentTouches = newValue
-            delayRecognizer.delaysTouchesBegan = storedDelaysContentTouches
+            scrollFields.delaysContentTouches = newValue
+            delayRecognizer.delaysTouchesBegan = scrollFields.delaysContentTouches
         }
     }
-    @exclusivity(unchecked) final var storedDelaysContentTouches: Bool = true
 
     /// Whether a drag may take a touch the content has begun (`canCancelContentTouches`,
     /// default true; S4).
     public var canCancelContentTouches: Bool {
-        get { storedCanCancelContentTouches }
-        set { storedCanCancelContentTouches = newValue }
+        get { scrollFields.canCancelContentTouches }
+        set { scrollFields.canCancelContentTouches = newValue }
     }
-    @exclusivity(unchecked) final var storedCanCancelContentTouches: Bool = true
 
     /// The delegate, held weakly.
     public var delegate: ScrollViewDelegate? {
-        get { storedDelegate }
+        get { scrollFields.delegate }
         set {
-            storedDelegate = newValue
-            if storedDelegate != nil { hasHadDelegate = true }
+            scrollFields.delegate = newValue
+            if scrollFields.delegate != nil { scrollFields.hasHadDelegate = true }
         }
     }
-    @exclusivity(unchecked) final weak var storedDelegate: ScrollViewDelegate?
 
-    /// A delegate was set once: until then `didScroll` skips the weak load (a weak load of
-    /// nil still costs a runtime call per scroll).
-    @exclusivity(unchecked) private var hasHadDelegate = false
 
     /// Whether a finger is on the view's content (`isTracking`): from touch down to lift,
     /// dragging or not.
@@ -225,21 +246,17 @@ open class ScrollView: View {
     /// Whether the user is dragging the content (`isDragging`): from the pan's start to the
     /// lift.
     public private(set) var isDragging: Bool {
-        get { storedIsDragging }
-        set { storedIsDragging = newValue }
+        get { scrollFields.isDragging }
+        set { scrollFields.isDragging = newValue }
     }
-    @exclusivity(unchecked) final var storedIsDragging: Bool = false
 
     /// Whether the content is moving after a drag (`isDecelerating`): deceleration, or the
     /// snap back after an overscroll or to a page.
     public private(set) var isDecelerating: Bool {
-        get { storedIsDecelerating }
-        set { storedIsDecelerating = newValue }
+        get { scrollFields.isDecelerating }
+        set { scrollFields.isDecelerating = newValue }
     }
-    @exclusivity(unchecked) final var storedIsDecelerating: Bool = false
 
-    /// The touch that caused the current change, for the log.
-    @exclusivity(unchecked) var currentTouch: Int?
 
     /// Creates a scroll view with the given frame, offset zero.
     public override init(frame: Rect) {
@@ -346,7 +363,7 @@ open class ScrollView: View {
         // The cheap tests first: with the log off (or no application) nothing is retained and
         // no text is built; the delegate's weak reference is loaded only when one was set.
         if let recorder = loggingRecorder { noteScroll(recorder) }
-        if hasHadDelegate { delegate?.scrollViewDidScroll(self) }
+        if scrollFields.hasHadDelegate { delegate?.scrollViewDidScroll(self) }
     }
 
     /// This view's window's application's recorder when it logs (with the log off, the test
@@ -360,7 +377,7 @@ open class ScrollView: View {
     @inline(never)
     private func noteScroll(_ recorder: DeliveryRecorder) {
         // The offset's text (`offsetText`) is written when the entry is read.
-        recorder.note(.scrolled, about: self, payload: .offset(contentOffset), touch: currentTouch)
+        recorder.note(.scrolled, about: self, payload: .offset(contentOffset), touch: scrollFields.currentTouch)
     }
 
     /// `contentOffset (x, y)`: the same text as `"contentOffset \(offset)"` (the numbers'
@@ -395,10 +412,6 @@ open class ScrollView: View {
 
     // MARK: - Dragging (driven by the pan recognizer)
 
-    /// The offset when the drag began.
-    @exclusivity(unchecked) private var dragStartOffset: Point = .zero
-    /// The pan's translation (in this view's space) when the drag began.
-    @exclusivity(unchecked) private var dragStartTranslation: Point = .zero
 
     /// The drag begins with the pan's translation at `translation` (this view's space): stops
     /// any motion, tells the delegate (S8). The content follows the finger from here on, so it
@@ -406,8 +419,8 @@ open class ScrollView: View {
     func beginDragging(translation: Point, touch: Int?) {
         stopMotion()
         isDragging = true
-        dragStartOffset = contentOffset
-        dragStartTranslation = translation
+        scrollFields.dragStartOffset = contentOffset
+        scrollFields.dragStartTranslation = translation
         delegate?.scrollViewWillBeginDragging(self)
     }
 
@@ -416,12 +429,12 @@ open class ScrollView: View {
     /// translation since then (S5), clamped or bounced (S6).
     func drag(translation: Point, touch: Int?) {
         guard isDragging else { return }
-        currentTouch = touch
-        defer { currentTouch = nil }
+        scrollFields.currentTouch = touch
+        defer { scrollFields.currentTouch = nil }
         let raw = Point(
-            x: dragStartOffset.x - (translation.x - dragStartTranslation.x),
-            y: dragStartOffset.y - (translation.y - dragStartTranslation.y))
-        contentOffset = dragOffset(raw, start: dragStartOffset)
+            x: scrollFields.dragStartOffset.x - (translation.x - scrollFields.dragStartTranslation.x),
+            y: scrollFields.dragStartOffset.y - (translation.y - scrollFields.dragStartTranslation.y))
+        contentOffset = dragOffset(raw, start: scrollFields.dragStartOffset)
     }
 
     /// The fingers lifted with `velocity` (the fingers' velocity in points per second, this
@@ -488,7 +501,7 @@ open class ScrollView: View {
 
     // MARK: - Motion on simulated time (S7, S7b)
 
-    private enum MotionKind {
+    enum MotionKind {
         /// A flick's deceleration.
         case decelerate
         /// The snap back after an overscroll, or to a page: reported as deceleration.
@@ -499,7 +512,7 @@ open class ScrollView: View {
 
     /// Plain values only (no reference: copying one costs no retain); the application whose
     /// clock runs it is `motionApplication`.
-    private struct Motion {
+    struct Motion {
         var kind: MotionKind
         var token: DeadlineToken
         var startTime: Double
@@ -514,9 +527,6 @@ open class ScrollView: View {
         var movingY: Bool
     }
 
-    @exclusivity(unchecked) private var motion: Motion?
-    /// The application whose deadline queue runs `motion` (held while it runs).
-    @exclusivity(unchecked) private var motionApplication: Application?
 
     /// What a motion tick's deadline refers to: the view, `unowned` (a weak reference would
     /// put every retain and release of the view on the runtime's slow path) and cleared by its
@@ -527,9 +537,6 @@ open class ScrollView: View {
 
     private let tickTarget: TickTarget
 
-    /// `log(lnRateOf)`, kept between ticks (`lnRateOf` NaN: not computed yet).
-    @exclusivity(unchecked) private var lnRate: Double = .nan
-    @exclusivity(unchecked) private var lnRateOf: Double = .nan
 
     /// The deadline action of every motion tick: one closure for the view's life (no
     /// allocation per tick). While it runs it holds the view.
@@ -564,8 +571,8 @@ open class ScrollView: View {
         isDecelerating = true
         let start = application.currentTime
         let token = application.schedule(at: start + ScrollView.tickInterval, tickAction)
-        motionApplication = application
-        motion = Motion(
+        scrollFields.motionApplication = application
+        scrollFields.motion = Motion(
             kind: .decelerate, token: token, startTime: start, startOffset: contentOffset,
             velocity: v, target: contentOffset, tick: 1,
             movingX: abs(v.x) >= ScrollView.minimumDecelerationSpeed, movingY: abs(v.y) >= ScrollView.minimumDecelerationSpeed)
@@ -579,15 +586,15 @@ open class ScrollView: View {
         if kind == .settle { isDecelerating = true }
         let start = application.currentTime
         let token = application.schedule(at: start + ScrollView.tickInterval, tickAction)
-        motionApplication = application
-        motion = Motion(
+        scrollFields.motionApplication = application
+        scrollFields.motion = Motion(
             kind: kind, token: token, startTime: start, startOffset: contentOffset,
             velocity: .zero, target: target, tick: 1, movingX: true, movingY: true)
     }
 
     /// One tick: the offset at the tick's time; the next tick, or the end.
     private func tickMotion() {
-        guard var m = motion else { return }
+        guard var m = scrollFields.motion else { return }
         let t = Double(m.tick) * ScrollView.tickInterval
         var done: Bool
         switch m.kind {
@@ -601,11 +608,11 @@ open class ScrollView: View {
             // d^(1000 t) and ln d once per tick (the same values `deceleratedOffset` computes).
             let decay = pow(d, 1000 * t)
             // ln d only when the rate changed since the last tick (the same value each time).
-            if d != lnRateOf {
-                lnRate = log(d)
-                lnRateOf = d
+            if d != scrollFields.lnRateOf {
+                scrollFields.lnRate = log(d)
+                scrollFields.lnRateOf = d
             }
-            let lnD = lnRate
+            let lnD = scrollFields.lnRate
             func axis(_ o: Double, _ v: Double, _ lo: Double, _ hi: Double, _ moving: inout Bool, _ value: inout Double) {
                 guard moving else { return }
                 // = ScrollView.deceleratedOffset(from: o, velocity: v, after: t, rate: d)
@@ -618,7 +625,7 @@ open class ScrollView: View {
             axis(m.startOffset.y, m.velocity.y, low.y, high.y, &m.movingY, &next.y)
             done = !m.movingX && !m.movingY
             m.tick += 1
-            motion = m
+            scrollFields.motion = m
             contentOffset = next
         case .settle, .animate:
             let steps = max(1, Int((ScrollView.animationDuration / ScrollView.tickInterval).rounded()))
@@ -631,11 +638,11 @@ open class ScrollView: View {
                     y: m.startOffset.y + (m.target.y - m.startOffset.y) * e)
             done = m.tick >= steps
             m.tick += 1
-            motion = m
+            scrollFields.motion = m
             contentOffset = next
         }
         // The offset change may have stopped or replaced the motion (a delegate call).
-        guard motion?.token == m.token, let application = motionApplication else { return }
+        guard scrollFields.motion?.token == m.token, let application = scrollFields.motionApplication else { return }
         if done {
             finishMotion()
         } else {
@@ -643,15 +650,15 @@ open class ScrollView: View {
             let due = current.startTime + Double(current.tick) * ScrollView.tickInterval
             // The tick running now is this motion's: it is re-keyed in place (the same order
             // as a new deadline; no slot taken, no closure stored).
-            motion!.token = application.rescheduleRunning(current.token, at: due) ?? application.schedule(at: due, tickAction)
+            scrollFields.motion!.token = application.rescheduleRunning(current.token, at: due) ?? application.schedule(at: due, tickAction)
         }
     }
 
     /// The motion ran to its end: the flags and the delegate.
     private func finishMotion() {
-        guard let m = motion else { return }
-        motion = nil
-        motionApplication = nil
+        guard let m = scrollFields.motion else { return }
+        scrollFields.motion = nil
+        scrollFields.motionApplication = nil
         switch m.kind {
         case .decelerate, .settle:
             isDecelerating = false
@@ -664,15 +671,15 @@ open class ScrollView: View {
     /// Stops any motion where it is, without delegate calls (a touch or a new offset
     /// interrupted it). [ours: UIKit does not report an interrupted deceleration as ended]
     func stopMotion() {
-        guard let m = motion else { return }
-        motionApplication?.cancel(m.token)
-        motion = nil
-        motionApplication = nil
+        guard let m = scrollFields.motion else { return }
+        scrollFields.motionApplication?.cancel(m.token)
+        scrollFields.motion = nil
+        scrollFields.motionApplication = nil
         isDecelerating = false
     }
 
     /// Whether a deceleration or an animation is running.
-    var isMoving: Bool { motion != nil }
+    var isMoving: Bool { scrollFields.motion != nil }
 
     // MARK: - Recognizers (ScrollView+Recognizers.swift)
 

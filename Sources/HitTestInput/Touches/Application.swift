@@ -13,18 +13,30 @@ import HitTestCore
 /// touch method calls). Time is simulated (`currentTime`): deadlines wait in a queue and run
 /// when input or `advanceTime(to:)` passes them.
 public final class Application: Responder {
-    private enum Input {
+    /// The stored fields of this class, in one record: read and written in place through
+    /// `fields`, the class's one `@exclusivity(unchecked)` field (the module's invariants:
+    /// HitTestInput/Storage.swift).
+    struct Fields {
+        var windows: [Window] = []
+        var queue: [Input] = []
+        var queueHead = 0
+        var processing = false
+        var deadlines = DeadlineQueue()
+        /// False until the first input step or time advance: the first may be at any time.
+        var clockStarted = false
+        var currentTime: Double = 0
+        /// The event of the last input step, kept to be reused by the next one (an allocation per
+        /// step saved) unless something else still holds it: a handler that kept its event keeps
+        /// it unchanged, and the next step gets a new one.
+        var spareEvent: Event?
+    }
+    @exclusivity(unchecked) final var fields = Fields()
+
+    enum Input {
         case touches([TouchChange])
         case advance(Double)
     }
 
-    @exclusivity(unchecked) private var storedWindows: [Window] = []
-    @exclusivity(unchecked) private var queue: [Input] = []
-    @exclusivity(unchecked) private var queueHead = 0
-    @exclusivity(unchecked) private var processing = false
-    @exclusivity(unchecked) private var deadlines = DeadlineQueue()
-    /// False until the first input step or time advance: the first may be at any time.
-    @exclusivity(unchecked) private var clockStarted = false
 
     package let recorder: DeliveryRecorder
     let forwarder = ChainForwarder()
@@ -54,7 +66,7 @@ public final class Application: Responder {
 
     deinit {
         // Windows, the stages and the engine refer to the application without holding it.
-        for window in storedWindows where window.applicationResponder === self { window.application = nil }
+        for window in fields.windows where window.applicationResponder === self { window.application = nil }
         gestureEngine.detach()
         router.interceptor = nil
         tracker.application = nil
@@ -69,20 +81,20 @@ public final class Application: Responder {
     // MARK: - Windows
 
     /// The windows, back to front: by `windowLevel`, then in the order they were shown.
-    public var windows: [Window] { storedWindows }
+    public var windows: [Window] { fields.windows }
 
     /// Shows `window` in front of the other windows of its level.
     public func addWindow(_ window: Window) {
         removeWindow(window)
         window.application = self
-        let index = storedWindows.lastIndex { $0.windowLevel <= window.windowLevel }.map { $0 + 1 } ?? 0
-        storedWindows.insert(window, at: index)
+        let index = fields.windows.lastIndex { $0.windowLevel <= window.windowLevel }.map { $0 + 1 } ?? 0
+        fields.windows.insert(window, at: index)
     }
 
     /// Stops showing `window`.
     public func removeWindow(_ window: Window) {
-        guard let i = storedWindows.firstIndex(where: { $0 === window }) else { return }
-        storedWindows.remove(at: i)
+        guard let i = fields.windows.firstIndex(where: { $0 === window }) else { return }
+        fields.windows.remove(at: i)
         window.application = nil
     }
 
@@ -106,7 +118,7 @@ public final class Application: Responder {
     /// window's `sendEvent(_:)` hands them to the router.
     public func sendEvent(_ event: Event) {
         // The windows are lent unretained: the local copy of the list holds them all.
-        let windows = storedWindows
+        let windows = fields.windows
         windows.withUnsafeBufferPointer { buffer in
             for k in buffer.indices.reversed() {
                 withBorrowed(buffer[k]) { window in
@@ -155,10 +167,10 @@ public final class Application: Responder {
     /// [ours]
     public func replay(_ script: TouchScript) -> ArraySlice<TouchDelivery> {
         let start = recorder.entries.count
-        if !processing, clockStarted, tracker.isIdle, deadlines.isEmpty,
+        if !fields.processing, fields.clockStarted, tracker.isIdle, fields.deadlines.isEmpty,
             let first = script.entries.lazy.compactMap(\.time).first, first < currentTime
         {
-            clockStarted = false
+            fields.clockStarted = false
             currentTime = 0
             tracker.forgetTaps()
         }
@@ -177,13 +189,12 @@ public final class Application: Responder {
     /// (`advanceTime(to:)`); while a deadline runs, its time. Never the wall clock. 0 before
     /// the first input, which may be at any time.
     public private(set) var currentTime: Double {
-        get { storedCurrentTime }
+        get { fields.currentTime }
         set {
-            storedCurrentTime = newValue
-            recorder.now = storedCurrentTime
+            fields.currentTime = newValue
+            recorder.now = fields.currentTime
         }
     }
-    @exclusivity(unchecked) final var storedCurrentTime: Double = 0
 
     /// How many input steps were refused because they were earlier than `currentTime`.
     public private(set) var refusedStepCount = 0
@@ -208,7 +219,7 @@ public final class Application: Responder {
     @discardableResult
     func schedule(at time: Double, _ action: @escaping () -> Void) -> DeadlineToken {
         precondition(time.isFinite, "Application.schedule(at:): \(time) is not a finite time")
-        return deadlines.schedule(at: clockStarted ? max(time, currentTime) : time, action)
+        return fields.deadlines.schedule(at: fields.clockStarted ? max(time, currentTime) : time, action)
     }
 
     /// Schedules the deadline whose action is running now (`token`) again at `time`, with the
@@ -216,50 +227,50 @@ public final class Application: Responder {
     /// same order), without storing the action again. Nil when `token` is not running now.
     func rescheduleRunning(_ token: DeadlineToken, at time: Double) -> DeadlineToken? {
         precondition(time.isFinite, "Application.schedule(at:): \(time) is not a finite time")
-        return deadlines.rearm(token, at: clockStarted ? max(time, currentTime) : time)
+        return fields.deadlines.rearm(token, at: fields.clockStarted ? max(time, currentTime) : time)
     }
 
     /// Forgets a pending deadline; returns false when it already ran or was cancelled.
     @discardableResult
     func cancel(_ token: DeadlineToken) -> Bool {
-        deadlines.cancel(token)
+        fields.deadlines.cancel(token)
     }
 
     /// The number of deadlines waiting.
-    var pendingDeadlineCount: Int { deadlines.count }
+    var pendingDeadlineCount: Int { fields.deadlines.count }
 
     // MARK: - Processing
 
     private func enqueue(_ input: Input) {
-        guard !processing else {
-            queue.append(input)
+        guard !fields.processing else {
+            fields.queue.append(input)
             return
         }
-        processing = true
-        defer { processing = false }
+        fields.processing = true
+        defer { fields.processing = false }
         // The queue is empty here (it is drained before `processing` goes back to false): the
         // input runs at once, without a trip through the queue; what it queues runs after it.
         switch input {
         case .touches(let changes): process(changes)
         case .advance(let time): advance(to: time)
         }
-        while queueHead < queue.count {
-            let input = queue[queueHead]
-            queueHead += 1
+        while fields.queueHead < fields.queue.count {
+            let input = fields.queue[fields.queueHead]
+            fields.queueHead += 1
             switch input {
             case .touches(let changes): process(changes)
             case .advance(let time): advance(to: time)
             }
         }
-        queue.emptyKeepingCapacity()
-        queueHead = 0
+        fields.queue.emptyKeepingCapacity()
+        fields.queueHead = 0
     }
 
     private func advance(to time: Double) {
-        let target = clockStarted ? max(time, currentTime) : time
+        let target = fields.clockStarted ? max(time, currentTime) : time
         runDeadlines(through: target)
         currentTime = target
-        clockStarted = true
+        fields.clockStarted = true
         settle()
         layOutWindows()  // Layout: after advanceTime (SEMANTICS 10.8)
     }
@@ -296,7 +307,7 @@ public final class Application: Responder {
     private func processStep(_ changes: [TouchChange]) {
         guard var time = changes.first?.timestamp else { return }
         for change in changes where change.timestamp > time { time = change.timestamp }
-        if clockStarted, let late = changes.first(where: { $0.timestamp < currentTime }) {
+        if fields.clockStarted, let late = changes.first(where: { $0.timestamp < currentTime }) {
             refusedStepCount += 1
             let reason = "timestamp \(late.timestamp) is earlier than the current time \(currentTime)"
             for change in changes {
@@ -306,7 +317,7 @@ public final class Application: Responder {
         }
         runDeadlines(through: time)
         currentTime = time
-        clockStarted = true
+        fields.clockStarted = true
         layOutWindowsUnretained()  // Layout: before the step is hit-tested and delivered (SEMANTICS 10.8)
 
         var step = tracker.apply(changes, at: time)
@@ -337,8 +348,8 @@ public final class Application: Responder {
         }
         // The step's event is kept for the next step, emptied, unless a handler kept it too:
         // then it is the handler's, unchanged, and the next step makes a new one.
-        if spareEvent != nil {
-            if isKnownUniquelyReferenced(&spareEvent) { spareEvent!.forgetTouches() } else { spareEvent = nil }
+        if fields.spareEvent != nil {
+            if isKnownUniquelyReferenced(&fields.spareEvent) { fields.spareEvent!.forgetTouches() } else { fields.spareEvent = nil }
         }
         router.flushPending(at: time)
         tracker.retire(step.changed)
@@ -352,7 +363,7 @@ public final class Application: Responder {
     /// unretained: the local copy of the list holds them all, whatever a layout does to
     /// `storedWindows`.
     private func layOutWindowsUnretained() {
-        let windows = storedWindows
+        let windows = fields.windows
         windows.withUnsafeBufferPointer { buffer in
             for k in buffer.indices {
                 withBorrowed(buffer[k]) { $0.runLayoutPass() }
@@ -361,32 +372,28 @@ public final class Application: Responder {
         withExtendedLifetime(windows) {}
     }
 
-    /// The event of the last input step, kept to be reused by the next one (an allocation per
-    /// step saved) unless something else still holds it: a handler that kept its event keeps
-    /// it unchanged, and the next step gets a new one.
-    @exclusivity(unchecked) private var spareEvent: Event?
 
     private func makeEvent(timestamp: Double, list: [Touch]) -> Event {
-        if spareEvent != nil, isKnownUniquelyReferenced(&spareEvent) {
-            let event = spareEvent!
+        if fields.spareEvent != nil, isKnownUniquelyReferenced(&fields.spareEvent) {
+            let event = fields.spareEvent!
             event.reuse(timestamp: timestamp, list: list, application: self)
             return event
         }
         let event = Event(timestamp: timestamp, list: list, application: self)
-        spareEvent = event
+        fields.spareEvent = event
         return event
     }
 
     private func runDeadlines(through time: Double) {
         // The router once (a lazy property's getter per deadline cost a test and a retain).
         let router = self.router
-        while let (due, token, action) = deadlines.takeDue(through: time) {
-            if !clockStarted || due > currentTime {
+        while let (due, token, action) = fields.deadlines.takeDue(through: time) {
+            if !fields.clockStarted || due > currentTime {
                 currentTime = due
-                clockStarted = true
+                fields.clockStarted = true
             }
             action()
-            deadlines.finishRun(token)
+            fields.deadlines.finishRun(token)
             router.flushPending(at: currentTime)
         }
     }
