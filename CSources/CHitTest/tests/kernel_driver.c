@@ -17,7 +17,11 @@
  *   single  ht_tree_hit_test on each point;
  *   share   prints what share of points the grid answers, nodes per walked point;
  *   par     the bulk call on one thread and on two (each half the points, contiguous), wall
- *           time, alternated: the speed-up, and each thread's CPU time.
+ *           time, alternated: the speed-up, and each thread's CPU time;
+ *   change  a simulator's step (hittest-bench's "1-view change"): a node the first points
+ *           reach moved by 1 pt, then one bulk call of the POINTS (prepared for them, as the
+ *           Swift bulk call is), beside the same call with nothing changed. Under callgrind,
+ *           `--toggle-collect=ht_tree_prepare_points_for` counts what the change costs.
  * Prints ns per point (thread CPU time, median of REPS, default 5).
  * WALKED: a file of the points the grid's cells leave to the walk (and their node count): read
  * when it exists, else written. So that two builds (one whose candidate lists answer some of
@@ -166,7 +170,7 @@ static int cmp_double(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
     if (argc < 4) {
-        fprintf(stderr, "usage: %s FILE.htsnap ROOT bulk|walk|walkg|single|share|par [POINTS] [REPS] [WALKED]\n", argv[0]);
+        fprintf(stderr, "usage: %s FILE.htsnap ROOT bulk|walk|walkg|single|share|par|change [POINTS] [REPS] [WALKED]\n", argv[0]);
         return 2;
     }
     size_t n = argc > 4 ? (size_t)strtoull(argv[4], NULL, 10) : 1000000;
@@ -236,6 +240,35 @@ int main(int argc, char **argv) {
         printf("grid answers %.2f%% of %zu points; walked %zu points, %.2f nodes each; grid %zu cells, %zu KiB\n",
                100.0 * (double)(n - nw) / (double)n, n, nw, nw ? (double)walked_tests / (double)nw : 0.0,
                cells, bytes / 1024);
+        return 0;
+    }
+    if (strcmp(m, "change") == 0) {
+        /* A simulator's step (hittest-bench's measureChange): a node the first points reach
+         * moved by 1 pt, then one bulk call of the n points (prepared for them, as the Swift
+         * bulk call does), beside the same call with nothing changed; medians of reps each. */
+        ht_node target = HT_NULL_NODE;
+        for (size_t i = 0; i < n && target == HT_NULL_NODE; i++) {
+            ht_node h;
+            if (ht_tree_hit_test(t, root, xy[2 * i], xy[2 * i + 1], NULL, &h) != HT_OK) return 1;
+            if (h != root && h != HT_NULL_NODE) target = h;
+        }
+        if (target == HT_NULL_NODE) return 1;
+        ht_node_record tr;
+        if (ht_node_get_record(t, target, &tr) != HT_OK) return 1;
+        double changed[101], same[101];
+        for (int k = 0; k < reps; k++) {
+            for (int step = 0; step < 2; step++) {
+                double t0 = now();
+                if (step == 0 && ht_node_set_center(t, target, tr.center_x + (k % 2 ? 0 : 1), tr.center_y) != HT_OK) return 1;
+                if (ht_tree_prepare_points_for(t, root, n) != HT_OK ||
+                    ht_tree_hit_test_points(t, root, xy, n, NULL, out) != HT_OK) return 1;
+                (step == 0 ? changed : same)[k] = now() - t0;
+            }
+        }
+        qsort(changed, (size_t)reps, sizeof *changed, cmp_double);
+        qsort(same, (size_t)reps, sizeof *same, cmp_double);
+        printf("change: node %d moved by 1 pt, then %zu points: %.3f ms; unchanged %.3f ms; change / same %.2f (medians of %d, thread CPU time)\n",
+               (int)target, n, changed[reps / 2] * 1e3, same[reps / 2] * 1e3, changed[reps / 2] / same[reps / 2], reps);
         return 0;
     }
     job j = {t, root, xy, n, out, M_BULK};
