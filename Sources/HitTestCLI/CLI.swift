@@ -179,7 +179,8 @@ public enum HitTestCLI {
           audit SCENE [--json]       tap areas, occlusion, small targets and dead zones
                 [--step PT] [--fail-on occluded,small,unreachable,dead]
           explain SCENE X Y          the decision trail for one point, in UIKit's order
-          import FILE -o SCENE       from recursiveDescription text or XCUITest/Appium XML
+          import FILE -o SCENE       from recursiveDescription text, XCUITest/Appium XML or
+                                     XCUITest's element description (`po app`)
           stats SCENE                views, depth, fan-out, transforms, memory
           replay SCENE SCRIPT        replay touches (and the scene's animations); print the log
 
@@ -351,8 +352,10 @@ public enum HitTestCLI {
         "import": """
             usage: hittest import FILE -o SCENE
 
-            Reads UIKit's recursiveDescription text or XCUITest / Appium page source XML (the
-            format is detected) and writes a scene file (`-` for standard input or output).
+            Reads UIKit's recursiveDescription text, XCUITest / Appium page source XML or the
+            element description XCUITest prints (`print(app.debugDescription)`, `po app`: its
+            `Element subtree:`) (the format is detected) and writes a scene file (`-` for
+            standard input or output).
             Lines or elements that cannot be read are skipped with a warning on standard error
             (`warning: FILE: line N: ...`); numbers outside the scene format's range are refused,
             naming the view. A file that gives no scene (no view found, UTF-16, binary) is an

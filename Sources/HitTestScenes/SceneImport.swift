@@ -3,10 +3,11 @@ import HitTestKit
 
 /// Imports view trees dumped from real apps into scenes.
 ///
-/// Two formats are read: UIKit's `recursiveDescription` text (with or without the `: 0x…`
-/// addresses, so swift-snapshot-testing's `.recursiveDescription` files work as they are) and
-/// XCUITest / Appium page source XML. Android dumps (UI Automator XML, `dumpsys activity top`)
-/// are recognised and refused with a clear message. Both readers are iterative: a dump as deep
+/// Three formats are read: UIKit's `recursiveDescription` text (with or without the `: 0x…`
+/// addresses, so swift-snapshot-testing's `.recursiveDescription` files work as they are),
+/// XCUITest / Appium page source XML, and the element description XCUITest prints
+/// (`print(app.debugDescription)`). Android dumps (UI Automator XML, `dumpsys activity top`)
+/// are recognised and refused with a clear message. The readers are iterative: a dump as deep
 /// as the library accepts never recurses per level.
 public enum SceneImporter {
     /// A scene and what could not be read on the way.
@@ -41,6 +42,9 @@ public enum SceneImporter {
         case recursiveDescription
         /// XCUITest / Appium page source XML.
         case pageSource
+        /// The text XCUITest prints for an element (`print(app.debugDescription)`): its
+        /// `Element subtree:` section.
+        case xcuiTestDescription
         /// An Android UI Automator XML dump (`<hierarchy><node bounds="[x1,y1][x2,y2]" …>`):
         /// recognised only to be refused.
         case androidUIAutomator
@@ -50,7 +54,8 @@ public enum SceneImporter {
 
     /// The format of `text`, from its first 64 KiB: Android UI Automator XML, Android
     /// `dumpsys activity top` text, XCUITest / Appium page source XML (`<?xml`, `<AppiumAUT`,
-    /// `<XCUIElementType`), else `recursiveDescription`.
+    /// `<XCUIElementType`), XCUITest's element description (`Element subtree:`, or lines shaped
+    /// `Button, 0x…, {{x, y}, {w, h}}`), else `recursiveDescription`.
     public static func detectFormat(_ text: String) -> Format {
         let head = String(decoding: text.utf8.prefix(65536), as: UTF8.self)
         if head.contains("<hierarchy") && (head.contains("<node") || head.contains("bounds=\"[")) {
@@ -63,6 +68,7 @@ public enum SceneImporter {
             return .pageSource
         }
         if looksLikeDumpsys(head) { return .androidDumpsys }
+        if XCUITestDescriptionReader.looks(head) { return .xcuiTestDescription }
         return .recursiveDescription
     }
 
@@ -122,6 +128,7 @@ public enum SceneImporter {
         switch detectFormat(text) {
         case .recursiveDescription: return try RecursiveDescriptionReader.read(text)
         case .pageSource: return try PageSourceReader.read(text)
+        case .xcuiTestDescription: return try XCUITestDescriptionReader.read(text)
         case .androidUIAutomator:
             throw ImportError(SceneError(path: [], message: androidMessage))
         case .androidDumpsys:
@@ -166,5 +173,20 @@ public enum SceneImporter {
     public static func pageSource(_ text: String) throws(SceneError) -> Result {
         if let problem = encodingProblem(text) { throw SceneError(path: [], message: problem) }
         do { return try PageSourceReader.read(text) } catch { throw error.error }
+    }
+
+    /// Imports the text XCUITest prints for an element (`print(app.debugDescription)`, `po app`
+    /// in a UI test): the `Element subtree:` section, one element a line, nested by
+    /// indentation: each element's type, frame (absolute on screen, made relative to the
+    /// parent), identifier or label (the id when unique, else its type and a number) and the
+    /// `Disabled` flag (not interactive). Touch targets are marked by type as for a page source
+    /// (`PageSourceTouchRule`): the elements are those of an accessibility tree, in reading
+    /// order. XCUITest lists neither hidden views nor transforms nor scroll offsets, so neither
+    /// does the scene [ours]. A line that is not an element gives a warning and is skipped; a
+    /// text with no element with a frame is an error.
+    /// - Throws: `SceneError` (`importScene` also gives the warnings).
+    public static func xcuiTestDescription(_ text: String) throws(SceneError) -> Result {
+        if let problem = encodingProblem(text) { throw SceneError(path: [], message: problem) }
+        do { return try XCUITestDescriptionReader.read(text) } catch { throw error.error }
     }
 }

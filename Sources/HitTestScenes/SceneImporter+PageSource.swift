@@ -29,6 +29,14 @@ enum PageSourceReader {
         } catch {
             throw SceneImporter.ImportError(error, warnings: warnings.lines)
         }
+        return try build(elements, warnings: &warnings)
+    }
+
+    /// The scene of the elements (in document order, each after its parent): the first
+    /// top-level element is the root, frames become relative to the parent, ids are the unique
+    /// names or the short type and a number, and `PageSourceTouchRule` decides who takes
+    /// touches. Shared by the page source and the XCUITest description readers.
+    static func build(_ elements: [Element], warnings: inout ImportWarnings) throws(SceneImporter.ImportError) -> SceneImporter.Result {
         guard let rootIndex = elements.firstIndex(where: { $0.parent < 0 }) else {
             throw SceneImporter.ImportError(
                 SceneError(path: [], message: "no element with x, y, width and height found"), warnings: warnings.lines)
