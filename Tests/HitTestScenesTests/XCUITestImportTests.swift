@@ -1,5 +1,6 @@
 import Foundation
 import HitTestKit
+import HitTestSampleScenes
 import HitTestScenes
 import Testing
 
@@ -112,6 +113,31 @@ import Testing
             #expect(error.description.contains("no element with a frame"))
             #expect(error.warnings.count == 1)
         }
+    }
+
+    /// Mangled copies of the real description (characters deleted, repeated or replaced by
+    /// the ones its syntax uses): each imports to a valid scene or fails with an error; none
+    /// traps.
+    @Test func mangledDescriptionsImportOrFailCleanly() throws {
+        let text = Array(try T.text("xcuitest-appium-13516-xamarin-table.txt"))
+        let alphabet: [Character] = ["{", "}", ",", " ", "'", "\n", "\r", "→", "0", "x", "-", ".", "e", "9", ":", "\t"]
+        var rng = SplitMix64(seed: 2026)
+        var imported = 0
+        for _ in 0..<1500 {
+            var chars = text
+            for _ in 0..<(1 + Int(rng.next() % 6)) {
+                let i = Int(rng.next() % UInt64(chars.count))
+                switch rng.next() % 3 {
+                case 0: chars.remove(at: i)
+                case 1: chars.insert(chars[i], at: i)
+                default: chars[i] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
+                }
+            }
+            guard let result = try? SceneImporter.importScene(String(chars)) else { continue }
+            try result.scene.validate()
+            imported += 1
+        }
+        #expect(imported > 500)
     }
 
     /// Nesting is read with a stack: 3,000 levels (each two more spaces of indentation).
