@@ -27,6 +27,11 @@
 #     keeps every answer exact (CSources/CHitTest/tests/scroll_check.c, ASan + UBSan); the planted
 #     bug scripts/plants/scroll-clip.patch (the block's grid clipped by the view's region again)
 #     must make it fail, through the answers alone and through ht_tree_validate.
+#  7. a block patched in place after one child moved, resized or turned (prepare's patch, not a
+#     rebuild) equals a fresh build and keeps every answer exact
+#     (CSources/CHitTest/tests/patch_check.c, ASan + UBSan); the planted bug
+#     scripts/plants/patch-cover.patch (a cell's list not continued after the moved child that
+#     covered it) must make it fail, through the answers alone and through ht_tree_validate.
 # Planted bugs are patches (scripts/plants/NAME.patch, unified diffs against CSources; see
 # scripts/plants/README.md), applied to a copy of the sources: the shipped sources carry none. A
 # patch that no longer applies fails the check, and so does a patch in scripts/plants that no
@@ -158,6 +163,19 @@ for mode in answers-only ""; do
     fi
 done
 echo "(scroll_check noticed the planted scroll-clip, through the answers and through validation, as it must)"
+
+echo "== 7. a block patched after one child changed equals a fresh build; answers stay exact"
+"$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+    "${src[@]}" "$tests/patch_check.c" -lm -o "$out/patch_check" 2> >(grep -v "Cannot export local symbol" >&2)
+ASAN_OPTIONS=detect_leaks=1 "$out/patch_check" 300
+planted patch-cover patch_check "$out/planted_patch" -O2
+for mode in answers-only ""; do
+    if "$out/planted_patch" 400 $mode >/dev/null 2>&1; then
+        echo "FAIL: patch_check did not notice the planted patch-cover${mode:+ ($mode)}" >&2
+        exit 1
+    fi
+done
+echo "(patch_check noticed the planted patch-cover, through the answers and through validation, as it must)"
 
 echo "== every planted bug in scripts/plants ran"
 for patch in scripts/plants/*.patch; do

@@ -36,17 +36,21 @@
 /* Modifier: the block invalidations above apply only if the derived flags word changed (alpha
  * reaches the blocks only through the eligibility bit). */
 #define FX_IF_FLAGS_CHANGED (1u << 6)
+/* Modifier of FX_PARENT_BLOCK: the change may alter which children are the parent's candidates
+ * or their order (eligibility, priority, links). Without it only the node's own record and
+ * boxes in the parent's block change, and prepare patches the block (index.c). */
+#define FX_CANDIDATES (1u << 7)
 
 /* The effect classes used in the table. */
 #define FX_POSITION (FX_PARENT_BLOCK | FX_REACH)
 #define FX_ANCHOR (FX_REGION | FX_PARENT_BLOCK | FX_REACH)
 #define FX_XFORM (FX_TRANSFORM | FX_PARENT_BLOCK | FX_REACH)
 #define FX_SHAPE (FX_REGION | FX_PARENT_BLOCK | FX_REACH)
-#define FX_ALPHA (FX_ELIGIBLE | FX_PARENT_BLOCK | FX_REACH | FX_IF_FLAGS_CHANGED)
-#define FX_FLAGS (FX_ELIGIBLE | FX_PARENT_BLOCK | FX_OWN_BLOCK | FX_REACH | FX_IF_FLAGS_CHANGED)
-#define FX_ORDER (FX_PARENT_BLOCK | FX_REACH)
+#define FX_ALPHA (FX_ELIGIBLE | FX_PARENT_BLOCK | FX_CANDIDATES | FX_REACH | FX_IF_FLAGS_CHANGED)
+#define FX_FLAGS (FX_ELIGIBLE | FX_PARENT_BLOCK | FX_CANDIDATES | FX_OWN_BLOCK | FX_REACH | FX_IF_FLAGS_CHANGED)
+#define FX_ORDER (FX_PARENT_BLOCK | FX_CANDIDATES | FX_REACH)
 /* Links (attach, detach, free): the old and the new parent's blocks, and the reach. */
-#define FX_LINKS (FX_PARENT_BLOCK | FX_REACH)
+#define FX_LINKS (FX_PARENT_BLOCK | FX_CANDIDATES | FX_REACH)
 
 /* The order of the F64 lines is the snapshot record's order (file version 1). */
 #define HT_STORED_FIELDS(X)                                                                    \

@@ -65,8 +65,15 @@ typedef struct kid_test {
  * Each cell lists candidate indices in ascending order, i.e. topmost first; `always` lists those
  * whose reach cannot be bounded (hooks, hits outside bounds), for points outside the grid.
  */
+#define MOVED_NONE ((int32_t)-1)
+#define MOVED_MANY ((int32_t)-2)
 typedef struct block {
     int32_t count;          /* candidates in kids[] */
+    /* While the block is dirty: the one child whose row changed since the block was built, by
+     * a change that keeps the candidates and their order (a move, a resize, a transform), so
+     * that prepare patches its record and the cells it reaches instead of building the block
+     * anew; MOVED_MANY otherwise (hitq.c mark_dirty). MOVED_NONE in a clean block. */
+    int32_t moved;
     int32_t nx, ny;         /* grid size; 0 when there is no grid */
     int32_t nalways;        /* entries in always[] */
     double gx0, gy0, gx1, gy1;
@@ -228,6 +235,7 @@ typedef struct htq_state {
     int32_t hooked; /* hit tests with hooks in progress: no mutation, no rebuild of derived data */
     uint32_t calm;  /* single queries (ht_tree_hit_test_caching) since the grid was last made or dropped */
     uint64_t builds; /* blocks built by ht_tree_prepare since the tree was made (tests read it) */
+    uint64_t patches; /* of those, patched in place after one child moved (index.c; tests read it) */
 } htq_state;
 
 /* Row arrays of the subsystem, by name (HT_ROW_OP as in internal.h). */

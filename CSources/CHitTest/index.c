@@ -31,35 +31,43 @@ void htq_free_block(ht_tree *t, int32_t s) {
 }
 
 /*
- * Where, in its parent's space, can child `s` (or its subtree) be the answer? BOX_NEVER when
- * nowhere (ineligible, empty region, singular transform), BOX_UNBOUNDED when it cannot be
+ * Where, in its parent's space, can candidate `x` (or its subtree) be the answer? BOX_NEVER
+ * when nowhere (ineligible, empty region, singular transform), BOX_UNBOUNDED when it cannot be
  * bounded (a hook decides, or hits outside its bounds are allowed), else a conservative box.
+ * `m6` is its forward transform (not read when the record says identity).
  */
-static int child_box(const ht_tree *t, int32_t s, cand_box *b) {
-    uint32_t f = t->flags[s];
+static int kid_box(const kid *x, const double m6[6], cand_box *b) {
+    uint32_t f = x->flags;
     if (f & HT_FLAG_ASK_HIT_TEST) return BOX_UNBOUNDED; /* called whatever its state, as UIKit */
     if (!(f & K_ELIGIBLE)) return BOX_NEVER;
     if (f & (HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS)) return BOX_UNBOUNDED;
     if (f & K_SINGULAR) return BOX_NEVER; /* the converted point is NaN: never inside */
-    double rx0 = t->rx0[s], ry0 = t->ry0[s], rx1 = t->rx1[s], ry1 = t->ry1[s];
-    if (!(rx0 < rx1 && ry0 < ry1)) return BOX_NEVER;
+    if (!(x->x0 < x->x1 && x->y0 < x->y1)) return BOX_NEVER;
     double cond = 1;
     int identity = (f & K_IDENTITY) != 0;
     if (!identity)
-        cond = (fabs(t->xa[s]) + fabs(t->xb[s]) + fabs(t->xc[s]) + fabs(t->xd[s])) *
-               (fabs(t->ia[s]) + fabs(t->ib[s]) + fabs(t->ic[s]) + fabs(t->id[s]));
+        cond = (fabs(m6[0]) + fabs(m6[1]) + fabs(m6[2]) + fabs(m6[3])) *
+               (fabs(x->inv[0]) + fabs(x->inv[1]) + fabs(x->inv[2]) + fabs(x->inv[3]));
     if (!(cond <= MAX_CONDITION)) return BOX_UNBOUNDED;
-    double m6[6] = ROW_TRANSFORM(t, s);
     /* Points reach the child through the computed inverse: the slack grows with the condition. */
-    ht_map map = {t->cx[s], t->cy[s], t->offx[s], t->offy[s], m6, identity, 1};
+    ht_map map = {x->cx, x->cy, x->offx, x->offy, m6, identity, 1};
     ht_box wide, tight;
     double m;
-    if (!ht_box_map((ht_box){rx0, ry0, rx1, ry1}, &map, cond, &wide, &tight, &m)) return BOX_UNBOUNDED;
+    if (!ht_box_map((ht_box){x->x0, x->y0, x->x1, x->y1}, &map, cond, &wide, &tight, &m))
+        return BOX_UNBOUNDED;
     b->reach = wide;
     /* A plain axis-aligned child surely returns itself or a descendant for a point inside. */
     b->covers = identity && !(f & HT_FLAG_PASS_THROUGH);
     b->inner = ht_box_widen(tight, -m);
     return BOX_BOUNDED;
+}
+
+/* The boxes of child `s` from its row. */
+static int child_box(const ht_tree *t, int32_t s, cand_box *b) {
+    kid x;
+    htq_row_kid(t, s, &x);
+    double m6[6] = ROW_TRANSFORM(t, s);
+    return kid_box(&x, m6, b);
 }
 
 int htq_reach_box(const ht_tree *t, int32_t slot, ht_box *out) {
@@ -121,6 +129,34 @@ static inline int32_t cell_of(double v, double g0, double scale, int32_t n) {
     return grid_cell((v - g0) * scale, n);
 }
 
+/* The cells of `b`'s grid that list candidate `x` of kind `kind` (every cell for an unbounded
+ * one): their columns r[0]..r[1] and rows r[2]..r[3]; 0 when none (outside the grid). */
+static int cell_range(const block *b, const cand_box *x, int kind, int32_t r[4]) {
+    r[0] = 0, r[1] = b->nx - 1, r[2] = 0, r[3] = b->ny - 1;
+    if (kind != BOX_BOUNDED) return 1;
+    if (ht_box_disjoint_closed(x->reach, (ht_box){b->gx0, b->gy0, b->gx1, b->gy1})) return 0;
+    r[0] = cell_of(x->reach.x0, b->gx0, b->sx, b->nx);
+    r[1] = cell_of(x->reach.x1, b->gx0, b->sx, b->nx);
+    r[2] = cell_of(x->reach.y0, b->gy0, b->sy, b->ny);
+    r[3] = cell_of(x->reach.y1, b->gy0, b->sy, b->ny);
+    return 1;
+}
+
+static inline int in_range(const int32_t r[4], int32_t ix, int32_t iy) {
+    return r[0] <= ix && ix <= r[1] && r[2] <= iy && iy <= r[3];
+}
+
+/* Does candidate `x` surely cover cell (ix, iy) of `b`, so that nothing after it in search
+ * order can be reached there? */
+static int covers_cell(const block *b, const cand_box *x, int kind, int32_t ix, int32_t iy) {
+    if (kind != BOX_BOUNDED || !x->covers) return 0;
+    double cw = (b->gx1 - b->gx0) / b->nx, ch = (b->gy1 - b->gy0) / b->ny;
+    double eps = ht_box_slack((ht_box){b->gx0, b->gy0, b->gx1, b->gy1});
+    double cx0 = b->gx0 + ix * cw - eps, cx1 = b->gx0 + (ix + 1) * cw + eps;
+    double cy0 = b->gy0 + iy * ch - eps, cy1 = b->gy0 + (iy + 1) * ch + eps;
+    return x->inner.x0 <= cx0 && cx1 < x->inner.x1 && x->inner.y0 <= cy0 && cy1 < x->inner.y1;
+}
+
 /*
  * Fills the grid's cells (or only counts them when `items` is NULL). Candidates go in search
  * order, so each cell's list is topmost first; a cell stops taking candidates once one surely
@@ -128,38 +164,42 @@ static inline int32_t cell_of(double v, double g0, double scale, int32_t n) {
  */
 static size_t fill_cells(const block *b, const cand_box *boxes, const int *kinds, uint8_t *covered,
                          uint32_t *counts, uint32_t *items) {
-    int32_t nx = b->nx, ny = b->ny;
-    double cw = (b->gx1 - b->gx0) / nx, ch = (b->gy1 - b->gy0) / ny;
-    double eps = ht_box_slack((ht_box){b->gx0, b->gy0, b->gx1, b->gy1});
+    int32_t nx = b->nx;
     size_t total = 0;
-    memset(covered, 0, (size_t)nx * (size_t)ny);
+    memset(covered, 0, (size_t)nx * (size_t)b->ny);
     for (int32_t k = 0; k < b->count; k++) {
-        int32_t ix0 = 0, iy0 = 0, ix1 = nx - 1, iy1 = ny - 1;
+        int32_t r[4];
         const cand_box *x = &boxes[k];
-        if (kinds[k] == BOX_BOUNDED) {
-            if (ht_box_disjoint_closed(x->reach, (ht_box){b->gx0, b->gy0, b->gx1, b->gy1})) continue;
-            ix0 = cell_of(x->reach.x0, b->gx0, b->sx, nx);
-            ix1 = cell_of(x->reach.x1, b->gx0, b->sx, nx);
-            iy0 = cell_of(x->reach.y0, b->gy0, b->sy, ny);
-            iy1 = cell_of(x->reach.y1, b->gy0, b->sy, ny);
-        }
-        for (int32_t iy = iy0; iy <= iy1; iy++) {
-            for (int32_t ix = ix0; ix <= ix1; ix++) {
+        if (!cell_range(b, x, kinds[k], r)) continue;
+        int may_cover = kinds[k] == BOX_BOUNDED && x->covers;
+        for (int32_t iy = r[2]; iy <= r[3]; iy++) {
+            for (int32_t ix = r[0]; ix <= r[1]; ix++) {
                 size_t c = (size_t)iy * (size_t)nx + (size_t)ix;
                 if (covered[c]) continue;
                 if (items) items[counts[c]++] = (uint32_t)k;
                 else counts[c]++;
                 total++;
-                if (kinds[k] == BOX_BOUNDED && x->covers) {
-                    double cx0 = b->gx0 + ix * cw - eps, cx1 = b->gx0 + (ix + 1) * cw + eps;
-                    double cy0 = b->gy0 + iy * ch - eps, cy1 = b->gy0 + (iy + 1) * ch + eps;
-                    if (x->inner.x0 <= cx0 && cx1 < x->inner.x1 && x->inner.y0 <= cy0 && cy1 < x->inner.y1)
-                        covered[c] = 1;
-                }
+                if (may_cover && covers_cell(b, x, kinds[k], ix, iy)) covered[c] = 1;
             }
         }
     }
     return total;
+}
+
+/* Many wide boxes over a fine grid: a grid holding more items than this is coarsened. */
+static size_t items_limit(int32_t count) { return 16 * (size_t)count + 65536; }
+
+/* The grid's first size for `bounded` boxes over a w x h extent (build_grid halves it while
+ * the items exceed items_limit). */
+static void grid_size(int32_t bounded, double w, double h, int32_t *nxo, int32_t *nyo) {
+    double target = bounded;
+    double fx = (w > 0 && h > 0) ? sqrt(target * w / h) : (w > 0 ? target : 1);
+    int32_t nx = fx < 1 ? 1 : (fx > GRID_MAX_SIDE ? GRID_MAX_SIDE : (int32_t)ceil(fx));
+    double fy = (h > 0) ? ceil(target / nx) : 1;
+    int32_t ny = fy < 1 ? 1 : (fy > GRID_MAX_SIDE ? GRID_MAX_SIDE : (int32_t)fy);
+    if (w == 0) nx = 1;
+    *nxo = nx;
+    *nyo = ny;
 }
 
 /* Builds the grid of `b` from the candidates' boxes; on failure `b` has no grid. */
@@ -184,12 +224,8 @@ static ht_status build_grid(block *b, const cand_box *boxes, const int *kinds) {
     if (bounded < GRID_MIN / 2 || !(gx0 <= gx1 && gy0 <= gy1)) return HT_OK;
     double w = gx1 - gx0, h = gy1 - gy0;
     if (!isfinite(w) || !isfinite(h)) return HT_OK;
-    double target = bounded;
-    double fx = (w > 0 && h > 0) ? sqrt(target * w / h) : (w > 0 ? target : 1);
-    int32_t nx = fx < 1 ? 1 : (fx > GRID_MAX_SIDE ? GRID_MAX_SIDE : (int32_t)ceil(fx));
-    double fy = (h > 0) ? ceil(target / nx) : 1;
-    int32_t ny = fy < 1 ? 1 : (fy > GRID_MAX_SIDE ? GRID_MAX_SIDE : (int32_t)fy);
-    if (w == 0) nx = 1;
+    int32_t nx, ny;
+    grid_size(bounded, w, h, &nx, &ny);
     for (;;) {
         b->nx = nx;
         b->ny = ny;
@@ -210,7 +246,7 @@ static ht_status build_grid(block *b, const cand_box *boxes, const int *kinds) {
         }
         size_t total = fill_cells(b, boxes, kinds, covered, counts, NULL);
         /* Many wide boxes over a fine grid: coarsen rather than store them everywhere. */
-        if (total > 16 * (size_t)b->count + 65536 && (nx > 1 || ny > 1)) {
+        if (total > items_limit(b->count) && (nx > 1 || ny > 1)) {
             free(covered);
             free(counts);
             nx = nx > 1 ? nx / 2 : 1;
@@ -377,6 +413,7 @@ ht_status htq_remake_block(const ht_tree *t, int32_t p, const block *old, block 
     b = malloc(block_head(count));
     if (!b) goto done;
     memset(b, 0, sizeof *b);
+    b->moved = MOVED_NONE;
     b->count = count;
     b->tests = count >= TEST_MIN ? (kid_test *)(void *)&b->kids[count] : NULL;
     for (int32_t k = 0; k < count; k++) {
@@ -438,9 +475,197 @@ ht_status htq_copy_block(const block *b, block **out) {
     return HT_OK;
 }
 
+/* A cell's new list while a block is patched: `n` items from `at` in the patch's buffer. */
+typedef struct cell_list {
+    size_t cell, at, n;
+} cell_list;
+
+typedef struct item_buf {
+    uint32_t *items;
+    size_t n, cap;
+} item_buf;
+
+static int push_item(item_buf *q, uint32_t k) {
+    if (q->n == q->cap) {
+        size_t cap = q->cap ? 2 * q->cap : 256;
+        uint32_t *p = realloc(q->items, cap * sizeof *p);
+        if (!p) return 0;
+        q->items = p;
+        q->cap = cap;
+    }
+    q->items[q->n++] = k;
+    return 1;
+}
+
+/*
+ * The new list of cell (ix, iy) of `b` when candidate `k` moved from box `was` to `now` (both
+ * bounded), every other candidate unchanged: the old list without `k`, `k` put back in search
+ * order where its new range reaches the cell, cut after the first candidate that surely covers
+ * the cell. Where `k` covered the cell before, the old list ended at it and the candidates that
+ * follow are found again from their rows. Exactly what fill_cells makes from the new boxes.
+ */
+static ht_status patch_cell(const ht_tree *t, const block *b, int32_t k, const cand_box *was,
+                            const cand_box *now, const int32_t rnow[4], int32_t ix, int32_t iy,
+                            item_buf *out) {
+    size_t c = (size_t)iy * (size_t)b->nx + (size_t)ix;
+    const uint32_t *l = b->items + b->cell_start[c];
+    size_t n = b->cell_start[c + 1] - b->cell_start[c];
+    int put = in_range(rnow, ix, iy), listed = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (l[i] == (uint32_t)k) {
+            listed = 1;
+            continue;
+        }
+        if (put && (uint32_t)k < l[i]) {
+            put = 0;
+            if (!push_item(out, (uint32_t)k)) return HT_E_NO_MEMORY;
+            if (covers_cell(b, now, BOX_BOUNDED, ix, iy)) return HT_OK;
+        }
+        if (!push_item(out, l[i])) return HT_E_NO_MEMORY;
+    }
+    if (put) {
+        /* After every listed candidate: unless the old list ended at one covering the cell. */
+        if (!listed && n > 0) {
+            cand_box last;
+            int kind = child_box(t, b->kids[l[n - 1]].slot, &last);
+            if (covers_cell(b, &last, kind, ix, iy)) return HT_OK;
+        }
+        if (!push_item(out, (uint32_t)k)) return HT_E_NO_MEMORY;
+        if (covers_cell(b, now, BOX_BOUNDED, ix, iy)) return HT_OK;
+    }
+    if (!(listed && covers_cell(b, was, BOX_BOUNDED, ix, iy))) return HT_OK;
+    for (int32_t j = k + 1; j < b->count; j++) {
+        cand_box x;
+        int32_t r[4];
+        int kind = child_box(t, b->kids[j].slot, &x);
+        if (!cell_range(b, &x, kind, r) || !in_range(r, ix, iy)) continue;
+        if (!push_item(out, (uint32_t)j)) return HT_E_NO_MEMORY;
+        if (covers_cell(b, &x, kind, ix, iy)) return HT_OK;
+    }
+    return HT_OK;
+}
+
+/* The grid of `b` with the lists of `cells` replaced by theirs in `buf`, in one new allocation
+ * (the old one freed); HT_E_NO_MEMORY leaves `b` as it was. */
+static ht_status splice_grid(block *b, const cell_list *cells, size_t ncl, const item_buf *buf) {
+    size_t ncells = (size_t)b->nx * (size_t)b->ny;
+    size_t total = b->cell_start[ncells];
+    for (size_t i = 0; i < ncl; i++)
+        total = total - (b->cell_start[cells[i].cell + 1] - b->cell_start[cells[i].cell]) + cells[i].n;
+    uint32_t *mem = malloc((ncells + 1 + total + (size_t)b->nalways) * sizeof *mem);
+    if (!mem) return HT_E_NO_MEMORY;
+    uint32_t *start = mem, *items = mem + ncells + 1;
+    size_t run = 0, next = 0;
+    for (size_t c = 0; c < ncells; c++) {
+        start[c] = (uint32_t)run;
+        const uint32_t *from = b->items + b->cell_start[c];
+        size_t n = b->cell_start[c + 1] - b->cell_start[c];
+        if (next < ncl && cells[next].cell == c) {
+            from = buf->items + cells[next].at;
+            n = cells[next].n;
+            next++;
+        }
+        memcpy(items + run, from, n * sizeof *items);
+        run += n;
+    }
+    start[ncells] = (uint32_t)run;
+    memcpy(items + run, b->always, (size_t)b->nalways * sizeof *items);
+    free(b->grid_memory);
+    b->grid_memory = mem;
+    b->cell_start = start;
+    b->items = items;
+    b->always = items + run;
+    return HT_OK;
+}
+
+/*
+ * Patches the block of `p` after one child, `s`, changed in a way that keeps the candidates
+ * and their order (block->moved): its record, its compact record and the lists of the cells its
+ * old or new box reaches, so that the block equals what htq_make_block would build now
+ * (ht_tree_validate checks it). *done = 0 when the change reaches further (its old box needs a
+ * transform the record does not keep, its kind changed, the grid's extent or size would
+ * change): the caller builds the block anew.
+ */
+static ht_status patch_block(const ht_tree *t, block *b, int32_t s, int *done) {
+    *done = 0;
+    int32_t k = 0;
+    while (k < b->count && (b->tests ? b->tests[k].slot : b->kids[k].slot) != s) k++;
+    cand_box now;
+    int kind = child_box(t, s, &now);
+    if (k == b->count) {
+        *done = kind == BOX_NEVER; /* not a candidate before (flags unchanged), nor now */
+        return HT_OK;
+    }
+    kid x;
+    htq_row_kid(t, s, &x);
+    const kid *old = &b->kids[k];
+    if (x.flags != old->flags || !(old->flags & K_IDENTITY)) return HT_OK;
+    static const double identity6[6] = {1, 0, 0, 1, 0, 0};
+    cand_box was;
+    if (kid_box(old, identity6, &was) != kind || kind == BOX_NEVER) return HT_OK;
+    int32_t bounded = b->count - b->nalways;
+    if (b->nx == 0 && b->count >= GRID_MIN && bounded >= GRID_MIN / 2) return HT_OK;
+    if (b->nx > 0 && kind == BOX_BOUNDED) {
+        /* The grid lies over the union of the bounded boxes: the same union, and the same size
+         * (a block whose grid was coarsened is built anew). */
+        const ht_box *o = &was.reach, *r = &now.reach;
+        if (!(b->gx0 <= r->x0 && r->x1 <= b->gx1 && b->gy0 <= r->y0 && r->y1 <= b->gy1)) return HT_OK;
+        if (!((b->gx0 < o->x0 || r->x0 == o->x0) && (o->x1 < b->gx1 || r->x1 == o->x1) &&
+              (b->gy0 < o->y0 || r->y0 == o->y0) && (o->y1 < b->gy1 || r->y1 == o->y1)))
+            return HT_OK;
+        int32_t nx, ny;
+        grid_size(bounded, b->gx1 - b->gx0, b->gy1 - b->gy0, &nx, &ny);
+        if (nx != b->nx || ny != b->ny) return HT_OK;
+        int32_t rw[4], rn[4];
+        cell_range(b, &was, kind, rw);
+        cell_range(b, &now, kind, rn);
+        int32_t ix0 = rw[0] < rn[0] ? rw[0] : rn[0], ix1 = rw[1] > rn[1] ? rw[1] : rn[1];
+        int32_t iy0 = rw[2] < rn[2] ? rw[2] : rn[2], iy1 = rw[3] > rn[3] ? rw[3] : rn[3];
+        size_t span = (size_t)(ix1 - ix0 + 1) * (size_t)(iy1 - iy0 + 1), ncl = 0;
+        cell_list *cells = malloc(span * sizeof *cells);
+        item_buf buf = {NULL, 0, 0};
+        ht_status st = cells ? HT_OK : HT_E_NO_MEMORY;
+        for (int32_t iy = iy0; iy <= iy1 && st == HT_OK; iy++)
+            for (int32_t ix = ix0; ix <= ix1 && st == HT_OK; ix++) {
+                if (!in_range(rw, ix, iy) && !in_range(rn, ix, iy)) continue;
+                size_t at = buf.n;
+                st = patch_cell(t, b, k, &was, &now, rn, ix, iy, &buf);
+                cells[ncl++] = (cell_list){(size_t)iy * (size_t)b->nx + (size_t)ix, at, buf.n - at};
+            }
+        int fits = 1;
+        if (st == HT_OK) {
+            size_t total = b->cell_start[(size_t)b->nx * (size_t)b->ny];
+            for (size_t i = 0; i < ncl; i++)
+                total = total - (b->cell_start[cells[i].cell + 1] - b->cell_start[cells[i].cell]) +
+                        cells[i].n;
+            /* More items than a grid of this size may hold: a build would coarsen it. */
+            fits = total <= items_limit(b->count);
+            if (fits) st = splice_grid(b, cells, ncl, &buf);
+        }
+        free(cells);
+        free(buf.items);
+        if (st != HT_OK || !fits) return st;
+    }
+    b->kids[k] = x;
+    if (b->tests) b->tests[k] = make_test(&x);
+    *done = 1;
+    return HT_OK;
+}
+
 ht_status htq_build_block(ht_tree *t, int32_t p) {
-    block *b;
-    ht_status st = htq_remake_block(t, p, t->hq.blocks[p], &b);
+    block *b = t->hq.blocks[p];
+    if (b && b->moved >= 0) {
+        int done;
+        ht_status st = patch_block(t, b, b->moved, &done);
+        if (st != HT_OK) return st;
+        b->moved = MOVED_NONE;
+        if (done) {
+            t->hq.builds++;
+            t->hq.patches++;
+            return HT_OK;
+        }
+    }
+    ht_status st = htq_remake_block(t, p, b, &b);
     if (st != HT_OK) return st;
     htq_free_block(t, p);
     t->hq.blocks[p] = b;
