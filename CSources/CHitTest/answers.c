@@ -162,10 +162,47 @@ static uint16_t code_of(answer_grid *g, int32_t a) {
 
 /* ---- unions of cell lists ---- */
 
+/*
+ * Regions carried into the root's space (lift), kept for one pass over many cells (a refresh, a
+ * build of the lists): the tree does not change during the pass, and a node's lifted region is
+ * the same for every cell whose list names it, so each is lifted once, not once per cell.
+ */
+typedef struct lift_memo {
+    int32_t *slots;  /* -1: empty */
+    ht_box *boxes;   /* outer, inner per entry */
+    uint8_t *ok;     /* what lift returned */
+    uint32_t bits, used;
+} lift_memo;
+
 typedef struct scratch {
     uint32_t *buf;
     size_t cap, used;
+    lift_memo *memo; /* NULL: every lift computed */
 } scratch;
+
+/* A memo of 2^bits entries; 0 (and no memo) without memory. */
+static int memo_make(lift_memo *m, uint32_t bits) {
+    size_t n = (size_t)1 << bits;
+    m->slots = malloc(n * sizeof *m->slots);
+    m->boxes = malloc(2 * n * sizeof *m->boxes);
+    m->ok = malloc(n);
+    m->bits = bits;
+    m->used = 0;
+    if (!m->slots || !m->boxes || !m->ok) {
+        free(m->slots);
+        free(m->boxes);
+        free(m->ok);
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) m->slots[i] = -1;
+    return 1;
+}
+
+static void memo_free(lift_memo *m) {
+    free(m->slots);
+    free(m->boxes);
+    free(m->ok);
+}
 
 static int by_u32(const void *a, const void *b) {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -408,6 +445,32 @@ static int lift(const ht_tree *t, int32_t root, int32_t p, ht_box *outer, ht_box
     return 1;
 }
 
+/* The region of `c` carried into the root's space (lift), through `m` when not NULL. */
+static int lift_region(const ht_tree *t, int32_t root, int32_t c, ht_box *outer, ht_box *inner, lift_memo *m) {
+    uint32_t i = 0, n = 0;
+    if (m) {
+        n = (uint32_t)1 << m->bits;
+        i = ((uint32_t)c * 2654435761u) >> (32 - m->bits);
+        while (m->slots[i] >= 0 && m->slots[i] != c) i = (i + 1) & (n - 1);
+        if (m->slots[i] == c) {
+            *outer = m->boxes[2 * i];
+            *inner = m->boxes[2 * i + 1];
+            return m->ok[i];
+        }
+    }
+    *outer = row_region(t, c);
+    *inner = *outer;
+    int ok = lift(t, root, c, outer, inner);
+    if (m && m->used < n / 2) { /* half full at most: probes stay short */
+        m->slots[i] = c;
+        m->boxes[2 * i] = *outer;
+        m->boxes[2 * i + 1] = *inner;
+        m->ok[i] = (uint8_t)ok;
+        m->used++;
+    }
+    return ok;
+}
+
 typedef struct list_build {
     list_entry *e;
     int32_t *key; /* the node of each entry */
@@ -488,7 +551,7 @@ static int make_list(const ht_tree *t, int32_t root, ht_box cell, list_entry *ou
             continue;
         }
         if (!(fl & K_ELIGIBLE)) continue; /* blocks list only hooked ones */
-        ht_box eo = row_region(t, c), ei = eo;
+        ht_box eo, ei;
         if (!axis_aligned(t, c)) {
             /* Not folded: its subtree answers only within its reach. */
             ei = EMPTY_BOX;
@@ -497,7 +560,7 @@ static int make_list(const ht_tree *t, int32_t root, ht_box cell, list_entry *ou
             if (!emit(&L, c, box_meet(eo, f->co), EMPTY_BOX, UNSURE)) return -1;
             continue;
         }
-        if (!lift(t, root, c, &eo, &ei)) return -1;
+        if (!lift_region(t, root, c, &eo, &ei, s->memo)) return -1;
         eo = box_meet(eo, f->co);
         ei = box_meet(ei, f->ci);
         if (ht_box_disjoint_closed(eo, cell)) continue;
@@ -874,7 +937,8 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
     if (st != HT_OK || !made) return st;
     int32_t nx = g->nx;
     size_t ncells = (size_t)g->nx * (size_t)g->ny;
-    scratch s = {malloc(UNION_CAP * sizeof(uint32_t)), UNION_CAP, 0};
+    lift_memo memo;
+    scratch s = {malloc(UNION_CAP * sizeof(uint32_t)), UNION_CAP, 0, memo_make(&memo, 14) ? &memo : NULL};
     if (!s.buf) s.cap = 0; /* no unions: cells across block cells stay UNSURE */
     /* A sample first, spread over the grid: when no sampled cell is sure (a very deep chain, a
      * hook over everything), the grid would only cost time, so every cell is left to the walk. */
@@ -897,6 +961,7 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
     lists_free(g);
     if (any_sure) build_lists(t, g, &s);
     free(s.buf);
+    if (s.memo) memo_free(s.memo);
     g->unknown = 0;
     g->lazy = 0;
     return HT_OK;
@@ -929,7 +994,7 @@ int32_t htq_answer_at(ht_tree *t, double x, double y) {
             g->scratch = malloc(UNION_CAP * sizeof *g->scratch);
             if (!g->scratch) return UNSURE; /* the walk answers: still exact */
         }
-        scratch s = {g->scratch, UNION_CAP, 0};
+        scratch s = {g->scratch, UNION_CAP, 0, NULL};
         int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);
         g->codes[c] = settle_cell(t, g, c, cell_answer(t, g, ix, iy, &s), &s);
         relist(t, g, c, &s);
@@ -954,7 +1019,7 @@ void htq_answers_announce(ht_tree *t, size_t points, int now) {
     uint64_t cells = (uint64_t)g->nx * (uint64_t)g->ny;
     g->announced = points > UINT64_MAX - g->announced ? UINT64_MAX : g->announced + points;
     if (!now && g->announced / SUB_PAY_POINTS < cells) return;
-    scratch s = {malloc(UNION_CAP * sizeof(uint32_t)), UNION_CAP, 0};
+    scratch s = {malloc(UNION_CAP * sizeof(uint32_t)), UNION_CAP, 0, NULL};
     if (!s.buf) s.cap = 0;
     build_subgrids(t, g, &s);
     free(s.buf);
@@ -964,7 +1029,8 @@ void htq_answers_announce(ht_tree *t, size_t points, int now) {
 void htq_refresh_answers(ht_tree *t) {
     answer_grid *g = &t->hq.answers;
     if (g->root < 0 || !g->unknown) return;
-    scratch s = {malloc(UNION_CAP * sizeof(uint32_t)), UNION_CAP, 0};
+    lift_memo memo;
+    scratch s = {malloc(UNION_CAP * sizeof(uint32_t)), UNION_CAP, 0, memo_make(&memo, 10) ? &memo : NULL};
     if (!s.buf) s.cap = 0;
     for (int32_t iy = 0; iy < g->ny; iy++) {
         uint16_t *row = g->codes + (size_t)iy * (size_t)g->nx;
@@ -979,6 +1045,7 @@ void htq_refresh_answers(ht_tree *t) {
      * lists are built anew (the table shrinks back; every cell is settled now). */
     if (g->listbits && g->nentries > 2 * g->entries_built + 1024) build_lists(t, g, &s);
     free(s.buf);
+    if (s.memo) memo_free(s.memo);
     g->unknown = 0;
     g->lazy = 0;
 }
@@ -1055,6 +1122,126 @@ void htq_answers_touch(ht_tree *t, int32_t s) {
     for (int32_t iy = iy0; iy <= iy1; iy++)
         for (int32_t ix = ix0; ix <= ix1; ix++) g->codes[(size_t)iy * (size_t)g->nx + (size_t)ix] = CODE_UNKNOWN;
     g->unknown = 1;
+}
+
+/* Where the region test of `n` (eligible, reached through its ancestors) may hold, in the grid
+ * root's space (`outer`, htq_reach_in_grid's box), and where it surely holds (`inner`: the
+ * region carried up as the candidate lists carry it, EMPTY_BOX unless every level up to the root
+ * is axis-aligned). The kind of `outer`. */
+static int node_edges(const ht_tree *t, int32_t n, ht_box *outer, ht_box *inner) {
+    const answer_grid *g = &t->hq.answers;
+    int kind = htq_reach_in_grid(t, n, outer);
+    *inner = EMPTY_BOX;
+    if (kind != BOX_BOUNDED) return kind;
+    for (int32_t p = n; p != g->root; p = t->parent[p])
+        if (p < 0 || !axis_aligned(t, p) || (t->flags[p] & K_SINGULAR)) return kind;
+    ht_box o = row_region(t, n), i = o;
+    if (!lift(t, g->root, n, &o, &i)) *inner = EMPTY_BOX;
+    else *inner = i;
+    return kind;
+}
+
+int htq_answers_edges_before(ht_tree *t, int32_t s) {
+    htq_edges *e = &t->hq.edges;
+    const answer_grid *g = &t->hq.answers;
+    e->node = -1;
+    if (g->root < 0 || s == g->root) return 0;
+    /* The subtree in pre-order, without recursion: at most EDGE_NODES nodes. */
+    int32_t count = 0;
+    for (int32_t c = s;;) {
+        if (count == EDGE_NODES) return 0;
+        e->slots[count] = c;
+        int kind = node_edges(t, c, &e->outer[count], &e->inner[count]);
+        if (kind == BOX_UNBOUNDED) return 0; /* a hook or hits outside: the whole reach */
+        e->kinds[count++] = kind;
+        if (t->first[c] >= 0) {
+            c = t->first[c];
+            continue;
+        }
+        while (c != s && t->next[c] < 0) c = t->parent[c];
+        if (c == s) break;
+        c = t->next[c];
+    }
+    e->node = s;
+    e->count = count;
+    return 1;
+}
+
+/* Marks UNKNOWN the cells of the grid that `b` (root space) reaches, but for those whose every
+ * point lies in `keep`; returns how many. */
+static size_t mark_outside(answer_grid *g, ht_box b, ht_box keep) {
+    if (ht_box_disjoint_closed(b, (ht_box){g->gx0, g->gy0, g->gx1, g->gy1})) return 0;
+    int32_t ix0 = grid_cell((fmax(b.x0, g->gx0) - g->gx0) * g->sx, g->nx);
+    int32_t ix1 = grid_cell((fmin(b.x1, g->gx1) - g->gx0) * g->sx, g->nx);
+    int32_t iy0 = grid_cell((fmax(b.y0, g->gy0) - g->gy0) * g->sy, g->ny);
+    int32_t iy1 = grid_cell((fmin(b.y1, g->gy1) - g->gy0) * g->sy, g->ny);
+    double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
+    double slack = ht_box_slack((ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
+    /* The columns whose cells lie in `keep` across (kx0..kx1, empty when kx0 > kx1): the cell's
+     * box as cell_answer makes it holds every point that maps to the cell. */
+    int32_t kx0 = ix1 + 1, kx1 = ix1;
+    for (int32_t ix = ix0; ix <= ix1; ix++) {
+        int in = keep.x0 <= g->gx0 + ix * cw - slack && g->gx0 + (ix + 1) * cw + slack <= keep.x1;
+        if (in && kx0 > ix1) kx0 = ix;
+        if (!in && kx0 <= ix1) {
+            kx1 = ix - 1;
+            break;
+        }
+    }
+    size_t marked = 0;
+    for (int32_t iy = iy0; iy <= iy1; iy++) {
+        int row_kept = keep.y0 <= g->gy0 + iy * ch - slack && g->gy0 + (iy + 1) * ch + slack <= keep.y1;
+        uint16_t *row = g->codes + (size_t)iy * (size_t)g->nx;
+        for (int32_t ix = ix0; ix <= ix1; ix++) {
+            if (row_kept && ix == kx0) ix = kx1 + 1; /* the kept run (the columns are contiguous) */
+            if (ix > ix1) break;
+            marked += row[ix] != CODE_UNKNOWN && row[ix] != CODE_SEEN;
+            if (row[ix] != CODE_SEEN) row[ix] = CODE_UNKNOWN;
+        }
+    }
+    if (marked) g->unknown = 1;
+    return marked;
+}
+
+int htq_answers_edges_after(ht_tree *t, int32_t s) {
+    htq_edges *e = &t->hq.edges;
+    answer_grid *g = &t->hq.answers;
+    if (e->node != s) return 0;
+    e->node = -1;
+    size_t marked = 0;
+    /* The subtree kept its nodes and their order (the change keeps the candidates): the same
+     * pre-order, each node measured again. */
+    int32_t i = 0;
+    for (int32_t c = s;;) {
+        if (i == e->count || e->slots[i] != c) {
+            /* Not the subtree measured (cannot happen): its old boxes, then its whole reach. */
+            for (int32_t k = 0; k < e->count; k++)
+                if (e->kinds[k] == BOX_BOUNDED) marked += mark_outside(g, e->outer[k], EMPTY_BOX);
+            return 0;
+        }
+        ht_box outer, inner;
+        int kind = node_edges(t, c, &outer, &inner);
+        if (kind == BOX_UNBOUNDED) {
+            htq_drop_answers(t);
+            return 1;
+        }
+        ht_box keep = box_meet(inner, e->inner[i]);
+        if (box_empty(inner) || box_empty(e->inner[i])) keep = EMPTY_BOX;
+        if (e->kinds[i] == BOX_BOUNDED) marked += mark_outside(g, e->outer[i], keep);
+        if (kind == BOX_BOUNDED) marked += mark_outside(g, outer, keep);
+        i++;
+        if (t->first[c] >= 0) {
+            c = t->first[c];
+            continue;
+        }
+        while (c != s && t->next[c] < 0) c = t->parent[c];
+        if (c == s) break;
+        c = t->next[c];
+    }
+    /* A grid the single queries started drops out when a change reaches a wide part of it, as
+     * in htq_answers_touch. */
+    if (g->lazy && marked * LAZY_DROP_SHARE > (size_t)g->nx * (size_t)g->ny) htq_drop_answers(t);
+    return 1;
 }
 
 ht_status ht_tree_answer_grid_stats(const ht_tree *t, ht_node node, size_t *bytes, size_t *cells,

@@ -14,6 +14,7 @@ ht_status htq_init(ht_tree *t) {
     memset(&t->hq, 0, sizeof t->hq);
     t->hq.answers.root = -1;
     t->hq.answers.sub_base = MAX_CODES;
+    t->hq.edges.node = -1;
     return HT_OK;
 }
 
@@ -87,12 +88,15 @@ void htq_node_created(ht_tree *t, int32_t s) {
 
 void htq_node_freed(ht_tree *t, int32_t s) { htq_free_block(t, s); }
 
-/* The old reach of `s`: measured now, in a batch only at its first change. */
-static void reach_before(ht_tree *t, int32_t s) {
+/* The old reach of `s`: measured now, in a batch only at its first change. Outside a batch, a
+ * change that keeps the candidates measures the edges of `s`'s subtree instead, to mark only
+ * the cells near them after the change. */
+static void reach_before(ht_tree *t, int32_t s, uint32_t fx) {
     htq_state *q = &t->hq;
+    q->edges.node = -1;
     if (q->answers.root < 0) return;
     if (q->batch.depth == 0) {
-        htq_answers_touch(t, s);
+        if ((fx & FX_CANDIDATES) || !htq_answers_edges_before(t, s)) htq_answers_touch(t, s);
         return;
     }
     if (q->batch.overflow || q->batched[s]) return;
@@ -117,7 +121,7 @@ static void reach_before(ht_tree *t, int32_t s) {
 }
 
 void htq_before(ht_tree *t, int32_t s, uint32_t fx) {
-    if (fx & FX_REACH) reach_before(t, s);
+    if (fx & FX_REACH) reach_before(t, s, fx);
     /* A change that does not depend on the flags (a link change) leaves the parent's block. */
     if ((fx & FX_PARENT_BLOCK) && !(fx & FX_IF_FLAGS_CHANGED))
         mark_dirty(&t->hq, t->parent[s], moved_child(s, fx));
@@ -128,7 +132,8 @@ void htq_after(ht_tree *t, int32_t s, uint32_t fx) {
     if (fx & FX_PARENT_BLOCK) mark_dirty(q, t->parent[s], moved_child(s, fx));
     if ((fx & FX_OWN_BLOCK) && t->nkids[s] > 0) mark_dirty(q, s, MOVED_MANY);
     /* In a batch the new reach is measured at the end, once per node. */
-    if ((fx & FX_REACH) && q->answers.root >= 0 && q->batch.depth == 0) htq_answers_touch(t, s);
+    if ((fx & FX_REACH) && q->answers.root >= 0 && q->batch.depth == 0 && !htq_answers_edges_after(t, s))
+        htq_answers_touch(t, s);
 }
 
 /* Ends the deferral of a batch: every listed node's new reach is invalidated. */

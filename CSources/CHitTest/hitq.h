@@ -221,6 +221,23 @@ typedef struct htq_batch {
     int overflow;      /* too many: the grid was dropped */
 } htq_batch;
 
+/*
+ * A change's edges (answers.c): for a change that keeps the candidates (a move, a resize, a
+ * transform), the answers can change only where the region test of a node of the changed
+ * subtree changes, i.e. near its old and new edges, not inside both. Before the change the
+ * subtree's nodes (up to EDGE_NODES) are measured: where each node's test may hold (`outer`, in
+ * the grid root's space) and where it surely holds (`inner`); after it, the cells of each old
+ * and new `outer` are marked UNKNOWN but for those inside both `inner`s.
+ */
+#define EDGE_NODES 256
+typedef struct htq_edges {
+    int32_t node;  /* the changed node, -1 when nothing is pending */
+    int32_t count; /* nodes measured, the node and its descendants in pre-order */
+    int32_t slots[EDGE_NODES];
+    int kinds[EDGE_NODES]; /* BOX_NEVER or BOX_BOUNDED */
+    ht_box outer[EDGE_NODES], inner[EDGE_NODES];
+} htq_edges;
+
 /* The hit-query subsystem's state, one per tree. */
 typedef struct htq_state {
     /* Rows (one per slot, grown with the base rows). */
@@ -231,6 +248,7 @@ typedef struct htq_state {
     int32_t ndirty;      /* entries in dirty_list; the tree is prepared when 0 */
 
     answer_grid answers;
+    htq_edges edges;
     htq_batch batch;
     int32_t hooked; /* hit tests with hooks in progress: no mutation, no rebuild of derived data */
     uint32_t calm;  /* single queries (ht_tree_hit_test_caching) since the grid was last made or dropped */
@@ -309,6 +327,13 @@ int htq_reach_in_grid(const ht_tree *t, int32_t s, ht_box *out);
 void htq_drop_answers(ht_tree *t);
 /* Marks UNKNOWN the cells `s` can reach, or drops the grid. */
 void htq_answers_touch(ht_tree *t, int32_t s);
+/* Before a change of `s` that keeps the candidates: measures its subtree's edges (htq_edges);
+ * 1 when it did (htq_answers_edges_after then marks the cells), 0 when the caller must mark
+ * `s`'s whole reach (htq_answers_touch) before and after, as for any other change. */
+int htq_answers_edges_before(ht_tree *t, int32_t s);
+/* After that change: marks the cells near the old and new edges; 0 when nothing was measured
+ * for `s` (the caller touches its reach). */
+int htq_answers_edges_after(ht_tree *t, int32_t s);
 /* The answer of cell `c` (as cell_lookup gives it). */
 static inline int32_t htq_cell(const answer_grid *g, size_t c) {
     return g->codes[c] >= g->sub_base ? SUBGRID : g->palette[g->codes[c]];
