@@ -83,6 +83,32 @@ import Testing
         Self.check(window, Self.points(window, views, seed: UInt64(seed) + 1), reference: 400, "seed \(seed) after moves")
     }
 
+    @Test(
+        "App-like scenes: after each small change of a row, a button, a label or a separator (a change that marks only the cells near the edges of the view and its subviews), single and bulk == fair walk",
+        arguments: ["table-thin", "table-rotated", "app"])
+    func smallChangesOfAppScenes(name: String) throws {
+        let scene = try #require(SampleScenes.make(name))
+        let window = scene.root
+        let views = scene.views.filter { $0 !== window }
+        var rng = SplitMix64(seed: UInt64(name.utf8.count) &* 31 &+ 5)
+        var base = (0..<1500).map { _ in Point(x: rng.unit() * (window.bounds.width + 10) - 5, y: rng.unit() * (window.bounds.height + 10) - 5) }
+        base += Self.points(window, Array(views.prefix(40)), seed: 3).prefix(500)
+        window.prepareHitTesting()
+        for step in 0..<24 {
+            let v = views[Int(rng.unit() * Double(views.count))]
+            let before = [v] + v.subviews
+            let delta = [1.0, -1.0, 0.5, -0.25][step % 4]
+            switch step % 3 {
+            case 0: v.center = Point(x: v.center.x + delta, y: v.center.y)
+            case 1: v.center = Point(x: v.center.x, y: v.center.y + delta)
+            default: v.bounds.size = Size(width: max(0, v.bounds.width + delta), height: v.bounds.height)
+            }
+            var points = base
+            for u in before { points += edgePoints(u, in: window) }
+            Self.check(window, points, reference: 200, "\(name) step \(step): \(v.debugName) changed by \(delta)")
+        }
+    }
+
     /// Bulk calls of `points` (on 1 and 2 threads, without prepareHitTesting) == the fair walk.
     static func checkBulkOnly(_ window: View, _ points: [Point], _ context: String) {
         var one = [HitTestHandle](repeating: .none, count: points.count)
