@@ -1142,10 +1142,11 @@ static int node_edges(const ht_tree *t, int32_t n, ht_box *outer, ht_box *inner)
 }
 
 int htq_answers_edges_before(ht_tree *t, int32_t s) {
-    htq_edges *e = &t->hq.edges;
     const answer_grid *g = &t->hq.answers;
-    e->node = -1;
     if (g->root < 0 || s == g->root) return 0;
+    if (!t->hq.edges && !(t->hq.edges = malloc(sizeof *t->hq.edges))) return 0; /* the whole reach */
+    htq_edges *e = t->hq.edges;
+    e->node = -1;
     /* The subtree in pre-order, without recursion: at most EDGE_NODES nodes. */
     int32_t count = 0;
     for (int32_t c = s;;) {
@@ -1204,9 +1205,9 @@ static size_t mark_outside(answer_grid *g, ht_box b, ht_box keep) {
 }
 
 int htq_answers_edges_after(ht_tree *t, int32_t s) {
-    htq_edges *e = &t->hq.edges;
+    htq_edges *e = t->hq.edges;
     answer_grid *g = &t->hq.answers;
-    if (e->node != s) return 0;
+    if (!e || e->node != s) return 0;
     e->node = -1;
     size_t marked = 0;
     /* The subtree kept its nodes and their order (the change keeps the candidates): the same

@@ -14,7 +14,6 @@ ht_status htq_init(ht_tree *t) {
     memset(&t->hq, 0, sizeof t->hq);
     t->hq.answers.root = -1;
     t->hq.answers.sub_base = MAX_CODES;
-    t->hq.edges.node = -1;
     return HT_OK;
 }
 
@@ -27,6 +26,7 @@ void htq_destroy(ht_tree *t) {
     HTQ_ROWS(HT_ROW_OP)
 #undef HT_ROW_OP
     htq_answers_free(&q->answers);
+    free(q->edges);
     free(q->batch.slots);
 }
 
@@ -93,7 +93,7 @@ void htq_node_freed(ht_tree *t, int32_t s) { htq_free_block(t, s); }
  * the cells near them after the change. */
 static void reach_before(ht_tree *t, int32_t s, uint32_t fx) {
     htq_state *q = &t->hq;
-    q->edges.node = -1;
+    if (q->edges) q->edges->node = -1;
     if (q->answers.root < 0) return;
     if (q->batch.depth == 0) {
         if ((fx & FX_CANDIDATES) || !htq_answers_edges_before(t, s)) htq_answers_touch(t, s);
@@ -253,6 +253,7 @@ size_t htq_memory(const ht_tree *t) {
         if (t->alive[s] && t->hq.blocks[s]) bytes += htq_block_bytes(t->hq.blocks[s]);
     bytes += htq_answers_bytes(&t->hq.answers);
     bytes += (size_t)t->hq.batch.cap * sizeof *t->hq.batch.slots;
+    if (t->hq.edges) bytes += sizeof *t->hq.edges;
     return bytes;
 }
 

@@ -248,7 +248,7 @@ typedef struct htq_state {
     int32_t ndirty;      /* entries in dirty_list; the tree is prepared when 0 */
 
     answer_grid answers;
-    htq_edges edges;
+    htq_edges *edges; /* allocated at the first change measured (NULL: none yet) */
     htq_batch batch;
     int32_t hooked; /* hit tests with hooks in progress: no mutation, no rebuild of derived data */
     uint32_t calm;  /* single queries (ht_tree_hit_test_caching) since the grid was last made or dropped */
