@@ -545,13 +545,19 @@ static ht_status patch_cell(const ht_tree *t, const block *b, int32_t k, const c
     return HT_OK;
 }
 
-/* The grid of `b` with the lists of `cells` replaced by theirs in `buf`, in one new allocation
- * (the old one freed); HT_E_NO_MEMORY leaves `b` as it was. */
-static ht_status splice_grid(block *b, const cell_list *cells, size_t ncl, const item_buf *buf) {
-    size_t ncells = (size_t)b->nx * (size_t)b->ny;
-    size_t total = b->cell_start[ncells];
+/* The items of `b`'s grid once the lists of `cells` are replaced by theirs. */
+static size_t spliced_items(const block *b, const cell_list *cells, size_t ncl) {
+    size_t total = b->cell_start[(size_t)b->nx * (size_t)b->ny];
     for (size_t i = 0; i < ncl; i++)
         total = total - (b->cell_start[cells[i].cell + 1] - b->cell_start[cells[i].cell]) + cells[i].n;
+    return total;
+}
+
+/* The grid of `b` with the lists of `cells` (in ascending cell order) replaced by theirs in
+ * `buf`, in one new allocation (the old one freed); HT_E_NO_MEMORY leaves `b` as it was. */
+static ht_status splice_grid(block *b, const cell_list *cells, size_t ncl, const item_buf *buf) {
+    size_t ncells = (size_t)b->nx * (size_t)b->ny;
+    size_t total = spliced_items(b, cells, ncl);
     uint32_t *mem = malloc((ncells + 1 + total + (size_t)b->nalways) * sizeof *mem);
     if (!mem) return HT_E_NO_MEMORY;
     uint32_t *start = mem, *items = mem + ncells + 1;
@@ -625,6 +631,7 @@ static ht_status patch_block(const ht_tree *t, block *b, int32_t s, int *done) {
         cell_list *cells = malloc(span * sizeof *cells);
         item_buf buf = {NULL, 0, 0};
         ht_status st = cells ? HT_OK : HT_E_NO_MEMORY;
+        /* Row by row: the cells in ascending order, as splice_grid takes them. */
         for (int32_t iy = iy0; iy <= iy1 && st == HT_OK; iy++)
             for (int32_t ix = ix0; ix <= ix1 && st == HT_OK; ix++) {
                 if (!in_range(rw, ix, iy) && !in_range(rn, ix, iy)) continue;
@@ -632,16 +639,9 @@ static ht_status patch_block(const ht_tree *t, block *b, int32_t s, int *done) {
                 st = patch_cell(t, b, k, &was, &now, rn, ix, iy, &buf);
                 cells[ncl++] = (cell_list){(size_t)iy * (size_t)b->nx + (size_t)ix, at, buf.n - at};
             }
-        int fits = 1;
-        if (st == HT_OK) {
-            size_t total = b->cell_start[(size_t)b->nx * (size_t)b->ny];
-            for (size_t i = 0; i < ncl; i++)
-                total = total - (b->cell_start[cells[i].cell + 1] - b->cell_start[cells[i].cell]) +
-                        cells[i].n;
-            /* More items than a grid of this size may hold: a build would coarsen it. */
-            fits = total <= items_limit(b->count);
-            if (fits) st = splice_grid(b, cells, ncl, &buf);
-        }
+        /* More items than a grid of this size may hold: a build would coarsen it. */
+        int fits = st == HT_OK && spliced_items(b, cells, ncl) <= items_limit(b->count);
+        if (fits) st = splice_grid(b, cells, ncl, &buf);
         free(cells);
         free(buf.items);
         if (st != HT_OK || !fits) return st;
