@@ -154,31 +154,29 @@ for plant in sub-off-by-one union-missing zero-margin lookup-round sub-code thre
     fi
     echo "(answers_check noticed the planted $plant, as it must)"
 done
+# sanitized_and_planted TEST RUNS PLANT: the check TEST under ASan and UBSan (RUNS steps), then
+# with scripts/plants/PLANT.patch applied, which it must notice through the answers alone and
+# through ht_tree_validate.
+sanitized_and_planted() {
+    local test=$1 runs=$2 plant=$3
+    "$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+        "${src[@]}" "$tests/$test.c" -lm -o "$out/$test" 2> >(grep -v "Cannot export local symbol" >&2)
+    ASAN_OPTIONS=detect_leaks=1 "$out/$test" "$runs"
+    planted "$plant" "$test" "$out/planted_$plant" -O2
+    for mode in answers-only ""; do
+        if "$out/planted_$plant" 400 $mode >/dev/null 2>&1; then
+            echo "FAIL: $test did not notice the planted $plant${mode:+ ($mode)}" >&2
+            exit 1
+        fi
+    done
+    echo "($test noticed the planted $plant, through the answers and through validation, as it must)"
+}
+
 echo "== 6. a scroll rebuilds no block of the scrolled view; answers stay exact"
-"$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-    "${src[@]}" "$tests/scroll_check.c" -lm -o "$out/scroll_check" 2> >(grep -v "Cannot export local symbol" >&2)
-ASAN_OPTIONS=detect_leaks=1 "$out/scroll_check" 150
-planted scroll-clip scroll_check "$out/planted_scroll" -O2
-for mode in answers-only ""; do
-    if "$out/planted_scroll" 400 $mode >/dev/null 2>&1; then
-        echo "FAIL: scroll_check did not notice the planted scroll-clip${mode:+ ($mode)}" >&2
-        exit 1
-    fi
-done
-echo "(scroll_check noticed the planted scroll-clip, through the answers and through validation, as it must)"
+sanitized_and_planted scroll_check 150 scroll-clip
 
 echo "== 7. a block patched after one child changed equals a fresh build; answers stay exact"
-"$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-    "${src[@]}" "$tests/patch_check.c" -lm -o "$out/patch_check" 2> >(grep -v "Cannot export local symbol" >&2)
-ASAN_OPTIONS=detect_leaks=1 "$out/patch_check" 300
-planted patch-cover patch_check "$out/planted_patch" -O2
-for mode in answers-only ""; do
-    if "$out/planted_patch" 400 $mode >/dev/null 2>&1; then
-        echo "FAIL: patch_check did not notice the planted patch-cover${mode:+ ($mode)}" >&2
-        exit 1
-    fi
-done
-echo "(patch_check noticed the planted patch-cover, through the answers and through validation, as it must)"
+sanitized_and_planted patch_check 300 patch-cover
 
 echo "== every planted bug in scripts/plants ran"
 for patch in scripts/plants/*.patch; do

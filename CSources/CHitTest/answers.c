@@ -1098,6 +1098,17 @@ void htq_drop_answers(ht_tree *t) {
     t->hq.calm = 0;
 }
 
+/* The cells of the grid that box `b` (root space) reaches: columns r[0]..r[1], rows
+ * r[2]..r[3]; 0 when it misses the grid. */
+static int grid_range(const answer_grid *g, ht_box b, int32_t r[4]) {
+    if (ht_box_disjoint_closed(b, (ht_box){g->gx0, g->gy0, g->gx1, g->gy1})) return 0;
+    r[0] = grid_cell((fmax(b.x0, g->gx0) - g->gx0) * g->sx, g->nx);
+    r[1] = grid_cell((fmin(b.x1, g->gx1) - g->gx0) * g->sx, g->nx);
+    r[2] = grid_cell((fmax(b.y0, g->gy0) - g->gy0) * g->sy, g->ny);
+    r[3] = grid_cell((fmin(b.y1, g->gy1) - g->gy0) * g->sy, g->ny);
+    return 1;
+}
+
 void htq_answers_touch(ht_tree *t, int32_t s) {
     answer_grid *g = &t->hq.answers;
     ht_box b;
@@ -1107,11 +1118,9 @@ void htq_answers_touch(ht_tree *t, int32_t s) {
         htq_drop_answers(t);
         return;
     }
-    if (ht_box_disjoint_closed(b, (ht_box){g->gx0, g->gy0, g->gx1, g->gy1})) return;
-    int32_t ix0 = grid_cell((fmax(b.x0, g->gx0) - g->gx0) * g->sx, g->nx);
-    int32_t ix1 = grid_cell((fmin(b.x1, g->gx1) - g->gx0) * g->sx, g->nx);
-    int32_t iy0 = grid_cell((fmax(b.y0, g->gy0) - g->gy0) * g->sy, g->ny);
-    int32_t iy1 = grid_cell((fmin(b.y1, g->gy1) - g->gy0) * g->sy, g->ny);
+    int32_t r[4];
+    if (!grid_range(g, b, r)) return;
+    int32_t ix0 = r[0], ix1 = r[1], iy0 = r[2], iy1 = r[3];
     /* A grid the single queries started drops out when a change reaches a wide part of it
      * (a scroll): starting it again costs less than marking its cells, and it is started only
      * again only after as many queries as started it (htq_learned_answer). */
@@ -1147,14 +1156,12 @@ int htq_answers_edges_before(ht_tree *t, int32_t s) {
     if (!t->hq.edges && !(t->hq.edges = malloc(sizeof *t->hq.edges))) return 0; /* the whole reach */
     htq_edges *e = t->hq.edges;
     e->node = -1;
-    /* The subtree in pre-order, without recursion: at most EDGE_NODES nodes. */
+    /* The subtree in pre-order, without recursion, listed before any is measured (a bigger
+     * one, a scrolled table, costs only the links walked): at most EDGE_NODES nodes. */
     int32_t count = 0;
     for (int32_t c = s;;) {
         if (count == EDGE_NODES) return 0;
-        e->slots[count] = c;
-        int kind = node_edges(t, c, &e->outer[count], &e->inner[count]);
-        if (kind == BOX_UNBOUNDED) return 0; /* a hook or hits outside: the whole reach */
-        e->kinds[count++] = kind;
+        e->slots[count++] = c;
         if (t->first[c] >= 0) {
             c = t->first[c];
             continue;
@@ -1162,6 +1169,10 @@ int htq_answers_edges_before(ht_tree *t, int32_t s) {
         while (c != s && t->next[c] < 0) c = t->parent[c];
         if (c == s) break;
         c = t->next[c];
+    }
+    for (int32_t i = 0; i < count; i++) {
+        e->kinds[i] = node_edges(t, e->slots[i], &e->outer[i], &e->inner[i]);
+        if (e->kinds[i] == BOX_UNBOUNDED) return 0; /* a hook or hits outside: the whole reach */
     }
     e->node = s;
     e->count = count;
@@ -1171,11 +1182,9 @@ int htq_answers_edges_before(ht_tree *t, int32_t s) {
 /* Marks UNKNOWN the cells of the grid that `b` (root space) reaches, but for those whose every
  * point lies in `keep`; returns how many. */
 static size_t mark_outside(answer_grid *g, ht_box b, ht_box keep) {
-    if (ht_box_disjoint_closed(b, (ht_box){g->gx0, g->gy0, g->gx1, g->gy1})) return 0;
-    int32_t ix0 = grid_cell((fmax(b.x0, g->gx0) - g->gx0) * g->sx, g->nx);
-    int32_t ix1 = grid_cell((fmin(b.x1, g->gx1) - g->gx0) * g->sx, g->nx);
-    int32_t iy0 = grid_cell((fmax(b.y0, g->gy0) - g->gy0) * g->sy, g->ny);
-    int32_t iy1 = grid_cell((fmin(b.y1, g->gy1) - g->gy0) * g->sy, g->ny);
+    int32_t r[4];
+    if (!grid_range(g, b, r)) return 0;
+    int32_t ix0 = r[0], ix1 = r[1], iy0 = r[2], iy1 = r[3];
     double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
     double slack = ht_box_slack((ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
     /* The columns whose cells lie in `keep` across (kx0..kx1, empty when kx0 > kx1): the cell's
@@ -1210,34 +1219,18 @@ int htq_answers_edges_after(ht_tree *t, int32_t s) {
     if (!e || e->node != s) return 0;
     e->node = -1;
     size_t marked = 0;
-    /* The subtree kept its nodes and their order (the change keeps the candidates): the same
-     * pre-order, each node measured again. */
-    int32_t i = 0;
-    for (int32_t c = s;;) {
-        if (i == e->count || e->slots[i] != c) {
-            /* Not the subtree measured (cannot happen): its old boxes, then its whole reach. */
-            for (int32_t k = 0; k < e->count; k++)
-                if (e->kinds[k] == BOX_BOUNDED) marked += mark_outside(g, e->outer[k], EMPTY_BOX);
-            return 0;
-        }
+    /* The change kept the subtree's nodes (it keeps the candidates): those measured before,
+     * each measured again. An empty meet of the two inner boxes keeps no cell. */
+    for (int32_t i = 0; i < e->count; i++) {
         ht_box outer, inner;
-        int kind = node_edges(t, c, &outer, &inner);
+        int kind = node_edges(t, e->slots[i], &outer, &inner);
         if (kind == BOX_UNBOUNDED) {
             htq_drop_answers(t);
             return 1;
         }
         ht_box keep = box_meet(inner, e->inner[i]);
-        if (box_empty(inner) || box_empty(e->inner[i])) keep = EMPTY_BOX;
         if (e->kinds[i] == BOX_BOUNDED) marked += mark_outside(g, e->outer[i], keep);
         if (kind == BOX_BOUNDED) marked += mark_outside(g, outer, keep);
-        i++;
-        if (t->first[c] >= 0) {
-            c = t->first[c];
-            continue;
-        }
-        while (c != s && t->next[c] < 0) c = t->parent[c];
-        if (c == s) break;
-        c = t->next[c];
     }
     /* A grid the single queries started drops out when a change reaches a wide part of it, as
      * in htq_answers_touch. */

@@ -146,14 +146,23 @@ static inline int in_range(const int32_t r[4], int32_t ix, int32_t iy) {
     return r[0] <= ix && ix <= r[1] && r[2] <= iy && iy <= r[3];
 }
 
-/* Does candidate `x` surely cover cell (ix, iy) of `b`, so that nothing after it in search
- * order can be reached there? */
-static int covers_cell(const block *b, const cand_box *x, int kind, int32_t ix, int32_t iy) {
+/* A grid's cell size and the slack around its cells. */
+typedef struct cell_geom {
+    double cw, ch, eps;
+} cell_geom;
+
+static cell_geom cell_geom_of(const block *b) {
+    return (cell_geom){(b->gx1 - b->gx0) / b->nx, (b->gy1 - b->gy0) / b->ny,
+                       ht_box_slack((ht_box){b->gx0, b->gy0, b->gx1, b->gy1})};
+}
+
+/* Does candidate `x` surely cover cell (ix, iy) of `b` (whose geometry is `cg`), so that
+ * nothing after it in search order can be reached there? */
+static int covers_cell(const block *b, const cell_geom *cg, const cand_box *x, int kind, int32_t ix,
+                       int32_t iy) {
     if (kind != BOX_BOUNDED || !x->covers) return 0;
-    double cw = (b->gx1 - b->gx0) / b->nx, ch = (b->gy1 - b->gy0) / b->ny;
-    double eps = ht_box_slack((ht_box){b->gx0, b->gy0, b->gx1, b->gy1});
-    double cx0 = b->gx0 + ix * cw - eps, cx1 = b->gx0 + (ix + 1) * cw + eps;
-    double cy0 = b->gy0 + iy * ch - eps, cy1 = b->gy0 + (iy + 1) * ch + eps;
+    double cx0 = b->gx0 + ix * cg->cw - cg->eps, cx1 = b->gx0 + (ix + 1) * cg->cw + cg->eps;
+    double cy0 = b->gy0 + iy * cg->ch - cg->eps, cy1 = b->gy0 + (iy + 1) * cg->ch + cg->eps;
     return x->inner.x0 <= cx0 && cx1 < x->inner.x1 && x->inner.y0 <= cy0 && cy1 < x->inner.y1;
 }
 
@@ -165,6 +174,7 @@ static int covers_cell(const block *b, const cand_box *x, int kind, int32_t ix, 
 static size_t fill_cells(const block *b, const cand_box *boxes, const int *kinds, uint8_t *covered,
                          uint32_t *counts, uint32_t *items) {
     int32_t nx = b->nx;
+    cell_geom cg = cell_geom_of(b);
     size_t total = 0;
     memset(covered, 0, (size_t)nx * (size_t)b->ny);
     for (int32_t k = 0; k < b->count; k++) {
@@ -179,7 +189,7 @@ static size_t fill_cells(const block *b, const cand_box *boxes, const int *kinds
                 if (items) items[counts[c]++] = (uint32_t)k;
                 else counts[c]++;
                 total++;
-                if (may_cover && covers_cell(b, x, kinds[k], ix, iy)) covered[c] = 1;
+                if (may_cover && covers_cell(b, &cg, x, kinds[k], ix, iy)) covered[c] = 1;
             }
         }
     }
@@ -504,9 +514,9 @@ static int push_item(item_buf *q, uint32_t k) {
  * the cell. Where `k` covered the cell before, the old list ended at it and the candidates that
  * follow are found again from their rows. Exactly what fill_cells makes from the new boxes.
  */
-static ht_status patch_cell(const ht_tree *t, const block *b, int32_t k, const cand_box *was,
-                            const cand_box *now, const int32_t rnow[4], int32_t ix, int32_t iy,
-                            item_buf *out) {
+static ht_status patch_cell(const ht_tree *t, const block *b, const cell_geom *cg, int32_t k,
+                            const cand_box *was, const cand_box *now, const int32_t rnow[4],
+                            int32_t ix, int32_t iy, item_buf *out) {
     size_t c = (size_t)iy * (size_t)b->nx + (size_t)ix;
     const uint32_t *l = b->items + b->cell_start[c];
     size_t n = b->cell_start[c + 1] - b->cell_start[c];
@@ -519,7 +529,7 @@ static ht_status patch_cell(const ht_tree *t, const block *b, int32_t k, const c
         if (put && (uint32_t)k < l[i]) {
             put = 0;
             if (!push_item(out, (uint32_t)k)) return HT_E_NO_MEMORY;
-            if (covers_cell(b, now, BOX_BOUNDED, ix, iy)) return HT_OK;
+            if (covers_cell(b, cg, now, BOX_BOUNDED, ix, iy)) return HT_OK;
         }
         if (!push_item(out, l[i])) return HT_E_NO_MEMORY;
     }
@@ -528,19 +538,19 @@ static ht_status patch_cell(const ht_tree *t, const block *b, int32_t k, const c
         if (!listed && n > 0) {
             cand_box last;
             int kind = child_box(t, b->kids[l[n - 1]].slot, &last);
-            if (covers_cell(b, &last, kind, ix, iy)) return HT_OK;
+            if (covers_cell(b, cg, &last, kind, ix, iy)) return HT_OK;
         }
         if (!push_item(out, (uint32_t)k)) return HT_E_NO_MEMORY;
-        if (covers_cell(b, now, BOX_BOUNDED, ix, iy)) return HT_OK;
+        if (covers_cell(b, cg, now, BOX_BOUNDED, ix, iy)) return HT_OK;
     }
-    if (!(listed && covers_cell(b, was, BOX_BOUNDED, ix, iy))) return HT_OK;
+    if (!(listed && covers_cell(b, cg, was, BOX_BOUNDED, ix, iy))) return HT_OK;
     for (int32_t j = k + 1; j < b->count; j++) {
         cand_box x;
         int32_t r[4];
         int kind = child_box(t, b->kids[j].slot, &x);
         if (!cell_range(b, &x, kind, r) || !in_range(r, ix, iy)) continue;
         if (!push_item(out, (uint32_t)j)) return HT_E_NO_MEMORY;
-        if (covers_cell(b, &x, kind, ix, iy)) return HT_OK;
+        if (covers_cell(b, cg, &x, kind, ix, iy)) return HT_OK;
     }
     return HT_OK;
 }
@@ -628,6 +638,7 @@ static ht_status patch_block(const ht_tree *t, block *b, int32_t s, int *done) {
         int32_t ix0 = rw[0] < rn[0] ? rw[0] : rn[0], ix1 = rw[1] > rn[1] ? rw[1] : rn[1];
         int32_t iy0 = rw[2] < rn[2] ? rw[2] : rn[2], iy1 = rw[3] > rn[3] ? rw[3] : rn[3];
         size_t span = (size_t)(ix1 - ix0 + 1) * (size_t)(iy1 - iy0 + 1), ncl = 0;
+        cell_geom cg = cell_geom_of(b);
         cell_list *cells = malloc(span * sizeof *cells);
         item_buf buf = {NULL, 0, 0};
         ht_status st = cells ? HT_OK : HT_E_NO_MEMORY;
@@ -636,7 +647,7 @@ static ht_status patch_block(const ht_tree *t, block *b, int32_t s, int *done) {
             for (int32_t ix = ix0; ix <= ix1 && st == HT_OK; ix++) {
                 if (!in_range(rw, ix, iy) && !in_range(rn, ix, iy)) continue;
                 size_t at = buf.n;
-                st = patch_cell(t, b, k, &was, &now, rn, ix, iy, &buf);
+                st = patch_cell(t, b, &cg, k, &was, &now, rn, ix, iy, &buf);
                 cells[ncl++] = (cell_list){(size_t)iy * (size_t)b->nx + (size_t)ix, at, buf.n - at};
             }
         /* More items than a grid of this size may hold: a build would coarsen it. */

@@ -25,16 +25,13 @@
  */
 #include <hittest.h>
 
+#define CHECK_NAME "answers_check"
+#include "check_support.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static unsigned long long rng_state;
-static double unit(void) {
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(rng_state >> 11) / 9007199254740992.0;
-}
-static int below(int n) { return (int)(unit() * n); }
 /* Multiples of 1/64: exact in binary, so edges are exact numbers and coincide often. */
 static double q64(double v) { return floor(v * 64) / 64; }
 

@@ -15,17 +15,14 @@
  */
 #include <hittest.h>
 
+#define CHECK_NAME "differential"
+#include "check_support.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned long long rng_state;
-static double unit(void) {
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(rng_state >> 11) / 9007199254740992.0;
-}
-static int below(int n) { return (int)(unit() * n); }
 
 #define MAX_NODES 160
 #define POINTS 600

@@ -23,69 +23,30 @@
  */
 #include <hittest.h>
 
+#define CHECK_NAME "patch_check"
+#include "check_support.h"
+
 #include "../internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static unsigned long long rng_state = 0xB10C5ull;
-static double unit(void) {
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(rng_state >> 11) / 9007199254740992.0;
-}
-static int below(int n) { return (int)(unit() * n); }
 
 #define PINS 600
 #define SIDE 1000.0
 #define POINTS 4000
 
-static int failed(const char *what, ht_status st) {
-    fprintf(stderr, "patch_check: %s: %s\n", what, ht_status_string(st));
-    return 1;
-}
-
-static ht_node add(ht_tree *t, ht_node parent, double cx, double cy, double w, double h) {
-    ht_node n;
-    if (ht_node_create(t, &n) != HT_OK) return HT_NULL_NODE;
-    ht_node_set_bounds(t, n, 0, 0, w, h);
-    ht_node_set_center(t, n, cx, cy);
-    if (ht_node_attach(t, n, parent, INT32_MAX) != HT_OK) return HT_NULL_NODE;
-    return n;
-}
-
-/* The answers of `t` from `root` at `xy`: bulk (with the answer grid) and single. */
-static int answers(ht_tree *t, ht_node root, const double *xy, int n, ht_node *bulk, ht_node *single) {
-    ht_status st;
-    if ((st = ht_tree_prepare(t)) != HT_OK) return failed("prepare", st);
-    if ((st = ht_tree_hit_test_points(t, root, xy, (size_t)n, NULL, bulk)) != HT_OK) return failed("bulk", st);
-    for (int i = 0; i < n; i++)
-        if ((st = ht_tree_hit_test(t, root, xy[2 * i], xy[2 * i + 1], NULL, &single[i])) != HT_OK)
-            return failed("single", st);
-    return 0;
-}
-
 /* The corners and edge middles of `node`'s region, each with its neighbours one ulp away, in
  * the window's space, appended to `xy` from index `n`. */
-static int edge_points(ht_tree *t, ht_node node, ht_node root, double *xy, int n) {
+static int region_points(ht_tree *t, ht_node node, ht_node root, double *xy, int n) {
     ht_node_record r;
     if (ht_node_get_record(t, node, &r) != HT_OK) return n;
     double x0 = r.bounds_x - r.inset_left, y0 = r.bounds_y - r.inset_top;
     double x1 = r.bounds_x + r.bounds_w + r.inset_right, y1 = r.bounds_y + r.bounds_h + r.inset_bottom;
     double px[3] = {x0, (x0 + x1) / 2, x1}, py[3] = {y0, (y0 + y1) / 2, y1};
     for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++) {
-            double xs[3] = {nextafter(px[a], -INFINITY), px[a], nextafter(px[a], INFINITY)};
-            double ys[3] = {nextafter(py[b], -INFINITY), py[b], nextafter(py[b], INFINITY)};
-            for (int i = 0; i < 3 && n < POINTS; i++)
-                for (int j = 0; j < 3 && n < POINTS; j++) {
-                    double wx, wy;
-                    if (ht_tree_convert_point(t, node, root, xs[i], ys[j], &wx, &wy) != HT_OK) continue;
-                    xy[2 * n] = wx;
-                    xy[2 * n + 1] = wy;
-                    n++;
-                }
-        }
+        for (int b = 0; b < 3; b++) n = check_edge_points(t, node, root, px[a], py[b], xy, n, POINTS);
     return n;
 }
 
@@ -120,20 +81,21 @@ int main(int argc, char **argv) {
     static ht_node pins[PINS];
     ht_tree *t;
     ht_status st;
-    if ((st = ht_tree_create(0, &t)) != HT_OK) return failed("create", st);
+    rng_state = 0xB10C5ull;
+    if ((st = ht_tree_create(0, &t)) != HT_OK) return check_failed("create", st);
     ht_node root;
     ht_node_create(t, &root);
     ht_node_set_bounds(t, root, 0, 0, SIDE, SIDE);
     ht_node_set_center(t, root, SIDE / 2, SIDE / 2);
-    ht_node map = add(t, root, SIDE / 2, SIDE / 2, SIDE, SIDE);
-    if (map == HT_NULL_NODE) return failed("build", HT_E_NO_MEMORY);
+    ht_node map = check_add(t, root, SIDE / 2, SIDE / 2, SIDE, SIDE);
+    if (map == HT_NULL_NODE) return check_failed("build", HT_E_NO_MEMORY);
     for (int i = 0; i < PINS; i++) {
         int wide = below(10) == 0;
         double w = wide ? 150 + unit() * 450 : 6 + unit() * 30, h = wide ? 150 + unit() * 450 : 6 + unit() * 30;
         double cx = unit() * SIDE, cy = unit() * SIDE;
         if (i < 4) cx = i % 2 ? SIDE : 0, cy = i / 2 ? SIDE : 0; /* on the extent's edges */
-        ht_node p = pins[i] = add(t, map, cx, cy, w, h);
-        if (p == HT_NULL_NODE) return failed("build", HT_E_NO_MEMORY);
+        ht_node p = pins[i] = check_add(t, map, cx, cy, w, h);
+        if (p == HT_NULL_NODE) return check_failed("build", HT_E_NO_MEMORY);
         switch (below(20)) {
         case 0: {
             ht_affine m = {cos(0.5), sin(0.5), -sin(0.5), cos(0.5), 0, 0};
@@ -146,12 +108,12 @@ int main(int argc, char **argv) {
         case 4: ht_node_set_flags(t, p, HT_FLAG_HIDDEN); break;
         default: break;
         }
-        if (below(4) == 0) add(t, p, w / 2, h / 2, w / 3, h / 3);
+        if (below(4) == 0) check_add(t, p, w / 2, h / 2, w / 3, h / 3);
     }
-    if ((st = ht_tree_prepare(t)) != HT_OK) return failed("prepare", st);
-    if ((st = ht_tree_prepare_points(t, root)) != HT_OK) return failed("prepare points", st);
+    if ((st = ht_tree_prepare(t)) != HT_OK) return check_failed("prepare", st);
+    if ((st = ht_tree_prepare_points(t, root)) != HT_OK) return check_failed("prepare points", st);
     int32_t ms;
-    if ((st = resolve(t, map, &ms)) != HT_OK) return failed("resolve", st);
+    if ((st = resolve(t, map, &ms)) != HT_OK) return check_failed("resolve", st);
     if (!t->hq.blocks[ms] || t->hq.blocks[ms]->nx == 0) {
         fprintf(stderr, "patch_check: the map's block has no grid; this check assumes one\n");
         return 1;
@@ -160,8 +122,8 @@ int main(int argc, char **argv) {
     long compared = 0;
     for (int step = 0; step < steps; step++) {
         ht_node changed[2] = {pins[below(PINS)], pins[below(PINS)]};
-        int n = edge_points(t, changed[0], root, xy, 0);
-        n = edge_points(t, changed[1], root, xy, n);
+        int n = region_points(t, changed[0], root, xy, 0);
+        n = region_points(t, changed[1], root, xy, n);
         int batch = below(5) == 0;
         if (batch) ht_tree_begin_batch(t);
         int kind = below(20);
@@ -178,16 +140,16 @@ int main(int argc, char **argv) {
         } else {
             st = ht_node_attach(t, changed[0], map, below(PINS)); /* a new place in the order */
         }
-        if (st != HT_OK) return failed("change", st);
+        if (st != HT_OK) return check_failed("change", st);
         if (batch) ht_tree_end_batch(t);
-        if (below(3) == 0 && (st = ht_tree_prepare_points(t, root)) != HT_OK) return failed("prepare points", st);
-        if ((st = ht_tree_prepare(t)) != HT_OK) return failed("prepare", st);
+        if (below(3) == 0 && (st = ht_tree_prepare_points(t, root)) != HT_OK) return check_failed("prepare points", st);
+        if ((st = ht_tree_prepare(t)) != HT_OK) return check_failed("prepare", st);
         if (validate && (st = ht_tree_validate(t)) != HT_OK) {
             fprintf(stderr, "patch_check: step %d: validate: %s\n", step, ht_status_string(st));
             return 1;
         }
-        n = edge_points(t, changed[0], root, xy, n);
-        n = edge_points(t, changed[1], root, xy, n);
+        n = region_points(t, changed[0], root, xy, n);
+        n = region_points(t, changed[1], root, xy, n);
         while (n < POINTS) {
             xy[2 * n] = unit() * (SIDE + 40) - 20;
             xy[2 * n + 1] = unit() * (SIDE + 40) - 20;
@@ -196,12 +158,12 @@ int main(int argc, char **argv) {
         void *buf;
         size_t len;
         ht_tree *fresh;
-        if ((st = ht_tree_save(t, &buf, &len)) != HT_OK) return failed("save", st);
-        if ((st = ht_tree_load(buf, len, &fresh)) != HT_OK) return failed("load", st);
+        if ((st = ht_tree_save(t, &buf, &len)) != HT_OK) return check_failed("save", st);
+        if ((st = ht_tree_load(buf, len, &fresh)) != HT_OK) return check_failed("load", st);
         ht_free(buf);
         if (ht_tree_prepare(fresh) != HT_OK || ht_tree_prepare_points(fresh, root) != HT_OK)
-            return failed("prepare the rebuild", HT_E_NO_MEMORY);
-        if (answers(t, root, xy, n, a_bulk, a_one) || answers(fresh, root, xy, n, b_bulk, b_one)) return 1;
+            return check_failed("prepare the rebuild", HT_E_NO_MEMORY);
+        if (check_answers(t, root, xy, n, a_bulk, a_one) || check_answers(fresh, root, xy, n, b_bulk, b_one)) return 1;
         ht_tree_destroy(fresh);
         for (int i = 0; i < n; i++) {
             if (a_bulk[i] != b_bulk[i] || a_one[i] != b_one[i]) {

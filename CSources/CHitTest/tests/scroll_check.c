@@ -22,62 +22,19 @@
  */
 #include <hittest.h>
 
+#define CHECK_NAME "scroll_check"
+#include "check_support.h"
+
 #include "../internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static unsigned long long rng_state = 0x5C2011ull;
-static double unit(void) {
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(rng_state >> 11) / 9007199254740992.0;
-}
-static int below(int n) { return (int)(unit() * n); }
 
 #define CELLS 200
 #define ROW 44.0
 #define POINTS 4000
-
-static int failed(const char *what, ht_status st) {
-    fprintf(stderr, "scroll_check: %s: %s\n", what, ht_status_string(st));
-    return 1;
-}
-
-static ht_node add(ht_tree *t, ht_node parent, double cx, double cy, double w, double h) {
-    ht_node n;
-    if (ht_node_create(t, &n) != HT_OK) return HT_NULL_NODE;
-    ht_node_set_bounds(t, n, 0, 0, w, h);
-    ht_node_set_center(t, n, cx, cy);
-    if (ht_node_attach(t, n, parent, INT32_MAX) != HT_OK) return HT_NULL_NODE;
-    return n;
-}
-
-/* The answers of `t` from `root` at `xy`: bulk (with the answer grid) and single. */
-static int answers(ht_tree *t, ht_node root, const double *xy, int n, ht_node *bulk, ht_node *single) {
-    ht_status st;
-    if ((st = ht_tree_prepare(t)) != HT_OK) return failed("prepare", st);
-    if ((st = ht_tree_hit_test_points(t, root, xy, (size_t)n, NULL, bulk)) != HT_OK) return failed("bulk", st);
-    for (int i = 0; i < n; i++)
-        if ((st = ht_tree_hit_test(t, root, xy[2 * i], xy[2 * i + 1], NULL, &single[i])) != HT_OK)
-            return failed("single", st);
-    return 0;
-}
-
-/* A point and its neighbours one ulp away, converted from `node`'s space to the window's. */
-static int edge_points(ht_tree *t, ht_node node, ht_node root, double x, double y, double *xy, int n) {
-    double xs[3] = {nextafter(x, -INFINITY), x, nextafter(x, INFINITY)};
-    double ys[3] = {nextafter(y, -INFINITY), y, nextafter(y, INFINITY)};
-    for (int i = 0; i < 3 && n < POINTS; i++)
-        for (int j = 0; j < 3 && n < POINTS; j++) {
-            double wx, wy;
-            if (ht_tree_convert_point(t, node, root, xs[i], ys[j], &wx, &wy) != HT_OK) continue;
-            xy[2 * n] = wx;
-            xy[2 * n + 1] = wy;
-            n++;
-        }
-    return n;
-}
 
 int main(int argc, char **argv) {
     int scrolls = argc > 1 ? atoi(argv[1]) : 400;
@@ -87,18 +44,19 @@ int main(int argc, char **argv) {
     static ht_node cells[CELLS];
     ht_tree *t;
     ht_status st;
-    if ((st = ht_tree_create(0, &t)) != HT_OK) return failed("create", st);
+    rng_state = 0x5C2011ull;
+    if ((st = ht_tree_create(0, &t)) != HT_OK) return check_failed("create", st);
     ht_node root;
     ht_node_create(t, &root);
     ht_node_set_bounds(t, root, 0, 0, 390, 844);
     ht_node_set_center(t, root, 195, 422);
-    add(t, root, 195, 30, 390, 60); /* a bar above the table */
-    ht_node table = add(t, root, 195, 452, 390, 744);
-    if (table == HT_NULL_NODE) return failed("build", HT_E_NO_MEMORY);
-    add(t, root, 195, 822, 390, 44); /* a bar below */
+    check_add(t, root, 195, 30, 390, 60); /* a bar above the table */
+    ht_node table = check_add(t, root, 195, 452, 390, 744);
+    if (table == HT_NULL_NODE) return check_failed("build", HT_E_NO_MEMORY);
+    check_add(t, root, 195, 822, 390, 44); /* a bar below */
     for (int i = 0; i < CELLS; i++) {
-        ht_node c = cells[i] = add(t, table, 195 + (unit() - 0.5) * 20, ROW * i + ROW / 2, 390 - unit() * 40, ROW);
-        if (c == HT_NULL_NODE) return failed("build", HT_E_NO_MEMORY);
+        ht_node c = cells[i] = check_add(t, table, 195 + (unit() - 0.5) * 20, ROW * i + ROW / 2, 390 - unit() * 40, ROW);
+        if (c == HT_NULL_NODE) return check_failed("build", HT_E_NO_MEMORY);
         int kind = below(10);
         if (kind == 0) {
             ht_affine m = {cos(0.3), sin(0.3), -sin(0.3), cos(0.3), 0, 0};
@@ -112,13 +70,13 @@ int main(int argc, char **argv) {
         } else if (kind == 4) {
             ht_node_set_flags(t, c, HT_FLAG_HIDDEN);
         }
-        add(t, c, 340, ROW / 2, 44, 30); /* a button */
-        if (below(3) == 0) add(t, c, 60, ROW / 2, 100, 20); /* a label that takes touches */
+        check_add(t, c, 340, ROW / 2, 44, 30); /* a button */
+        if (below(3) == 0) check_add(t, c, 60, ROW / 2, 100, 20); /* a label that takes touches */
     }
-    if ((st = ht_tree_prepare(t)) != HT_OK) return failed("prepare", st);
-    if ((st = ht_tree_prepare_points(t, root)) != HT_OK) return failed("prepare points", st);
+    if ((st = ht_tree_prepare(t)) != HT_OK) return check_failed("prepare", st);
+    if ((st = ht_tree_prepare_points(t, root)) != HT_OK) return check_failed("prepare points", st);
     int32_t ts;
-    if ((st = resolve(t, table, &ts)) != HT_OK) return failed("resolve", st);
+    if ((st = resolve(t, table, &ts)) != HT_OK) return check_failed("resolve", st);
     const block *own = t->hq.blocks[ts];
     if (!own || own->nx == 0) {
         fprintf(stderr, "scroll_check: the table's block has no grid; this check assumes one\n");
@@ -138,14 +96,14 @@ int main(int argc, char **argv) {
         int batch = below(5) == 0;
         if (batch) ht_tree_begin_batch(t);
         uint64_t before = t->hq.builds;
-        if ((st = ht_node_set_bounds(t, table, ox, oy, 390, 744)) != HT_OK) return failed("scroll", st);
+        if ((st = ht_node_set_bounds(t, table, ox, oy, 390, 744)) != HT_OK) return check_failed("scroll", st);
         if (batch) ht_tree_end_batch(t);
         if (t->hq.dirty[ts]) {
             fprintf(stderr, "scroll_check: step %d: a scroll marked the scrolled view's block out of date\n", step);
             return 1;
         }
-        if (below(3) == 0 && (st = ht_tree_prepare_points(t, root)) != HT_OK) return failed("prepare points", st);
-        if ((st = ht_tree_prepare(t)) != HT_OK) return failed("prepare", st);
+        if (below(3) == 0 && (st = ht_tree_prepare_points(t, root)) != HT_OK) return check_failed("prepare points", st);
+        if ((st = ht_tree_prepare(t)) != HT_OK) return check_failed("prepare", st);
         if (t->hq.blocks[ts] != own || t->hq.builds - before > 1) {
             fprintf(stderr, "scroll_check: step %d: a scroll rebuilt %llu blocks%s\n", step,
                     (unsigned long long)(t->hq.builds - before),
@@ -162,7 +120,7 @@ int main(int argc, char **argv) {
         int n = 0;
         double fx[3] = {ox, ox + 195, ox + 390}, fy[3] = {oy, oy + 372, oy + 744};
         for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) n = edge_points(t, table, root, fx[i], fy[j], xy, n);
+            for (int j = 0; j < 3; j++) n = check_edge_points(t, table, root, fx[i], fy[j], xy, n, POINTS);
         int first = (int)floor(oy / ROW) - 1;
         for (int k = first; k <= first + 20; k++) {
             if (k < 0 || k >= CELLS) continue;
@@ -170,10 +128,10 @@ int main(int argc, char **argv) {
             if (ht_node_get_record(t, cells[k], &r) != HT_OK) continue;
             double x0 = r.bounds_x - r.inset_left, y0 = r.bounds_y - r.inset_top;
             double x1 = r.bounds_x + r.bounds_w + r.inset_right, y1 = r.bounds_y + r.bounds_h + r.inset_bottom;
-            n = edge_points(t, cells[k], root, x0, y0, xy, n);
-            n = edge_points(t, cells[k], root, x1, y1, xy, n);
-            n = edge_points(t, cells[k], root, (x0 + x1) / 2, y0, xy, n);
-            n = edge_points(t, cells[k], root, x1, (y0 + y1) / 2, xy, n);
+            n = check_edge_points(t, cells[k], root, x0, y0, xy, n, POINTS);
+            n = check_edge_points(t, cells[k], root, x1, y1, xy, n, POINTS);
+            n = check_edge_points(t, cells[k], root, (x0 + x1) / 2, y0, xy, n, POINTS);
+            n = check_edge_points(t, cells[k], root, x1, (y0 + y1) / 2, xy, n, POINTS);
         }
         while (n < POINTS) {
             xy[2 * n] = unit() * 430 - 20;
@@ -183,12 +141,12 @@ int main(int argc, char **argv) {
         void *buf;
         size_t len;
         ht_tree *fresh;
-        if ((st = ht_tree_save(t, &buf, &len)) != HT_OK) return failed("save", st);
-        if ((st = ht_tree_load(buf, len, &fresh)) != HT_OK) return failed("load", st);
+        if ((st = ht_tree_save(t, &buf, &len)) != HT_OK) return check_failed("save", st);
+        if ((st = ht_tree_load(buf, len, &fresh)) != HT_OK) return check_failed("load", st);
         ht_free(buf);
         if (ht_tree_prepare(fresh) != HT_OK || ht_tree_prepare_points(fresh, root) != HT_OK)
-            return failed("prepare the rebuild", HT_E_NO_MEMORY);
-        if (answers(t, root, xy, n, a_bulk, a_one) || answers(fresh, root, xy, n, b_bulk, b_one)) return 1;
+            return check_failed("prepare the rebuild", HT_E_NO_MEMORY);
+        if (check_answers(t, root, xy, n, a_bulk, a_one) || check_answers(fresh, root, xy, n, b_bulk, b_one)) return 1;
         ht_tree_destroy(fresh);
         for (int i = 0; i < n; i++) {
             if (a_bulk[i] != b_bulk[i] || a_one[i] != b_one[i]) {
