@@ -29,6 +29,10 @@ package protocol AutoLayoutAttachment: AnyObject {
     /// `view` was removed from `oldSuperview`; called on the record of the view, else on the
     /// record of the old tree's root.
     func viewDidLeave(_ view: View, from oldSuperview: View)
+    /// The view of this record is being deinitialized: every reference Auto Layout holds to it
+    /// without retaining it must be cleared now (the record itself may live on, held by
+    /// constraints that name the view).
+    func viewWillDeinit()
 }
 
 /// The four animatable attributes the core's setters report (SEMANTICS A1).

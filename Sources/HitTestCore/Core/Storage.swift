@@ -38,8 +38,10 @@ import Darwin
 //   `removeFromSuperview()` (superview, window; the view's input record, dropped first in
 //   `deinit`, clears its recognizers' view), `Window`/`ViewController` (controller), the
 //   application's `deinit` and `removeWindow` (the window's application, HitTestInput),
-//   `CoreTree.unregister` (the index's slot). So a stored unretained reference is either nil or
-//   a live object.
+//   `CoreTree.unregister` (the index's slot); Auto Layout's records of a view (HitTestLayout,
+//   which holds its views through `Unretained` only: see its Storage.swift) are cleared by the
+//   view's `deinit` through `AutoLayoutAttachment.viewWillDeinit()`. So a stored unretained
+//   reference is either nil or a live object.
 // - Borrowed references (`Unretained.withObject`) are used only inside the call, while the
 //   reference is known live (see above) and nothing in the body can release the object.
 
@@ -48,27 +50,27 @@ import Darwin
 /// An unretained reference (`unowned(unsafe)`) that can be nil: no retain on store, no weak
 /// side table; loads through `object` retain the result as a strong reference would.
 /// Invariant: see "Back references are cleared before their target dies" above.
-struct Unretained<Object: AnyObject> {
+package struct Unretained<Object: AnyObject> {
     private var reference: Unmanaged<Object>?
 
     /// A reference to `object` (nil: none), not retained.
-    @inline(__always) init(_ object: Object?) {
+    @inline(__always) package init(_ object: Object?) {
         reference = object.map { Unmanaged.passUnretained($0) }
     }
 
     /// The referenced object (a strong reference from here on), or nil.
-    @inline(__always) var object: Object? { reference?.takeUnretainedValue() }
+    @inline(__always) package var object: Object? { reference?.takeUnretainedValue() }
 
     /// Whether a reference is held (no retain).
-    @inline(__always) var isNil: Bool { reference == nil }
+    @inline(__always) package var isNil: Bool { reference == nil }
 
     /// Whether both refer to the same object (or both to none).
-    @inline(__always) func isIdentical(to other: Unretained<Object>) -> Bool {
+    @inline(__always) package func isIdentical(to other: Unretained<Object>) -> Bool {
         reference?.toOpaque() == other.reference?.toOpaque()
     }
 
     /// Runs `body` on the object without retaining it; nil if there is none.
-    @inline(__always) func withObject<R>(_ body: (Object) -> R) -> R? {
+    @inline(__always) package func withObject<R>(_ body: (Object) -> R) -> R? {
         reference?._withUnsafeGuaranteedRef(body)
     }
 }

@@ -261,6 +261,8 @@ open class View: Responder {
         // The input record goes first: its recognizers refer to this view unretained and lose
         // it now, before any subview's deinit runs (HitTestInput/Storage.swift).
         inputAttachment = nil
+        // Auto Layout refers to the view without retaining it (HitTestLayout/Storage.swift).
+        layoutState.autoLayout?.viewWillDeinit()
         // Release deep subtrees iteratively: a 100,000-deep chain must not recurse in deinit.
         var pending = storedSubviews
         storedSubviews = []

@@ -61,13 +61,15 @@ public final class LayoutConstraint: CustomStringConvertible {
     enum Kind { case user, autoresizingMask, contentSize }
 
     /// The item on the left side (a `View` or a `LayoutGuide`); nil once it is deallocated.
-    public private(set) weak var firstItem: AnyObject?
+    public var firstItem: AnyObject? { first.object }
+    private let first: LayoutItemReference
     /// The attribute of `firstItem`.
     public let firstAttribute: Attribute
     /// The relation between the two sides.
     public let relation: Relation
     /// The item on the right side, nil for a constant-only constraint.
-    public private(set) weak var secondItem: AnyObject?
+    public var secondItem: AnyObject? { second.object }
+    private let second: LayoutItemReference
     /// The attribute of `secondItem` (`.notAnAttribute` without one).
     public let secondAttribute: Attribute
     /// The factor on the right side.
@@ -121,8 +123,13 @@ public final class LayoutConstraint: CustomStringConvertible {
     let kind: Kind
     /// Whether the constraint is active (installed).
     var active = false
-    /// The view it is listed on (`View.constraints`).
-    weak var installedOn: View?
+    /// The view it is listed on (`View.constraints`), unretained: set only while it is in that
+    /// view's record (`installed`), which the view's `deinit` clears.
+    var installedOn: View? {
+        get { installedOnReference.object }
+        set { installedOnReference = Unretained(newValue) }
+    }
+    private var installedOnReference = Unretained<View>(nil)
     /// The engine holding it while active.
     weak var engine: LayoutEngine?
     /// Its handle in the solver, -1 when not in it (inactive or broken).
@@ -176,10 +183,10 @@ public final class LayoutConstraint: CustomStringConvertible {
                 "LayoutConstraint: invalid pairing of layout attributes \(attribute) and \(toAttribute): a location pairs only with a location of the same axis")
             precondition(multiplier != 0, "LayoutConstraint: a multiplier of 0 with a location attribute creates an illegal constraint")
         }
-        firstItem = item
+        first = LayoutItemReference(item)
         firstAttribute = attribute
         self.relation = relatedBy
-        secondItem = hasSecond ? toItem : nil
+        second = LayoutItemReference(hasSecond ? toItem : nil)
         secondAttribute = hasSecond ? toAttribute : .notAnAttribute
         self.multiplier = hasSecond ? multiplier : 0
         self.constant = constant
@@ -190,10 +197,10 @@ public final class LayoutConstraint: CustomStringConvertible {
     /// pins and intrinsic content sizes.
     init(internal kind: Kind, item: AnyObject, attribute: Attribute, relation: Relation, constant: Double, priority: LayoutPriority, variable: Int64) {
         self.kind = kind
-        firstItem = item
+        first = LayoutItemReference(item)
         firstAttribute = attribute
         self.relation = relation
-        secondItem = nil
+        second = LayoutItemReference(nil)
         secondAttribute = .notAnAttribute
         multiplier = 0
         self.constant = constant
@@ -428,4 +435,24 @@ extension LayoutConstraint.Attribute {
         default: return nil
         }
     }
+}
+
+/// A constraint's item as the constraint holds it: a view through its Auto Layout record (so the
+/// view gets no weak reference, whose side table would slow its every retain), anything else
+/// (a layout guide) weakly. Either way `object` is nil once the item is deallocated.
+struct LayoutItemReference {
+    private let node: AutoLayoutNode?
+    private weak var other: AnyObject?
+
+    init(_ item: AnyObject?) {
+        if let view = item as? View {
+            node = view.autoLayoutNode
+        } else {
+            node = nil
+            other = item
+        }
+    }
+
+    /// The item, or nil once it was deallocated.
+    var object: AnyObject? { node?.view ?? other }
 }

@@ -24,7 +24,20 @@ import HitTestCore
 //   superviews of the views whose frame changed, and their `layoutSubviews` apply the frames.
 
 /// A view's Auto Layout state, allocated the first time it takes part.
+///
+/// Auto Layout reaches a view only through its record: constraints, items and guides hold the
+/// record (or the view unretained), never a `weak` reference to the view, which would give
+/// every constrained view a side table and slow each of its retains (HitTestLayout/Storage.swift
+/// states the invariant). The record dies with its view, or lives on as an empty husk while a
+/// constraint still names it (`view` nil then, as UIKit's `firstItem` once the view is gone).
 final class AutoLayoutNode {
+    /// The view whose record this is; cleared by the view's `deinit` (`viewWillDeinit`).
+    private var viewReference: Unretained<View>
+    /// The view whose record this is; nil once it was deinitialized.
+    var view: View? { viewReference.object }
+
+    init(view: View) { viewReference = Unretained(view) }
+
     /// The engine of the tree this view is the root of.
     var ownedEngine: LayoutEngine?
     /// The view as an engine item, while a constraint uses it.
@@ -33,8 +46,9 @@ final class AutoLayoutNode {
     var installed: [LayoutConstraint] = []
     /// The active constraints with this view, or one of its guides, as an item.
     var affecting: [LayoutConstraint] = []
-    /// How many of its subviews are engine items (their frames are applied by `layoutSubviews`).
-    var hostedItems = 0
+    /// The engine items whose frames this view's `layoutSubviews` applies (its subviews' items,
+    /// each at its `hostIndex`).
+    var hosted: [EngineItem] = []
     /// The subviews' items whose frame `layoutSubviews` must apply: their solution moved, or
     /// their frame was set by hand since (the default `layoutSubviews` puts the engine's back).
     var pendingApply: [EngineItem] = []
@@ -53,11 +67,54 @@ final class AutoLayoutNode {
         guard let item, let engine = item.engine else { return }
         engine.queueIntrinsic(item)
     }
+
+    /// The view is being deinitialized: drops every unretained reference to it and what the
+    /// record held for it (its engine, its lists), as if the record died with it.
+    func viewWillDeinit() {
+        viewReference = Unretained(nil)
+        // The item stays in its engine until its constraints go; its internal constraints name
+        // this record, so the record lets go of it (no cycle keeps either alive).
+        item?.view = nil
+        item = nil
+        for c in installed { c.installedOn = nil }
+        installed = []
+        affecting = []
+        for it in hosted { it.host = nil }
+        hosted = []
+        pendingApply = []
+        marginsGuide?.owningView = nil
+        safeAreaGuide?.owningView = nil
+        for g in guides { g.owningView = nil }
+        ownedEngine = nil
+    }
+
+    /// Adds `it` to the items whose frames this view applies.
+    func host(_ it: EngineItem, of view: View) {
+        it.host = view
+        it.hostIndex = hosted.count
+        hosted.append(it)
+    }
+
+    /// Removes `it` from the items this view applies (O(1)).
+    func unhost(_ it: EngineItem) {
+        let last = hosted.removeLast()
+        if last !== it {
+            hosted[it.hostIndex] = last
+            last.hostIndex = it.hostIndex
+        }
+        it.host = nil
+    }
 }
 
 /// A view or custom guide in an engine: its four variables and its internal constraints.
 final class EngineItem {
-    weak var view: View?
+    /// The view it stands in, unretained: cleared by the view's `deinit` (through its record)
+    /// and when the item leaves its engine.
+    var view: View? {
+        get { viewReference.object }
+        set { viewReference = Unretained(newValue) }
+    }
+    private var viewReference = Unretained<View>(nil)
     weak var guide: LayoutGuide?
     weak var engine: LayoutEngine?
     /// Its engine's identity while in it (nil once removed): compared instead of loading the
@@ -73,8 +130,15 @@ final class EngineItem {
     var pins: [LayoutConstraint] = []
     /// Intrinsic-size constraints: width ≥, width ≤, height ≥, height ≤ (nil when absent).
     var intrinsic: [LayoutConstraint?] = [nil, nil, nil, nil]
-    /// The superview whose `hostedItems` counts this item.
-    weak var host: View?
+    /// The superview whose record hosts this item (`AutoLayoutNode.hosted`), unretained:
+    /// cleared when it leaves that list, which the superview's `deinit` empties.
+    var host: View? {
+        get { hostReference.object }
+        set { hostReference = Unretained(newValue) }
+    }
+    private var hostReference = Unretained<View>(nil)
+    /// Position in the host's `hosted`.
+    var hostIndex = 0
     var pinsQueued = false
     var intrinsicQueued = false
     /// The frame of the last solve.
@@ -87,9 +151,6 @@ final class EngineItem {
     var removed = false
     /// In the engine's list of items to compare at the next solve (`recheck`).
     var recheckQueued = false
-    /// During a solve: its values changed; `next` is the new frame being assembled.
-    var touched = false
-    var next = Rect.zero
 
     var variables: [Int64] { [x, y, w, h] }
 
@@ -112,16 +173,17 @@ final class LayoutEngine {
     private var safeAreaConstraints: [ObjectIdentifier: LayoutConstraint] = [:]
     private var pendingPins: [EngineItem] = []
     private var pendingIntrinsic: [EngineItem] = []
-    /// Each solver variable's item by the variable's slot (the handle's low 24 bits; the
-    /// handle itself is compared too): `forEachChange` reports variables.
-    private var itemOfSlot: ContiguousArray<EngineItem?> = []
-
-    private static func slot(_ v: Int64) -> Int { Int(v & 0xFF_FFFF) }
+    /// Each solver variable's item and component, by slot: the solver reports variables.
+    private var slots = SlotTable()
     /// Items to compare with their views at the next solve whatever the solver reports: new
     /// ones, and those whose pins changed (`unapplied`).
     private var recheck: [EngineItem] = []
-    /// Scratch for a solve: the items whose values changed.
+    /// Scratch for a solve, taken out of the engine for its loops (locals need no exclusivity
+    /// checks) and put back: the items whose values changed, their new frames, and each item's
+    /// position in those lists (by item index; -1: not changed).
     private var changedItems: [EngineItem] = []
+    private var changedFrames: [Rect] = []
+    private var changedPosition: ContiguousArray<Int32> = []
     private var dirty = false
     /// After a solve that moved views, safe-area constants may have changed.
     private var recheckSafeArea = false
@@ -152,10 +214,7 @@ final class LayoutEngine {
         let it = newItem()
         it.view = view
         node.item = it
-        if let s = view.storedSuperview {
-            it.host = s
-            s.autoLayoutNode.hostedItems += 1
-        }
+        if let s = view.storedSuperview { s.autoLayoutNode.host(it, of: s) }
         it.solved = view.layoutFrame
         if view.layoutState.translatesAutoresizingMaskIntoConstraints { addPins(it, view) }
         updateIntrinsic(it, view)
@@ -182,6 +241,8 @@ final class LayoutEngine {
             it.removed = true
             if let view = it.view, view.autoLayoutState?.item === it { view.autoLayoutState?.item = nil }
             if let guide = it.guide, guide.item === it { guide.item = nil }
+            if let host = it.host { host.autoLayoutNode.unhost(it) }
+            it.view = nil
         }
     }
 
@@ -192,11 +253,7 @@ final class LayoutEngine {
         it.engineID = ObjectIdentifier(self)
         it.index = items.count
         items.append(it)
-        for v in it.variables {
-            let slot = LayoutEngine.slot(v)
-            if slot >= itemOfSlot.count { itemOfSlot.append(contentsOf: repeatElement(nil, count: slot + 1 - itemOfSlot.count)) }
-            itemOfSlot[slot] = it
-        }
+        slots.set(it)
         queueRecheck(it)
         return it
     }
@@ -223,15 +280,17 @@ final class LayoutEngine {
         it.intrinsic = [nil, nil, nil, nil]
         for v in it.variables {
             solver.freeVariable(v)
-            itemOfSlot[LayoutEngine.slot(v)] = nil
+            slots.clear(v)
         }
         let last = items.removeLast()
         if last !== it {
             items[it.index] = last
             last.index = it.index
+            slots.set(last)
         }
-        if let host = it.host { host.autoLayoutNode.hostedItems -= 1 }
+        if let host = it.host { host.autoLayoutNode.unhost(it) }
         if let view = it.view, view.autoLayoutState?.item === it { view.autoLayoutState?.item = nil }
+        it.view = nil
         if let guide = it.guide, guide.item === it { guide.item = nil }
         it.engine = nil
         it.engineID = nil
@@ -392,10 +451,10 @@ final class LayoutEngine {
         var item: AnyObject?
         var attribute: LayoutConstraint.Attribute?
         if let v = range {
-            let slot = LayoutEngine.slot(v)
-            if slot < itemOfSlot.count, let it = itemOfSlot[slot] {
+            if let (index, component) = slots.find(v) {
+                let it = items[index]
                 item = it.view ?? it.guide
-                attribute = v == it.x ? .left : v == it.y ? .top : v == it.w ? .width : v == it.h ? .height : nil
+                attribute = [LayoutConstraint.Attribute.left, .top, .width, .height][component]
             }
         }
         return LayoutConstraint.Issue(
@@ -588,45 +647,59 @@ final class LayoutEngine {
         for c in safeAreaConstraints.values { refreshConstant(c) }
         solver.solve()
         dirty = false
-        var moved = false
         // The solver reports the variables whose value changed (O(changed) after an edit):
-        // only their items are looked at, plus the new or re-pinned ones.
-        changedItems.removeAll(keepingCapacity: true)
-        solver.forEachChange { v, value in
-            let slot = LayoutEngine.slot(v)
-            guard slot < itemOfSlot.count, let it = itemOfSlot[slot] else { return }
-            let component = v == it.x ? 0 : v == it.y ? 1 : v == it.w ? 2 : v == it.h ? 3 : -1
-            guard component >= 0 else { return }
-            if !it.touched {
-                it.touched = true
-                it.next = it.solved
-                changedItems.append(it)
-            }
+        // only their items are looked at, plus the new or re-pinned ones. The loops run on
+        // locals (the scratch lists taken out of the engine).
+        let (variables, values, count) = solver.changes()
+        let slots = self.slots
+        let items = self.items
+        var changed = changedItems
+        var frames = changedFrames
+        var position = changedPosition
+        changedItems = []
+        changedFrames = []
+        changedPosition = []
+        if position.count < items.count { position.append(contentsOf: repeatElement(-1, count: items.count - position.count)) }
+        /// The position of item `index` in `changed`, added with its last solved frame if new.
+        func entry(_ index: Int) -> Int {
+            let p = Int(position[index])
+            if p >= 0 { return p }
+            let it = items[index]
+            position[index] = Int32(changed.count)
+            changed.append(it)
+            frames.append(it.solved)
+            return changed.count - 1
+        }
+        for i in 0..<count {
+            guard let (index, component) = slots.find(variables[i]) else { continue }
+            let p = entry(index)
+            let value = values[i]
             switch component {
-            case 0: it.next.origin.x = value
-            case 1: it.next.origin.y = value
-            case 2: it.next.size.width = value
-            default: it.next.size.height = value
+            case 0: frames[p].origin.x = value
+            case 1: frames[p].origin.y = value
+            case 2: frames[p].size.width = value
+            default: frames[p].size.height = value
             }
         }
         while let it = recheck.popLast() {
             it.recheckQueued = false
             guard it.engineID == ObjectIdentifier(self) else { continue }
-            if !it.touched {
-                it.touched = true
-                changedItems.append(it)
-            }
-            it.next = solvedFrame(of: it)
+            frames[entry(it.index)] = solvedFrame(of: it)
         }
-        for it in changedItems {
-            it.touched = false
-            if let host = adopt(it.next, for: it) {
+        var moved = false
+        for (p, it) in changed.enumerated() {
+            position[it.index] = -1
+            if let host = adopt(frames[p], for: it) {
                 moved = true
                 host.autoLayoutNode.queueApply(it)
                 host.setNeedsLayout()
             }
         }
-        changedItems.removeAll(keepingCapacity: true)
+        changed.removeAll(keepingCapacity: true)
+        frames.removeAll(keepingCapacity: true)
+        changedItems = changed
+        changedFrames = frames
+        changedPosition = position
         if moved && !safeAreaConstraints.isEmpty { recheckSafeArea = true }
     }
 
@@ -656,7 +729,7 @@ final class LayoutEngine {
         }
         precondition(items.isEmpty, "HitTestKit: layout items left after removing every constraint")
         solver = SolverCore()
-        itemOfSlot = []
+        slots = SlotTable()
         for (c, s) in spaces { add(c, space: s) }
     }
 }
@@ -756,7 +829,7 @@ extension View {
     /// The Auto Layout state, allocated on first use.
     var autoLayoutNode: AutoLayoutNode {
         if let n = autoLayoutState { return n }
-        let n = AutoLayoutNode()
+        let n = AutoLayoutNode(view: self)
         autoLayoutState = n
         return n
     }
@@ -838,7 +911,7 @@ extension View {
     /// - Complexity: O(the subviews whose solution moved or whose frame was set by hand since
     ///   the last call), after the tree's solve.
     func applyAutoLayoutFrames() {
-        guard let node = autoLayoutState, node.hostedItems > 0 else { return }
+        guard let node = autoLayoutState, !node.hosted.isEmpty else { return }
         // The items of one tree share its engine: solve it (it queues what moved), then apply.
         treeRoot.autoLayoutState?.ownedEngine?.solveIfNeeded()
         guard !node.pendingApply.isEmpty else { return }
@@ -902,5 +975,43 @@ extension View {
         }
         engine.markDirty()
         return moving
+    }
+}
+
+/// Each solver variable's engine item and component, by the variable's slot (the handle's low
+/// 24 bits): the item's index in `LayoutEngine.items` × 4 + the component (x 0, y 1, width 2,
+/// height 3), -1 for none, and the handle itself (a freed slot is reused with another handle).
+private struct SlotTable {
+    private var code: ContiguousArray<Int32> = []
+    private var handle: ContiguousArray<Int64> = []
+
+    private static func slot(_ v: Int64) -> Int { Int(v & 0xFF_FFFF) }
+
+    /// Records the four variables of `it` at its current index.
+    mutating func set(_ it: EngineItem) {
+        for (component, v) in [it.x, it.y, it.w, it.h].enumerated() {
+            let slot = SlotTable.slot(v)
+            if slot >= code.count {
+                code.append(contentsOf: repeatElement(-1, count: slot + 1 - code.count))
+                handle.append(contentsOf: repeatElement(-1, count: slot + 1 - handle.count))
+            }
+            code[slot] = Int32(it.index * 4 + component)
+            handle[slot] = v
+        }
+    }
+
+    /// Forgets the freed variable `v`.
+    mutating func clear(_ v: Int64) {
+        let slot = SlotTable.slot(v)
+        code[slot] = -1
+        handle[slot] = -1
+    }
+
+    /// The item index and component of `v`, or nil when it is no item's.
+    @inline(__always) func find(_ v: Int64) -> (index: Int, component: Int)? {
+        let slot = SlotTable.slot(v)
+        guard slot < code.count, handle[slot] == v else { return nil }
+        let c = Int(code[slot])
+        return c < 0 ? nil : (c >> 2, c & 3)
     }
 }

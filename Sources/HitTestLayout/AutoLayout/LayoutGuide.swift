@@ -12,7 +12,13 @@ public final class LayoutGuide {
     var item: EngineItem?
 
     /// The view the guide belongs to (`owningView`); nil for a custom guide not added to a view.
-    public internal(set) weak var owningView: View?
+    public internal(set) var owningView: View? {
+        get { owner.object }
+        set { owner = Unretained(newValue) }
+    }
+    /// Unretained: set only while the guide is in its owner's record (its margins, safe-area or
+    /// custom guides), which the owner's `deinit` clears (`AutoLayoutNode.viewWillDeinit`).
+    private var owner = Unretained<View>(nil)
 
     /// A name for logs (`identifier`).
     public var identifier: String
@@ -25,7 +31,7 @@ public final class LayoutGuide {
 
     init(kind: Kind, owner: View) {
         self.kind = kind
-        owningView = owner
+        self.owner = Unretained(owner)
         identifier = kind == .margins ? "UIViewLayoutMarginsGuide" : "UIViewSafeAreaLayoutGuide"
     }
 

@@ -97,9 +97,10 @@ final class SolverCore {
     private var changedVars: [ht_var] = []
     private var changedValues: [Double] = []
 
-    /// Calls `body` with each variable whose value changed since the last call, and its value
-    /// (solving first): O(changed) after a constant edit, instead of reading every variable.
-    func forEachChange(_ body: (Int64, Double) -> Void) {
+    /// The variables whose value changed since the last call, with their values, in the first
+    /// `count` entries of the two arrays (valid until the next call): O(changed) after a
+    /// constant edit, instead of reading every variable.
+    func changes() -> (variables: [ht_var], values: [Double], count: Int) {
         var count = 0
         var cap = changedVars.count
         while true {
@@ -114,7 +115,7 @@ final class SolverCore {
             changedVars = [ht_var](repeating: -1, count: cap)
             changedValues = [Double](repeating: 0, count: cap)
         }
-        for i in 0..<count { body(changedVars[i], changedValues[i]) }
+        return (changedVars, changedValues, count)
     }
 
     func isDetermined(_ v: Int64) -> Bool {
