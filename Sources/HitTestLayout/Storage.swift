@@ -1,7 +1,16 @@
 import HitTestCore
 
-// The one file of HitTestLayout that uses an unchecked conversion, and the conformance that
-// plugs Auto Layout into the core's layout seam (`AutoLayoutAttachment`).
+// The one file of HitTestLayout that uses unsafe escapes (`@exclusivity(unchecked)`) or an
+// unchecked conversion (`unsafeDowncast`), and the conformance that plugs Auto Layout into the
+// core's layout seam (`AutoLayoutAttachment`). `scripts/escapes.sh` fails CI if one appears
+// anywhere else in this module.
+//
+// The hot fields of the engine's internal classes (`EngineItem`, `AutoLayoutNode`) are
+// inherited from storage classes here and accessed without dynamic exclusivity checks, under
+// the core's invariants (HitTestCore/Core/Storage.swift): a view tree and its engine are used
+// from one thread at a time, and each field is read or written in one statement, or mutated in
+// place (`append`, `removeAll`) without calling code that touches the same field while the
+// mutation is open.
 //
 // Auto Layout holds views only unretained (`Unretained`, HitTestCore's storage), never `weak`:
 // a weak reference gives its target a side table, and every retain and release of a
@@ -38,4 +47,32 @@ extension AutoLayoutNode: AutoLayoutAttachment {
         parent.autoLayoutDidInsert(view, from: oldSuperview)
     }
     func viewDidLeave(_ view: View, from oldSuperview: View) { view.autoLayoutDidRemove(from: oldSuperview) }
+}
+
+// MARK: - Hot state of the internal classes
+
+/// `EngineItem`'s fields read at every solve and apply.
+class EngineItemStorage {
+    /// Position in `engine.items`.
+    @exclusivity(unchecked) final var index = 0
+    /// The frame of the last solve.
+    @exclusivity(unchecked) final var solved = Rect.zero
+    /// New, or its pins changed: compare with its view at the next solve even if `solved` agrees.
+    @exclusivity(unchecked) final var unapplied = true
+    /// In its host's `pendingApply` (or being applied: the frame setters stay quiet).
+    @exclusivity(unchecked) final var applyQueued = false
+    /// Removed from its engine (a strong flag: cheaper to read than the weak `engine`).
+    @exclusivity(unchecked) final var removed = false
+    /// The view it stands in and its host (see `EngineItem.view` and `.host`).
+    @exclusivity(unchecked) final var viewReference = Unretained<View>(nil)
+    @exclusivity(unchecked) final var hostReference = Unretained<View>(nil)
+}
+
+/// `AutoLayoutNode`'s fields read at every solve and apply.
+class AutoLayoutNodeStorage {
+    /// The view as an engine item, while a constraint uses it.
+    @exclusivity(unchecked) final var item: EngineItem?
+    /// The subviews' items whose frame `layoutSubviews` must apply: their solution moved, or
+    /// their frame was set by hand since (the default `layoutSubviews` puts the engine's back).
+    @exclusivity(unchecked) final var pendingApply: [EngineItem] = []
 }

@@ -41,6 +41,11 @@ open class View: Responder {
         storedWindowReference.isIdentical(to: Unretained(window))
     }
 
+    /// Whether `view` is the superview (identity), without a retain.
+    package final func hasSuperview(_ view: View) -> Bool {
+        storedSuperviewReference.isIdentical(to: Unretained(view))
+    }
+
     /// The application of the view's window, as a responder (HitTestInput's), or nil.
     package final var windowApplicationResponder: Responder? {
         storedWindowReference.withObject { $0.applicationReference.object } ?? nil
@@ -152,7 +157,7 @@ open class View: Responder {
     /// What the C kernels read beyond geometry and the UIKit flags (HitTesting/HitTestPolicy.swift).
     final var hitTestPolicy = HitTestPolicy()
     /// Layout's per-view state (Layout/LayoutState.swift); nothing here reaches the C index.
-    package final var layoutState = LayoutState()
+    @exclusivity(unchecked) package final var layoutState = LayoutState()
 
     // MARK: - Input (HitTestInput)
 

@@ -30,18 +30,19 @@ import HitTestCore
 /// every constrained view a side table and slow each of its retains (HitTestLayout/Storage.swift
 /// states the invariant). The record dies with its view, or lives on as an empty husk while a
 /// constraint still names it (`view` nil then, as UIKit's `firstItem` once the view is gone).
-final class AutoLayoutNode {
+final class AutoLayoutNode: AutoLayoutNodeStorage {
     /// The view whose record this is; cleared by the view's `deinit` (`viewWillDeinit`).
     private var viewReference: Unretained<View>
     /// The view whose record this is; nil once it was deinitialized.
     var view: View? { viewReference.object }
 
-    init(view: View) { viewReference = Unretained(view) }
+    init(view: View) {
+        viewReference = Unretained(view)
+        super.init()
+    }
 
     /// The engine of the tree this view is the root of.
     var ownedEngine: LayoutEngine?
-    /// The view as an engine item, while a constraint uses it.
-    var item: EngineItem?
     /// The constraints installed on this view (`View.constraints`), in the order added.
     var installed: [LayoutConstraint] = []
     /// The active constraints with this view, or one of its guides, as an item.
@@ -49,9 +50,6 @@ final class AutoLayoutNode {
     /// The engine items whose frames this view's `layoutSubviews` applies (its subviews' items,
     /// each at its `hostIndex`).
     var hosted: [EngineItem] = []
-    /// The subviews' items whose frame `layoutSubviews` must apply: their solution moved, or
-    /// their frame was set by hand since (the default `layoutSubviews` puts the engine's back).
-    var pendingApply: [EngineItem] = []
     var hugging: (LayoutPriority, LayoutPriority) = (.defaultLow, .defaultLow)
     var compression: (LayoutPriority, LayoutPriority) = (.defaultHigh, .defaultHigh)
     var marginsGuide: LayoutGuide?
@@ -107,14 +105,13 @@ final class AutoLayoutNode {
 }
 
 /// A view or custom guide in an engine: its four variables and its internal constraints.
-final class EngineItem {
+final class EngineItem: EngineItemStorage {
     /// The view it stands in, unretained: cleared by the view's `deinit` (through its record)
     /// and when the item leaves its engine.
     var view: View? {
         get { viewReference.object }
         set { viewReference = Unretained(newValue) }
     }
-    private var viewReference = Unretained<View>(nil)
     weak var guide: LayoutGuide?
     weak var engine: LayoutEngine?
     /// Its engine's identity while in it (nil once removed): compared instead of loading the
@@ -122,8 +119,6 @@ final class EngineItem {
     var engineID: ObjectIdentifier?
     /// Its four solver variables, for its whole life (constants: the hot loops read them).
     let x: Int64, y: Int64, w: Int64, h: Int64
-    /// Position in `engine.items`.
-    var index = 0
     /// Active constraints using it.
     var useCount = 0
     /// The four autoresizing pins (x, y, width, height), when it translates its mask.
@@ -136,19 +131,10 @@ final class EngineItem {
         get { hostReference.object }
         set { hostReference = Unretained(newValue) }
     }
-    private var hostReference = Unretained<View>(nil)
     /// Position in the host's `hosted`.
     var hostIndex = 0
     var pinsQueued = false
     var intrinsicQueued = false
-    /// The frame of the last solve.
-    var solved = Rect.zero
-    /// New, or its pins changed: compare with its view at the next solve even if `solved` agrees.
-    var unapplied = true
-    /// In its host's `pendingApply` (or being applied: the frame setters stay quiet).
-    var applyQueued = false
-    /// Removed from its engine (a strong flag: cheaper to read than the weak `engine`).
-    var removed = false
     /// In the engine's list of items to compare at the next solve (`recheck`).
     var recheckQueued = false
 
@@ -159,6 +145,7 @@ final class EngineItem {
         self.y = y
         self.w = w
         self.h = h
+        super.init()
     }
 }
 
@@ -714,8 +701,11 @@ final class LayoutEngine {
         if frame == it.solved && !it.unapplied { return nil }
         it.solved = frame
         it.unapplied = false
-        guard let view = it.view, !view.layoutState.translatesAutoresizingMaskIntoConstraints else { return nil }
-        return frame != view.layoutFrame ? view.storedSuperview : nil
+        // Borrowed: the reference is live (Storage.swift) and nothing here can release the view.
+        return it.viewReference.withObject { view in
+            guard !view.layoutState.translatesAutoresizingMaskIntoConstraints, frame != view.layoutFrame else { return nil }
+            return view.storedSuperview
+        } ?? nil
     }
 
     /// Removes everything from the solver and adds it all again, as a from-scratch build
@@ -919,10 +909,13 @@ extension View {
         node.pendingApply = []
         for it in queue {
             defer { it.applyQueued = false }  // quiet while its frame is set
-            guard !it.removed, let s = it.view, s.storedSuperview === self,
-                !s.layoutState.translatesAutoresizingMaskIntoConstraints
-            else { continue }
-            s.setLayoutFrame(it.solved)
+            guard !it.removed else { continue }
+            // Borrowed: a subview of this view is held by it, and setting its frame runs only
+            // the library's funnel (no user code, nothing that removes it).
+            it.viewReference.withObject { s in
+                guard s.hasSuperview(self), !s.layoutState.translatesAutoresizingMaskIntoConstraints else { return }
+                s.setLayoutFrame(it.solved)
+            }
         }
     }
 
