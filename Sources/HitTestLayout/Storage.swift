@@ -30,13 +30,13 @@ extension View {
     /// Invariant: only this module writes `layoutState.autoLayout`, and only through this
     /// property, so the record is always an `AutoLayoutNode`.
     var autoLayoutState: AutoLayoutNode? {
-        get { layoutState.autoLayout.map { unsafeDowncast($0, to: AutoLayoutNode.self) } }
-        set { layoutState.autoLayout = newValue }
+        get { autoLayoutRecord.map { unsafeDowncast($0, to: AutoLayoutNode.self) } }
+        set { autoLayoutRecord = newValue }
     }
 }
 
 extension AutoLayoutNode: AutoLayoutAttachment {
-    func frameDidChange(of view: View) { view.autoLayoutGeometryDidChange() }
+    func frameDidChange(of view: View) { view.autoLayoutGeometryDidChange(self) }
     func applySolvedFrames(in view: View) { view.applyAutoLayoutFrames() }
     func solveIfNeeded() { ownedEngine?.solveIfNeeded() }
     var needsSolve: Bool { ownedEngine?.isDirty ?? false }

@@ -29,6 +29,22 @@ package struct LayoutState {
 }
 
 extension View {
+    // The layout record's fields the layers above read on hot paths, as accessors compiled in
+    // this module: a stored property read from another module gets a dynamic exclusivity check
+    // whatever its declaration says, and `layoutState` is checked only here (View.swift).
+
+    /// `layoutState.autoLayout`: Auto Layout's record of the view (HitTestLayout types it).
+    package final var autoLayoutRecord: (any AutoLayoutAttachment)? {
+        get { layoutState.autoLayout }
+        set { layoutState.autoLayout = newValue }
+    }
+
+    /// `layoutState.translatesAutoresizingMaskIntoConstraints`.
+    package final var translatesMaskIntoConstraints: Bool {
+        get { layoutState.translatesAutoresizingMaskIntoConstraints }
+        set { layoutState.translatesAutoresizingMaskIntoConstraints = newValue }
+    }
+
     /// How a view resizes when its superview's bounds change (`UIView.AutoresizingMask`,
     /// `UIViewAutoresizing`); the raw values are UIKit's.
     public struct AutoresizingMask: OptionSet, Sendable, Hashable, Codable {

@@ -203,7 +203,7 @@ final class LayoutEngine {
         node.item = it
         if let s = view.storedSuperview { s.autoLayoutNode.host(it, of: s) }
         it.solved = view.layoutFrame
-        if view.layoutState.translatesAutoresizingMaskIntoConstraints { addPins(it, view) }
+        if view.translatesMaskIntoConstraints { addPins(it, view) }
         updateIntrinsic(it, view)
         return it
     }
@@ -329,7 +329,7 @@ final class LayoutEngine {
     func translatesDidChange(_ it: EngineItem, _ view: View) {
         for c in it.pins { removeInternal(c) }
         it.pins = []
-        if view.layoutState.translatesAutoresizingMaskIntoConstraints { addPins(it, view) }
+        if view.translatesMaskIntoConstraints { addPins(it, view) }
         queueRecheck(it)
         dirty = true
     }
@@ -674,13 +674,19 @@ final class LayoutEngine {
             frames[entry(it.index)] = solvedFrame(of: it)
         }
         var moved = false
+        // Siblings come in runs: their superview's record is looked up and marked once a run.
+        var lastHost: View?
+        var lastHostNode: AutoLayoutNode?
         for (p, it) in changed.enumerated() {
             position[it.index] = -1
-            if let host = adopt(frames[p], for: it) {
-                moved = true
-                host.autoLayoutNode.queueApply(it)
+            guard let host = adopt(frames[p], for: it) else { continue }
+            moved = true
+            if host !== lastHost {
+                lastHost = host
+                lastHostNode = host.autoLayoutNode
                 host.setNeedsLayout()
             }
+            lastHostNode?.queueApply(it)
         }
         changed.removeAll(keepingCapacity: true)
         frames.removeAll(keepingCapacity: true)
@@ -703,7 +709,7 @@ final class LayoutEngine {
         it.unapplied = false
         // Borrowed: the reference is live (Storage.swift) and nothing here can release the view.
         return it.viewReference.withObject { view in
-            guard !view.layoutState.translatesAutoresizingMaskIntoConstraints, frame != view.layoutFrame else { return nil }
+            guard !view.translatesMaskIntoConstraints, frame != view.layoutFrame else { return nil }
             return view.storedSuperview
         } ?? nil
     }
@@ -887,10 +893,17 @@ extension View {
     /// at the next solve; a view Auto Layout places gets its solved frame back at its
     /// superview's next `layoutSubviews` (as UIKit's, which applies the engine's frames).
     func autoLayoutGeometryDidChange() {
+        guard let node = autoLayoutState else { return }
+        autoLayoutGeometryDidChange(node)
+    }
+
+    /// `autoLayoutGeometryDidChange()` with the view's record in hand (the funnel calls the
+    /// record, which passes itself).
+    func autoLayoutGeometryDidChange(_ node: AutoLayoutNode) {
         // Flags first: the frames an apply sets come back here, and reading the weak `engine`
         // for each of them costs atomics.
-        guard let it = autoLayoutState?.item, !it.removed else { return }
-        if layoutState.translatesAutoresizingMaskIntoConstraints {
+        guard let it = node.item, !it.removed else { return }
+        if translatesMaskIntoConstraints {
             it.engine?.queuePins(it)
         } else if !it.applyQueued, let host = storedSuperview {
             host.autoLayoutNode.queueApply(it)
@@ -913,7 +926,7 @@ extension View {
             // Borrowed: a subview of this view is held by it, and setting its frame runs only
             // the library's funnel (no user code, nothing that removes it).
             it.viewReference.withObject { s in
-                guard s.hasSuperview(self), !s.layoutState.translatesAutoresizingMaskIntoConstraints else { return }
+                guard s.hasSuperview(self), !s.translatesMaskIntoConstraints else { return }
                 s.setLayoutFrame(it.solved)
             }
         }

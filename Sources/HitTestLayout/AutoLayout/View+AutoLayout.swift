@@ -8,10 +8,10 @@ extension View {
     /// autoresizing mask moves the frame when the superview resizes, and the pins follow). Set
     /// it to false for a view that constraints place.
     public var translatesAutoresizingMaskIntoConstraints: Bool {
-        get { layoutState.translatesAutoresizingMaskIntoConstraints }
+        get { translatesMaskIntoConstraints }
         set {
-            guard newValue != layoutState.translatesAutoresizingMaskIntoConstraints else { return }
-            layoutState.translatesAutoresizingMaskIntoConstraints = newValue
+            guard newValue != translatesMaskIntoConstraints else { return }
+            translatesMaskIntoConstraints = newValue
             if let it = autoLayoutState?.item, let engine = it.engine {
                 engine.translatesDidChange(it, self)
             }
