@@ -892,13 +892,6 @@ extension View {
     /// `center`, the bounds size or the anchor point changed: a translating view's pins follow
     /// at the next solve; a view Auto Layout places gets its solved frame back at its
     /// superview's next `layoutSubviews` (as UIKit's, which applies the engine's frames).
-    func autoLayoutGeometryDidChange() {
-        guard let node = autoLayoutState else { return }
-        autoLayoutGeometryDidChange(node)
-    }
-
-    /// `autoLayoutGeometryDidChange()` with the view's record in hand (the funnel calls the
-    /// record, which passes itself).
     func autoLayoutGeometryDidChange(_ node: AutoLayoutNode) {
         // Flags first: the frames an apply sets come back here, and reading the weak `engine`
         // for each of them costs atomics.
