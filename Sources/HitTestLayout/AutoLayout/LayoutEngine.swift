@@ -647,19 +647,18 @@ final class LayoutEngine {
         changedFrames = []
         changedPosition = []
         if position.count < items.count { position.append(contentsOf: repeatElement(-1, count: items.count - position.count)) }
-        /// The position of item `index` in `changed`, added with its last solved frame if new.
-        func entry(_ index: Int) -> Int {
-            let p = Int(position[index])
-            if p >= 0 { return p }
-            let it = items[index]
-            position[index] = Int32(changed.count)
-            changed.append(it)
-            frames.append(it.solved)
-            return changed.count - 1
-        }
+        // Each changed item gets a position in `changed` (with its last solved frame) the first
+        // time one of its variables is reported; the variable's value goes into that frame.
         for i in 0..<count {
             guard let (index, component) = slots.find(variables[i]) else { continue }
-            let p = entry(index)
+            var p = Int(position[index])
+            if p < 0 {
+                p = changed.count
+                position[index] = Int32(p)
+                let it = items[index]
+                changed.append(it)
+                frames.append(it.solved)
+            }
             let value = values[i]
             switch component {
             case 0: frames[p].origin.x = value
@@ -671,7 +670,15 @@ final class LayoutEngine {
         while let it = recheck.popLast() {
             it.recheckQueued = false
             guard it.engineID == ObjectIdentifier(self) else { continue }
-            frames[entry(it.index)] = solvedFrame(of: it)
+            let frame = solvedFrame(of: it)
+            let p = Int(position[it.index])
+            if p >= 0 {
+                frames[p] = frame
+            } else {
+                position[it.index] = Int32(changed.count)
+                changed.append(it)
+                frames.append(frame)
+            }
         }
         var moved = false
         // Siblings come in runs: their superview's record is looked up and marked once a run.
@@ -707,11 +714,8 @@ final class LayoutEngine {
         if frame == it.solved && !it.unapplied { return nil }
         it.solved = frame
         it.unapplied = false
-        // Borrowed: the reference is live (Storage.swift) and nothing here can release the view.
-        return it.viewReference.withObject { view in
-            guard !view.translatesMaskIntoConstraints, frame != view.layoutFrame else { return nil }
-            return view.storedSuperview
-        } ?? nil
+        guard let view = it.view, !view.translatesMaskIntoConstraints, frame != view.layoutFrame else { return nil }
+        return view.storedSuperview
     }
 
     /// Removes everything from the solver and adds it all again, as a from-scratch build
@@ -915,13 +919,8 @@ extension View {
         node.pendingApply = []
         for it in queue {
             defer { it.applyQueued = false }  // quiet while its frame is set
-            guard !it.removed else { continue }
-            // Borrowed: a subview of this view is held by it, and setting its frame runs only
-            // the library's funnel (no user code, nothing that removes it).
-            it.viewReference.withObject { s in
-                guard s.hasSuperview(self), !s.translatesMaskIntoConstraints else { return }
-                s.setLayoutFrame(it.solved)
-            }
+            guard !it.removed, let s = it.view, s.hasSuperview(self), !s.translatesMaskIntoConstraints else { continue }
+            s.setLayoutFrame(it.solved)
         }
     }
 
