@@ -211,8 +211,10 @@ static void node_changed(ht_tree *t, change c) {
     htq_after(t, s, fx);
 }
 
-/* Writes `n` (at most 6) double fields of one node: the generic setter. */
-static ht_status set_f64(ht_tree *t, ht_node node, const ht_field *ids, const double *v, int n) {
+/* Writes `n` (at most 6) double fields of one node: the generic setter. Always inlined: each
+ * public setter passes constant fields, so the column lookups, the effects and the loops fold
+ * into straight-line code for its fields (a scroll view writes its bounds at every drag move). */
+HT_HOT ht_status set_f64(ht_tree *t, ht_node node, const ht_field *ids, const double *v, int n) {
     int32_t s;
     ht_status st = begin_mutation(t, node, &s);
     if (st != HT_OK) return st;
@@ -380,25 +382,8 @@ ht_status ht_node_set_center(ht_tree *t, ht_node node, double x, double y) {
     return set_f64(t, node, (const ht_field[]){F_cx, F_cy}, (const double[]){x, y}, 2);
 }
 
-/* set_f64's steps for the four bounds fields, unrolled: a scroll view writes its bounds at
- * every drag move and deceleration tick. FX_SHAPE names no transform, eligibility or flags
- * effect, so node_changed comes down to the region and htq_after. */
 ht_status ht_node_set_bounds(ht_tree *t, ht_node node, double x, double y, double w, double h) {
-    int32_t s;
-    ht_status st = begin_mutation(t, node, &s);
-    if (st != HT_OK) return st;
-    if (!(isfinite(x) && isfinite(y) && isfinite(w) && isfinite(h))) return HT_E_NOT_FINITE;
-    if (memcmp(&t->bx[s], &x, sizeof x) == 0 && memcmp(&t->by[s], &y, sizeof y) == 0 &&
-        memcmp(&t->bw[s], &w, sizeof w) == 0 && memcmp(&t->bh[s], &h, sizeof h) == 0)
-        return HT_OK;
-    const uint32_t fx = FIELD_FX[F_bx] | FIELD_FX[F_by] | FIELD_FX[F_bw] | FIELD_FX[F_bh];
-    change c = change_begin(t, s, fx);
-    t->bx[s] = x;
-    t->by[s] = y;
-    t->bw[s] = w;
-    t->bh[s] = h;
-    node_changed(t, c);
-    return HT_OK;
+    return set_f64(t, node, (const ht_field[]){F_bx, F_by, F_bw, F_bh}, (const double[]){x, y, w, h}, 4);
 }
 
 ht_status ht_node_set_anchor(ht_tree *t, ht_node node, double x, double y) {
