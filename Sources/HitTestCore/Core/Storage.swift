@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 // The one file of HitTestCore that uses unsafe escapes (`unowned(unsafe)`, `Unmanaged`,
 // `_withUnsafeGuaranteedRef`, `@exclusivity(unchecked)`). Every other file reaches them only
@@ -63,7 +62,7 @@ package struct Unretained<Object: AnyObject> {
     @inline(__always) package var object: Object? { reference?.takeUnretainedValue() }
 
     /// Whether a reference is held (no retain).
-    @inline(__always) package var isNil: Bool { reference == nil }
+    @inline(__always) var isNil: Bool { reference == nil }
 
     /// Whether both refer to the same object (or both to none).
     @inline(__always) package func isIdentical(to other: Unretained<Object>) -> Bool {
@@ -71,7 +70,7 @@ package struct Unretained<Object: AnyObject> {
     }
 
     /// Runs `body` on the object without retaining it; nil if there is none.
-    @inline(__always) package func withObject<R>(_ body: (Object) -> R) -> R? {
+    @inline(__always) func withObject<R>(_ body: (Object) -> R) -> R? {
         reference?._withUnsafeGuaranteedRef(body)
     }
 }
@@ -97,11 +96,7 @@ package struct Unretained<Object: AnyObject> {
 ///
 /// Invariant: the slot holds either nothing or a pointer made by `Unmanaged.passRetained` of a
 /// `RecorderBox`, owned by the slot; only `set(_:)` and the key's destructor release it.
-/// `occupied` counts the threads whose slot holds one, so that a setter outside every animation
-/// block (the common case) skips the thread-local read: a thread's own installs and removals are
-/// ordered before its own reads, so a nonzero count is all a thread with a recorder needs.
 enum ThreadSlot {
-    private static let occupied = Atomic<Int>(0)
     private final class RecorderBox {
         let recorder: any ViewChangeRecorder
         init(_ recorder: any ViewChangeRecorder) { self.recorder = recorder }
@@ -111,7 +106,6 @@ enum ThreadSlot {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { raw in
             guard let raw else { return }
-            ThreadSlot.occupied.subtract(1, ordering: .relaxed)
             Unmanaged<AnyObject>.fromOpaque(raw).release()
         }
         precondition(status == 0, "HitTestKit: pthread_key_create failed (\(status))")
@@ -120,7 +114,7 @@ enum ThreadSlot {
 
     /// The calling thread's recorder.
     @inline(__always) static var recorder: (any ViewChangeRecorder)? {
-        guard occupied.load(ordering: .relaxed) > 0, let raw = pthread_getspecific(key) else { return nil }
+        guard let raw = pthread_getspecific(key) else { return nil }
         return Unmanaged<RecorderBox>.fromOpaque(raw).takeUnretainedValue().recorder
     }
 
@@ -128,7 +122,6 @@ enum ThreadSlot {
     static func set(_ recorder: (any ViewChangeRecorder)?) {
         let old = pthread_getspecific(key)
         let new = recorder.map { Unmanaged.passRetained(RecorderBox($0)).toOpaque() }
-        if (old == nil) != (new == nil) { occupied.add(new == nil ? -1 : 1, ordering: .relaxed) }
         pthread_setspecific(key, new)
         if let old { Unmanaged<RecorderBox>.fromOpaque(old).release() }
     }
