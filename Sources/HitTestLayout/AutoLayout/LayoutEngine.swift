@@ -86,8 +86,8 @@ final class AutoLayoutNode: AutoLayoutNodeStorage {
         ownedEngine = nil
     }
 
-    /// Adds `it` to the items whose frames this view applies.
-    func host(_ it: EngineItem, of view: View) {
+    /// Adds `it` to the items whose frames this record's view applies.
+    func host(_ it: EngineItem) {
         it.host = view
         it.hostIndex = hosted.count
         hosted.append(it)
@@ -139,6 +139,18 @@ final class EngineItem: EngineItemStorage {
     var recheckQueued = false
 
     var variables: [Int64] { [x, y, w, h] }
+
+    /// Leaves its engine (removed, or the engine died): its view, guide and host let go of it
+    /// and it of them; `removed` is what the hot paths read.
+    func leaveEngine() {
+        if let host { host.autoLayoutNode.unhost(self) }
+        if let view, view.autoLayoutState?.item === self { view.autoLayoutState?.item = nil }
+        view = nil
+        if let guide, guide.item === self { guide.item = nil }
+        engine = nil
+        engineID = nil
+        removed = true
+    }
 
     init(x: Int64, y: Int64, w: Int64, h: Int64) {
         self.x = x
@@ -201,7 +213,7 @@ final class LayoutEngine {
         let it = newItem()
         it.view = view
         node.item = it
-        if let s = view.storedSuperview { s.autoLayoutNode.host(it, of: s) }
+        view.storedSuperview?.autoLayoutNode.host(it)
         it.solved = view.layoutFrame
         if view.translatesMaskIntoConstraints { addPins(it, view) }
         updateIntrinsic(it, view)
@@ -223,14 +235,7 @@ final class LayoutEngine {
     /// An engine dies with its tree's root: its items leave it, as if removed, so that their
     /// views and guides hold no item of a dead engine (`removed` is what the hot paths read).
     deinit {
-        for it in items {
-            it.engineID = nil
-            it.removed = true
-            if let view = it.view, view.autoLayoutState?.item === it { view.autoLayoutState?.item = nil }
-            if let guide = it.guide, guide.item === it { guide.item = nil }
-            if let host = it.host { host.autoLayoutNode.unhost(it) }
-            it.view = nil
-        }
+        for it in items { it.leaveEngine() }
     }
 
     private func newItem() -> EngineItem {
@@ -275,13 +280,7 @@ final class LayoutEngine {
             last.index = it.index
             slots.set(last)
         }
-        if let host = it.host { host.autoLayoutNode.unhost(it) }
-        if let view = it.view, view.autoLayoutState?.item === it { view.autoLayoutState?.item = nil }
-        it.view = nil
-        if let guide = it.guide, guide.item === it { guide.item = nil }
-        it.engine = nil
-        it.engineID = nil
-        it.removed = true
+        it.leaveEngine()
         dirty = true
     }
 
@@ -987,7 +986,7 @@ private struct SlotTable {
 
     /// Records the four variables of `it` at its current index.
     mutating func set(_ it: EngineItem) {
-        for (component, v) in [it.x, it.y, it.w, it.h].enumerated() {
+        for (component, v) in it.variables.enumerated() {
             let slot = SlotTable.slot(v)
             if slot >= code.count {
                 code.append(contentsOf: repeatElement(-1, count: slot + 1 - code.count))
