@@ -42,6 +42,7 @@
 
 #define SLOT_BITS 24
 #define SLOT_MASK ((1u << SLOT_BITS) - 1u)
+_Static_assert(SLOT_MASK == HT_SLOT_MASK, "the public slot mask is the handle layout's");
 #define GEN_MASK 0x7Fu
 
 /* Internal state bits kept above the public flags in `flags`. */
@@ -84,6 +85,10 @@ struct ht_tree {
     double *ia, *ib, *ic, *id, *itx, *ity; /* inverse transform */
     double *offx, *offy;                   /* anchor offset A */
     double *rx0, *ry0, *rx1, *ry1;         /* region */
+
+    /* The geometry rows' current addresses, for readers outside (ht_tree_geometry_rows):
+     * set by htr_grow, the only place the rows move. */
+    ht_geometry_rows georows;
 
     /* Subsystems: derived data kept by their own code, told of changes by the protocol. */
     htq_state hq; /* hit queries (hitq.h) */

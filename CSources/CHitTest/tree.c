@@ -68,15 +68,21 @@ static inline double *f64_column(ht_tree *t, ht_field id) {
 /* Grows every array to `capacity` rows. On failure the arrays that did grow stay valid and
  * larger; the capacity is not raised, so the tree is unchanged. */
 ht_status htr_grow(ht_tree *t, int32_t capacity) {
+    /* A failed realloc leaves its row where it was, the rows grown before it moved: the
+     * published addresses follow either way. */
+    ht_status st = HT_OK;
 #define HT_ROW_OP(name)                                                                        \
-    {                                                                                          \
+    if (st == HT_OK) {                                                                         \
         void *p = realloc(t->name, (size_t)capacity * sizeof *t->name);                       \
-        if (!p) return HT_E_NO_MEMORY;                                                         \
-        t->name = p;                                                                           \
+        if (p) t->name = p;                                                                    \
+        else st = HT_E_NO_MEMORY;                                                              \
     }
     HT_FOR_EACH_ROW
 #undef HT_ROW_OP
-    ht_status st = htq_grow(t, capacity);
+    t->georows = (ht_geometry_rows){t->cx, t->cy, t->bx, t->by, t->bw, t->bh, t->anx, t->any,
+                                    t->xa, t->xb, t->xc, t->xd, t->xtx, t->xty};
+    if (st != HT_OK) return st;
+    st = htq_grow(t, capacity);
     if (st != HT_OK) return st;
     t->capacity = capacity;
     return HT_OK;
@@ -460,6 +466,18 @@ ht_status ht_node_get_record(const ht_tree *t, ht_node node, ht_node_record *out
     r.parent = t->parent[s] >= 0 ? make_handle(t, t->parent[s]) : HT_NULL_NODE;
     r.child_count = t->nkids[s];
     *out = r;
+    return HT_OK;
+}
+
+const ht_geometry_rows *ht_tree_geometry_rows(const ht_tree *t) { return t ? &t->georows : NULL; }
+
+ht_status ht_node_get_geometry(const ht_tree *t, ht_node node, ht_node_geometry *out) {
+    int32_t s;
+    ht_status st = resolve(t, node, &s);
+    if (st != HT_OK) return st;
+    if (!out) return HT_E_INVALID_ARGUMENT;
+    *out = (ht_node_geometry){t->cx[s], t->cy[s], t->bx[s], t->by[s], t->bw[s], t->bh[s], t->anx[s], t->any[s],
+                              {t->xa[s], t->xb[s], t->xc[s], t->xd[s], t->xtx[s], t->xty[s]}};
     return HT_OK;
 }
 

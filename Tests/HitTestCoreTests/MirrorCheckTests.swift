@@ -8,8 +8,9 @@ import Testing
 @testable import HitTestLayout
 @testable import HitTestAnimation
 
-/// The mirror check itself: it passes on agreeing trees and names each attribute that a write
-/// behind the views' back (straight into the C rows) made disagree. Debug builds only: the
+/// The mirror check itself: it passes on agreeing trees and names each mirrored attribute that a
+/// write behind the views' back (straight into the C rows) made disagree; geometry, which lives
+/// in the rows alone, has nothing to disagree with. Debug builds only: the
 /// check is compiled out of release builds.
 @Suite struct MirrorCheckTests {
     #if DEBUG
@@ -32,13 +33,6 @@ import Testing
         }
 
         static let plants: [Plant] = [
-            Plant(name: "center", expected: "center") { t, _, c in ht_node_set_center(t, c[1], 1, 2) },
-            Plant(name: "bounds", expected: "bounds") { t, _, c in ht_node_set_bounds(t, c[1], 0, 5, 40, 40) },
-            Plant(name: "anchor", expected: "anchorPoint") { t, _, c in ht_node_set_anchor(t, c[1], 0, 0) },
-            Plant(name: "transform", expected: "transform") { t, _, c in
-                var m = ht_affine(a: 1, b: 0, c: 0, d: 1, tx: 0.5, ty: 0)
-                return ht_node_set_transform(t, c[1], &m)
-            },
             Plant(name: "alpha", expected: "alpha") { t, _, c in ht_node_set_alpha(t, c[1], 0.009) },
             Plant(name: "insets", expected: "hitTestInsets") { t, _, c in ht_node_set_insets(t, c[1], -1, 0, 0, 0) },
             Plant(name: "priority", expected: "hitTestPriority") { t, _, c in ht_node_set_priority(t, c[1], 1) },
@@ -80,6 +74,44 @@ import Testing
             #expect(
                 problems.contains { $0.contains(plant.expected) },
                 "\(plant.name): expected a report naming \(plant.expected), got \(problems)")
+        }
+
+        /// Geometry is not mirrored: it has one copy, the row, so a write into the row is the
+        /// view's new geometry (nothing to disagree with), and it moves with the view between
+        /// the row and the view when the node is made and freed.
+        @Test func geometryHasOneCopy() {
+            let (window, _, children) = Self.scene()
+            let tree = window.core!.tree
+            var m = ht_affine(a: 2, b: 0, c: 0, d: 1, tx: 0.5, ty: 0)
+            #expect(ht_node_set_center(tree, children[1].node, 1, 2) == HT_OK)
+            #expect(ht_node_set_bounds(tree, children[1].node, 0, 5, 30, 20) == HT_OK)
+            #expect(ht_node_set_anchor(tree, children[1].node, 0, 1) == HT_OK)
+            #expect(ht_node_set_transform(tree, children[1].node, &m) == HT_OK)
+            let expected = ViewGeometry(
+                center: Point(x: 1, y: 2), bounds: Rect(x: 0, y: 5, width: 30, height: 20),
+                anchorPoint: Point(x: 0, y: 1), transform: AffineTransform(a: 2, b: 0, c: 0, d: 1, tx: 0.5, ty: 0))
+            #expect(children[1].geometry == expected)
+            #expect(children[1].center == expected.center && children[1].bounds == expected.bounds)
+            #expect(children[1].anchorPoint == expected.anchorPoint && children[1].transform == expected.transform)
+            #expect(window.mirrorMismatches() == [])
+
+            // Into another index (its node is freed and made anew): the geometry goes along.
+            let other = View(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+            other.ensureCore()
+            other.addSubview(children[1])
+            #expect(children[1].core === other.core && children[1].core !== window.core)
+            #expect(children[1].geometry == expected)
+            #expect(other.mirrorMismatches() == [])
+
+            // A view without a node keeps it itself, and hands it to the row it joins.
+            let loose = View(frame: Rect(x: 3, y: 4, width: 6, height: 8))
+            loose.anchorPoint = Point(x: 0, y: 0)
+            loose.center = Point(x: 7, y: 9)
+            #expect(loose.core == nil)
+            let before = loose.geometry
+            window.addSubview(loose)
+            #expect(loose.core === window.core && loose.geometry == before)
+            #expect(loose.frame == Rect(x: 7, y: 9, width: 6, height: 8))
         }
 
         @Test func writingThePropertyAgainRepairsTheRow() {

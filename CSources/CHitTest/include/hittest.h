@@ -311,6 +311,40 @@ typedef struct ht_node_record {
  */
 HT_API ht_status ht_node_get_record(const ht_tree *tree, ht_node node, ht_node_record *out);
 
+/**
+ * Where a node is, as set: the first members of `ht_node_record`, what a caller that keeps its
+ * views' geometry in the tree alone reads back on every access.
+ */
+typedef struct ht_node_geometry {
+    double center_x, center_y;
+    double bounds_x, bounds_y, bounds_w, bounds_h;
+    double anchor_x, anchor_y;
+    ht_affine transform;
+} ht_node_geometry;
+
+/** Reads the center, bounds, anchor point and transform of `node` into `out` (untouched on failure); O(1). */
+HT_API ht_status ht_node_get_geometry(const ht_tree *tree, ht_node node, ht_node_geometry *out);
+
+/** The slot of a node handle (its low bits): the index of its values in `ht_geometry_rows`. */
+#define HT_SLOT_MASK 0xFFFFFFu
+
+/**
+ * Read-only pointers to the geometry rows of a tree, indexed by the slot of a live node
+ * (`node & HT_SLOT_MASK`): for a binding that keeps its objects' geometry in the tree alone and
+ * reads it back without a call. Transform `a`..`ty`. The struct lives as long as the tree, and its
+ * members always point at the current rows (creating a node may move the rows; it updates them),
+ * so a caller keeps the struct's address, not the members. Write only through the setters.
+ */
+typedef struct ht_geometry_rows {
+    const double *center_x, *center_y;
+    const double *bounds_x, *bounds_y, *bounds_w, *bounds_h;
+    const double *anchor_x, *anchor_y;
+    const double *a, *b, *c, *d, *tx, *ty;
+} ht_geometry_rows;
+
+/** The geometry rows of `tree` (above), valid until `ht_tree_destroy`; NULL for a NULL tree. */
+HT_API const ht_geometry_rows *ht_tree_geometry_rows(const ht_tree *tree);
+
 /** Sets alpha. Below 0.01 (strictly) the node and its subtree are never hit, as in UIKit. */
 HT_API ht_status ht_node_set_alpha(ht_tree *tree, ht_node node, double alpha);
 

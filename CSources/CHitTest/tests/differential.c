@@ -9,7 +9,8 @@
  * are asked through ht_tree_hit_test_caching, whose grid starts and fills itself (and which
  * settles the changed cells of a full grid, built now and then). A missing
  * invalidation in fields.h's table (scripts/plants/missing-invalidation.patch drops one) makes
- * the two disagree; the exit status says whether they did.
+ * the two disagree; the exit status says whether they did. The geometry read back through the
+ * record, ht_node_get_geometry and the published rows agrees after every step.
  *   differential [trees] [steps] [answers-only]   exit 0: all agree; 1: a difference (printed)
  * With a third argument, ht_tree_validate is not consulted, so that only the answers decide.
  */
@@ -83,6 +84,35 @@ static void mutate(world *w) {
     }
 }
 
+/* The geometry of every node of `w`, read three ways, agrees: the record, ht_node_get_geometry,
+ * and the rows (ht_tree_geometry_rows, by slot: their addresses must follow the rows as node
+ * creations grow them). */
+static int geometry_agrees(const world *w) {
+    const ht_geometry_rows *r = ht_tree_geometry_rows(w->t);
+    for (int i = 0; i < w->count; i++) {
+        ht_node n = w->nodes[i];
+        ht_node_record rec;
+        ht_node_geometry g;
+        if (ht_node_get_record(w->t, n, &rec) != HT_OK || ht_node_get_geometry(w->t, n, &g) != HT_OK)
+            return failed("reading a node back", HT_E_INVALID_ARGUMENT);
+        uint32_t s = (uint32_t)n & HT_SLOT_MASK;
+        const double want[14] = {rec.center_x, rec.center_y, rec.bounds_x, rec.bounds_y, rec.bounds_w,
+                                 rec.bounds_h, rec.anchor_x, rec.anchor_y, rec.transform.a, rec.transform.b,
+                                 rec.transform.c, rec.transform.d, rec.transform.tx, rec.transform.ty};
+        const double got[14] = {g.center_x, g.center_y, g.bounds_x, g.bounds_y, g.bounds_w, g.bounds_h,
+                                g.anchor_x, g.anchor_y, g.transform.a, g.transform.b, g.transform.c,
+                                g.transform.d, g.transform.tx, g.transform.ty};
+        const double rows[14] = {r->center_x[s], r->center_y[s], r->bounds_x[s], r->bounds_y[s],
+                                 r->bounds_w[s], r->bounds_h[s], r->anchor_x[s], r->anchor_y[s],
+                                 r->a[s], r->b[s], r->c[s], r->d[s], r->tx[s], r->ty[s]};
+        if (memcmp(want, got, sizeof want) || memcmp(want, rows, sizeof want)) {
+            fprintf(stderr, "node %d: the geometry read back three ways disagrees\n", n);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The answers of `t` from `root` at `xy`: bulk (with its answer grid) and single; with
  * `caching`, the single ones first, through ht_tree_hit_test_caching (which prepares the tree and
  * starts and fills the grid), and then bulk on the grid those queries left. */
@@ -133,6 +163,7 @@ int main(int argc, char **argv) {
             /* A full grid (with its sub-grids and lists) under the caching queries now and then:
              * they settle its changed cells themselves. */
             if (caching && unit() < 0.15) ht_tree_prepare_points(w.t, w.root);
+            if (geometry_agrees(&w)) return 1;
             ht_status st = caching ? HT_OK : ht_tree_prepare(w.t);
             if (st != HT_OK) return failed("prepare", st);
             if (validate && !caching && (st = ht_tree_validate(w.t)) != HT_OK) {

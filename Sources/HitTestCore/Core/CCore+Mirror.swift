@@ -1,8 +1,9 @@
 import CHitTest
 
-// The mirror check: the Swift views are the truth and the C rows a copy written through on
-// every change; this reads every row back (`ht_node_get_record`, `ht_node_child_at`) and
-// compares it with its view. For tests: the differential and randomized tests run it after
+// The mirror check: a view's geometry lives in its C row alone (`View.geometry`), and its
+// other attributes are kept in the view and written through to the row on every change; this
+// reads every row back (`ht_node_get_record`, `ht_node_child_at`) and compares the mirrored
+// attributes and the links with the view. For tests: the differential and randomized tests run it after
 // every mutation. Debug builds only: in a release build the body is compiled out and the
 // check reports nothing, and the library never calls it itself.
 
@@ -12,7 +13,7 @@ extension View {
     /// view has no node yet. Release builds: always empty (compiled out).
     ///
     /// Compared per view: that it has a node of the same index, that the index maps the node
-    /// back to it, `center`, `bounds`, `anchorPoint`, `transform`, `alpha`, `hitTestInsets`,
+    /// back to it, `alpha`, `hitTestInsets`,
     /// `hitTestPriority` (as the C core's 32-bit value), each C flag (hidden, interaction,
     /// clips, pass-through, captures, outside hits, the two handler flags), the parent link and
     /// the children in order; then `ht_tree_validate` on the index.
@@ -57,19 +58,6 @@ extension View {
             func expect(_ ok: Bool, _ what: @autoclosure () -> String) {
                 if !ok { problems.append("\(name): \(what())") }
             }
-            let c = v.center
-            expect(r.center_x == c.x && r.center_y == c.y, "center \(c) vs C (\(r.center_x), \(r.center_y))")
-            let b = v.bounds
-            expect(
-                r.bounds_x == b.minX && r.bounds_y == b.minY && r.bounds_w == b.width && r.bounds_h == b.height,
-                "bounds \(b) vs C (\(r.bounds_x), \(r.bounds_y), \(r.bounds_w), \(r.bounds_h))")
-            let a = v.anchorPoint
-            expect(r.anchor_x == a.x && r.anchor_y == a.y, "anchorPoint \(a) vs C (\(r.anchor_x), \(r.anchor_y))")
-            let t = v.transform
-            let m = r.transform
-            expect(
-                m.a == t.a && m.b == t.b && m.c == t.c && m.d == t.d && m.tx == t.tx && m.ty == t.ty,
-                "transform \(t) vs C (\(m.a), \(m.b), \(m.c), \(m.d), \(m.tx), \(m.ty))")
             expect(r.alpha == v.alpha, "alpha \(v.alpha) vs C \(r.alpha)")
             let i = v.hitTestInsets
             expect(

@@ -74,19 +74,29 @@ package final class CoreTree: CoreTreeStorage {
         let s = Self.slot(h)
         if s >= views.count { views.append(contentsOf: repeatElement(Unretained(nil), count: s - views.count + 1)) }
         views[s] = Unretained(view)
+        // The geometry moves into the row: from here on `View.geometry` reads it there.
+        let geometry = view.detachedGeometry
         view.core = self
+        view.rows = GeometryRows(tree)
         view.node = h
         if view.hasHandler { handlerCount += 1 }
-        writeAll(view)
+        writeCenter(geometry.center, of: view)
+        writeBounds(geometry.bounds, of: view)
+        writeAnchor(geometry.anchorPoint, of: view)
+        writeTransform(geometry.transform, of: view)
+        writeMirrored(view)
     }
 
-    /// Frees the node of `view` (its children's nodes become roots).
+    /// Frees the node of `view` (its children's nodes become roots); its geometry moves back
+    /// into the view (`View.detachedGeometry`), which may live on or join another index.
     func unregister(_ view: View) {
         mutating("freeing a view")
+        view.detachedGeometry = geometry(of: view.node)
         Self.check(ht_node_free(tree, view.node), "freeing a node")
         views[Self.slot(view.node)] = Unretained(nil)
         if view.hasHandler { handlerCount -= 1 }
         view.core = nil
+        view.rows = nil
         view.node = -1
     }
 
@@ -106,27 +116,27 @@ package final class CoreTree: CoreTreeStorage {
 
     // MARK: - Attributes (values are checked finite by the view before they get here)
 
-    func writeCenter(_ v: View) {
+    /// The geometry of `node`, which lives in its row alone (`View.geometry`).
+    func geometry(of node: Int32) -> ViewGeometry { GeometryRows(tree).geometry(of: node) }
+
+    func writeCenter(_ c: Point, of v: View) {
         mutating("setting center")
-        Self.check(ht_node_set_center(tree, v.node, v.center.x, v.center.y), "setting center")
+        Self.check(ht_node_set_center(tree, v.node, c.x, c.y), "setting center")
     }
 
-    func writeBounds(_ v: View) {
+    func writeBounds(_ b: Rect, of v: View) {
         mutating("setting bounds")
-        let b = v.bounds
         Self.check(
             ht_node_set_bounds(tree, v.node, b.minX, b.minY, b.width, b.height), "setting bounds")
     }
 
-    func writeAnchor(_ v: View) {
+    func writeAnchor(_ a: Point, of v: View) {
         mutating("setting anchorPoint")
-        Self.check(
-            ht_node_set_anchor(tree, v.node, v.anchorPoint.x, v.anchorPoint.y), "setting anchorPoint")
+        Self.check(ht_node_set_anchor(tree, v.node, a.x, a.y), "setting anchorPoint")
     }
 
-    func writeTransform(_ v: View) {
+    func writeTransform(_ t: AffineTransform, of v: View) {
         mutating("setting transform")
-        let t = v.transform
         var m = ht_affine(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx, ty: t.ty)
         Self.check(ht_node_set_transform(tree, v.node, &m), "setting transform")
     }
@@ -524,5 +534,57 @@ extension CoreTree {
     /// tests that keep the walk under differential test now that the grid answers most points.
     func walkOnlyHitTest(_ view: View, _ point: Point) -> View? {
         hitTest(view, point, event: nil, asDefault: true)
+    }
+}
+
+/// Where a view reads its geometry (`View.rows`): the C index's geometry rows
+/// (`ht_tree_geometry_rows`), read by slot without a call or a retain.
+///
+/// Invariant: held by a view only while it has a node in the index behind it (`CoreTree.register`
+/// sets it, `unregister` clears it), and that view holds the index's `CoreTree`, so the rows'
+/// struct is alive and its members non-null (a tree allocates its rows when it is created);
+/// the members always point at the current rows (the C core updates them when a node's
+/// creation moves them), so they are loaded at each access, never kept.
+package struct GeometryRows {
+    private let rows: UnsafePointer<ht_geometry_rows>
+
+    /// The rows of `tree`.
+    init(_ tree: OpaquePointer) { rows = ht_tree_geometry_rows(tree) }
+
+    @inline(__always) private static func slot(_ node: Int32) -> Int { Int(UInt32(bitPattern: node) & HT_SLOT_MASK) }
+
+    /// Element `s` of one row (non-null: see the invariant).
+    @inline(__always) private func load(_ row: KeyPath<ht_geometry_rows, UnsafePointer<Double>?>, _ s: Int) -> Double {
+        rows.pointee[keyPath: row].unsafelyUnwrapped[s]
+    }
+
+    /// The centre of the live node `node`.
+    @inline(__always) func center(of node: Int32) -> Point {
+        let s = Self.slot(node)
+        return Point(x: load(\.center_x, s), y: load(\.center_y, s))
+    }
+
+    /// The bounds of the live node `node`.
+    @inline(__always) func bounds(of node: Int32) -> Rect {
+        let s = Self.slot(node)
+        return Rect(x: load(\.bounds_x, s), y: load(\.bounds_y, s), width: load(\.bounds_w, s), height: load(\.bounds_h, s))
+    }
+
+    /// The anchor point of the live node `node`.
+    @inline(__always) func anchorPoint(of node: Int32) -> Point {
+        let s = Self.slot(node)
+        return Point(x: load(\.anchor_x, s), y: load(\.anchor_y, s))
+    }
+
+    /// The transform of the live node `node`.
+    @inline(__always) func transform(of node: Int32) -> AffineTransform {
+        let s = Self.slot(node)
+        return AffineTransform(
+            a: load(\.a, s), b: load(\.b, s), c: load(\.c, s), d: load(\.d, s), tx: load(\.tx, s), ty: load(\.ty, s))
+    }
+
+    /// The geometry of the live node `node`.
+    @inline(__always) func geometry(of node: Int32) -> ViewGeometry {
+        ViewGeometry(center: center(of: node), bounds: bounds(of: node), anchorPoint: anchorPoint(of: node), transform: transform(of: node))
     }
 }

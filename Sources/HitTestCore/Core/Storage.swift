@@ -14,7 +14,7 @@ import Darwin
 // `@exclusivity(unchecked)` in their own files (a public class cannot inherit its fields from
 // an internal storage class, and a field moved into a separate storage object costs an
 // allocation per object). No public or open declaration carries it: each public property is
-// computed over such a backing field (`storedCenter`, `storedPhase`, ...). The same two
+// computed over such a backing field (`storedSuperviewReference`, `storedPhase`, ...) or over the C row (`View.geometry`). The same two
 // invariants below hold for them. Without the attribute on these fields the replay benchmark
 // dropped from 0.61-0.64 to 0.45 M steps/s (dynamic exclusivity checks in every step).
 //

@@ -13,10 +13,13 @@ package struct LevelConversion: Sendable {
     package let transform: AffineTransform
 
     /// The conversion of `view`'s level, as of now.
-    package init(_ view: View) {
-        center = view.center
-        offset = view.anchorOffset
-        transform = view.transform
+    package init(_ view: View) { self.init(view.geometry) }
+
+    /// The conversion of a level with geometry `g`.
+    package init(_ g: ViewGeometry) {
+        center = g.center
+        offset = g.anchorOffset
+        transform = g.transform
     }
 
     /// The inverse transform `fromSuperview` applies: the identity for the identity, nil when

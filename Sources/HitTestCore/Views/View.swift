@@ -1,10 +1,10 @@
 /// A rectangular region of a view tree that takes part in hit testing (`UIView`).
 ///
-/// A view stores `bounds`, `center`, `transform` and `anchorPoint`; `frame` is derived from
-/// them, as in UIKit. Every property that hit testing reads is mirrored into a C index on each
-/// change, in O(1), and `hitTest(_:with:)` answers through that index. The Swift properties are
-/// the truth: the index is a copy of them, and the test suite checks every hit against a plain
-/// recursive walk over these properties.
+/// A view has `bounds`, `center`, `transform` and `anchorPoint`; `frame` is derived from
+/// them, as in UIKit. They live in the view's row of a C index (once it has one; until then in
+/// the view), and its other hit-testing properties are mirrored there on each change, in O(1);
+/// `hitTest(_:with:)` answers through that index, and the test suite checks every hit against a
+/// plain recursive walk over these properties.
 ///
 /// Numbers must be finite: assigning NaN or an infinity to a geometric property stops the
 /// program with a message naming the property, as UIKit raises for a NaN layer position.
@@ -15,6 +15,8 @@ open class View: Responder {
     @exclusivity(unchecked) package var core: CoreTree?
     /// The node handle in `core`.
     @exclusivity(unchecked) package var node: Int32 = -1
+    /// The geometry rows of `core`'s index, nil with it (`GeometryRows`, CCore.swift).
+    @exclusivity(unchecked) final var rows: GeometryRows?
 
     @exclusivity(unchecked) package var storedSubviews: [View] = []
     // The back references are `Unretained` (Core/Storage.swift), not `weak`: a weak reference
@@ -66,58 +68,68 @@ open class View: Responder {
 
     // MARK: Geometry
 
-    /// The centre of the view in its superview's bounds space (`UIView.center`).
-    public var center: Point {
-        get { storedCenter }
-        set {
-            let oldValue = storedCenter
-            storedCenter = newValue
-            View.requireFinite(storedCenter.isFinite, "center", storedCenter)
-            attributeDidChange(.center, old: .point(oldValue))
+    // Where a view is lives in one place (ViewGeometry): its C row once it has a node, and
+    // `detachedGeometry` until then (and again after its node is freed while the view lives on).
+    // Each setter stores the one attribute it sets and runs the attribute's effects, reading
+    // the old value first only when an effect needs it (ViewAttribute.swift).
+
+    /// The view's geometry, from wherever it lives now: its C row (read by slot) or `detachedGeometry`.
+    package final var geometry: ViewGeometry {
+        @inline(__always) get {
+            if let rows { return rows.geometry(of: node) }
+            return detachedGeometry
         }
     }
-    @exclusivity(unchecked) final var storedCenter: Point
+    /// The geometry of a view without a node; stale (and never read) while it has one.
+    @exclusivity(unchecked) final var detachedGeometry: ViewGeometry
+
+    /// The centre of the view in its superview's bounds space (`UIView.center`).
+    public var center: Point {
+        get { if let rows { return rows.center(of: node) } else { return detachedGeometry.center } }
+        set {
+            View.requireFinite(newValue.isFinite, "center", newValue)
+            changeAttribute(.center, old: { .point(geometry.center) }, new: .point(newValue)) {
+                if let core { core.writeCenter(newValue, of: self) } else { detachedGeometry.center = newValue }
+            }
+        }
+    }
 
     /// The view's own coordinate space (`UIView.bounds`). Its origin scrolls the subviews (a
     /// scroll view's content offset); changing its size keeps `center`, so the frame grows
     /// about the anchor point.
     public var bounds: Rect {
-        get { storedBounds }
+        get { if let rows { return rows.bounds(of: node) } else { return detachedGeometry.bounds } }
         set {
-            let oldValue = storedBounds
-            storedBounds = newValue
             View.requireFinite(
-                storedBounds.origin.isFinite && storedBounds.width.isFinite && storedBounds.height.isFinite,
-                "bounds", storedBounds)
-            attributeDidChange(.bounds, old: .rect(oldValue))
+                newValue.origin.isFinite && newValue.width.isFinite && newValue.height.isFinite, "bounds", newValue)
+            changeAttribute(.bounds, old: { .rect(geometry.bounds) }, new: .rect(newValue)) {
+                if let core { core.writeBounds(newValue, of: self) } else { detachedGeometry.bounds = newValue }
+            }
         }
     }
-    @exclusivity(unchecked) final var storedBounds: Rect
 
     /// The transform, applied about the anchor point (`UIView.transform`). A singular
     /// transform (scale 0) is allowed; the view and its subtree can then never be hit.
     public var transform: AffineTransform {
-        get { storedTransform }
+        get { if let rows { return rows.transform(of: node) } else { return detachedGeometry.transform } }
         set {
-            let oldValue = storedTransform
-            storedTransform = newValue
-            View.requireFinite(storedTransform.isFinite, "transform", storedTransform)
-            attributeDidChange(.transform, old: .transform(oldValue))
+            View.requireFinite(newValue.isFinite, "transform", newValue)
+            changeAttribute(.transform, old: { .transform(geometry.transform) }, new: .transform(newValue)) {
+                if let core { core.writeTransform(newValue, of: self) } else { detachedGeometry.transform = newValue }
+            }
         }
     }
-    @exclusivity(unchecked) final var storedTransform: AffineTransform
 
     /// The anchor point in unit coordinates (`CALayer.anchorPoint`), default (0.5, 0.5).
     /// Changing it keeps `center` and so moves the frame.
     public var anchorPoint: Point {
-        get { storedAnchorPoint }
+        get { if let rows { return rows.anchorPoint(of: node) } else { return detachedGeometry.anchorPoint } }
         set {
-            storedAnchorPoint = newValue
-            View.requireFinite(storedAnchorPoint.isFinite, "anchorPoint", storedAnchorPoint)
+            View.requireFinite(newValue.isFinite, "anchorPoint", newValue)
+            if let core { core.writeAnchor(newValue, of: self) } else { detachedGeometry.anchorPoint = newValue }
             attributeDidChange(.anchorPoint)
         }
     }
-    @exclusivity(unchecked) final var storedAnchorPoint: Point = Point(x: 0.5, y: 0.5)
 
     // MARK: Flags
 
@@ -136,7 +148,7 @@ open class View: Responder {
     public var alpha: Double = 1 {
         didSet {
             View.requireFinite(alpha.isFinite, "alpha", alpha)
-            attributeDidChange(.alpha, old: .scalar(oldValue))
+            attributeDidChange(.alpha, old: .scalar(oldValue), new: .scalar(alpha))
         }
     }
 
@@ -202,9 +214,9 @@ open class View: Responder {
     public init(frame: Rect) {
         View.requireFinite(
             frame.origin.isFinite && frame.width.isFinite && frame.height.isFinite, "frame", frame)
-        storedBounds = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
-        storedCenter = Point(x: frame.midX, y: frame.midY)
-        storedTransform = .identity
+        detachedGeometry = ViewGeometry(
+            center: Point(x: frame.midX, y: frame.midY),
+            bounds: Rect(x: 0, y: 0, width: frame.width, height: frame.height))
         super.init()
         asksSwiftForHitTesting = type(of: self) != View.self
     }
@@ -361,29 +373,33 @@ open class View: Responder {
     /// box equals the frame (for transforms that can), so that reading it back gives what was set.
     public var frame: Rect {
         get {
-            if transform.isIdentity {
+            let g = geometry
+            if g.transform.isIdentity {
                 return Rect(
-                    x: center.x - anchorPoint.x * bounds.width,
-                    y: center.y - anchorPoint.y * bounds.height,
-                    width: bounds.width, height: bounds.height)
+                    x: g.center.x - g.anchorPoint.x * g.bounds.width,
+                    y: g.center.y - g.anchorPoint.y * g.bounds.height,
+                    width: g.bounds.width, height: g.bounds.height)
             }
-            return Rect.boundingBox(of: bounds.corners.map { toSuperview($0) })
+            let level = LevelConversion(g)
+            return Rect.boundingBox(of: g.bounds.corners.map { level.toSuperview($0) })
         }
         set {
             View.requireFinite(
                 newValue.origin.isFinite && newValue.width.isFinite && newValue.height.isFinite,
                 "frame", newValue)
-            if transform.isIdentity {
+            let g = geometry
+            let anchorPoint = g.anchorPoint
+            if g.transform.isIdentity {
                 bounds.size = newValue.size
                 center = Point(
                     x: newValue.minX + anchorPoint.x * newValue.width,
                     y: newValue.minY + anchorPoint.y * newValue.height)
                 return
             }
-            let size = View.untransformedSize(for: newValue.size, transform, current: bounds.size)
+            let size = View.untransformedSize(for: newValue.size, g.transform, current: g.bounds.size)
             bounds.size = size
             // Where the box's corner lands relative to the centre, for the new size.
-            let t = transform
+            let t = g.transform
             let xs = [-anchorPoint.x * size.width, (1 - anchorPoint.x) * size.width]
             let ys = [-anchorPoint.y * size.height, (1 - anchorPoint.y) * size.height]
             var minX = Double.infinity
@@ -396,6 +412,26 @@ open class View: Responder {
             }
             center = Point(x: newValue.minX - minX, y: newValue.minY - minY)
         }
+    }
+
+    /// The frame as Auto Layout sees it (UIKit's engine works on it): untransformed,
+    /// `center − anchorPoint × size` and the bounds size. Read from the row in place.
+    package final var layoutFrame: Rect {
+        let g = geometry
+        let c = g.center, a = g.anchorPoint, size = g.bounds.size
+        return Rect(x: c.x - a.x * size.width, y: c.y - a.y * size.height, width: size.width, height: size.height)
+    }
+
+    /// Sets the untransformed frame (`layoutFrame`: bounds size and centre), as UIKit's engine
+    /// does, through the setters (the funnel: the row, the change recorder, the layout marks).
+    package final func setLayoutFrame(_ r: Rect) {
+        let g = geometry
+        let a = g.anchorPoint, size = g.bounds.size
+        if r.size == size && r.minX == g.center.x - a.x * size.width && r.minY == g.center.y - a.y * size.height {
+            return
+        }
+        if size != r.size { bounds.size = r.size }
+        center = Point(x: r.minX + a.x * r.width, y: r.minY + a.y * r.height)
     }
 
     /// The bounds size whose box under `t` has size `box`: solves
@@ -424,12 +460,6 @@ open class View: Responder {
 
     // MARK: One step of conversion (the C core does the same arithmetic in the same order)
 
-    /// `bounds.origin + anchorPoint * bounds.size`: the local point that sits at `center`.
-    var anchorOffset: Point {
-        Point(
-            x: bounds.minX + anchorPoint.x * bounds.width,
-            y: bounds.minY + anchorPoint.y * bounds.height)
-    }
 
     /// From this view's bounds space to its superview's (`LevelConversion`).
     package final func toSuperview(_ p: Point) -> Point { LevelConversion(self).toSuperview(p) }

@@ -1,7 +1,9 @@
 import CHitTest
 
-// The funnel every stored attribute of a view changes through. A setter stores the new value,
-// then calls `attributeDidChange(_:old:)` (an animatable attribute, with its old value) or
+// The funnel every stored attribute of a view changes through. A setter stores the new value
+// (geometry into the view's C row, `View.geometry`, through `changeAttribute(_:old:new:store:)`,
+// which reads the old value first when an effect needs it; the rest in the view), then calls
+// `attributeDidChange(_:old:new:)` (an animatable attribute, with its old and new values) or
 // `attributeDidChange(_:)` (a `PlainViewAttribute`, with none); what the change reaches is this file's table
 // (`ViewAttribute.effects`), as the C core's `fields.h` says which derived data a stored field
 // invalidates. A new subscriber is a column here, not a line in each setter.
@@ -19,7 +21,8 @@ package enum ViewAttribute: Sendable, CaseIterable {
         package let rawValue: UInt8
         package init(rawValue: UInt8) { self.rawValue = rawValue }
 
-        /// The view's C row is written (`CoreTree.write(_:of:)`).
+        /// The attribute is mirrored into the view's C row (`CoreTree.write(_:of:)`). Geometry
+        /// has no such effect: it lives in the row (`View.geometry`), and its setter stores it there.
         package static let row = Effects(rawValue: 1 << 0)
         /// Animatable (SEMANTICS A1): the change is reported to the calling thread's change
         /// recorder, if an animation block is open there (`ChangeRecording`).
@@ -37,10 +40,10 @@ package enum ViewAttribute: Sendable, CaseIterable {
     /// The table: what a change of each attribute reaches.
     @inline(__always) package var effects: Effects {
         switch self {
-        case .center: return [.row, .animation, .frame]
-        case .bounds: return [.row, .animation, .boundsSize, .boundsOrigin]
-        case .anchorPoint: return [.row, .frame]
-        case .transform: return [.row, .animation]
+        case .center: return [.animation, .frame]
+        case .bounds: return [.animation, .boundsSize, .boundsOrigin]
+        case .anchorPoint: return [.frame]
+        case .transform: return [.animation]
         case .alpha: return [.row, .animation]
         case .flags, .hitTestInsets, .hitTestPriority: return [.row]
         }
@@ -90,36 +93,55 @@ extension AnimatableAttribute {
 }
 
 extension View {
-    /// The funnel for an animatable attribute: `attribute` was just stored, and was `old`
-    /// before. Runs the attribute's effects (`ViewAttribute.effects`) in order. `old` is
-    /// evaluated only when an animation block is open on this thread or the bounds changed.
+    /// The funnel for an animatable attribute kept in the view (alpha): `attribute` was just
+    /// stored, `new` now, `old` before. Runs the attribute's effects (`ViewAttribute.effects`).
     @inline(__always)
-    final func attributeDidChange(_ attribute: AnimatableAttribute, old: @autoclosure () -> AnimatableValue) {
-        runEffects(of: attribute.attribute, old: old)
+    final func attributeDidChange(_ attribute: AnimatableAttribute, old: AnimatableValue, new: AnimatableValue) {
+        let a = attribute.attribute
+        runEffects(of: a, recorder: a.effects.contains(.animation) ? ChangeRecording.current : nil, old: old, new: new)
+    }
+
+    /// The funnel for an animatable attribute kept in the C row (geometry): reads the old
+    /// value (`old`) only when an effect needs it (an animation block is open on this thread,
+    /// or the bounds changed), runs `store`, which writes `new`, then the effects.
+    @inline(__always)
+    final func changeAttribute(
+        _ attribute: AnimatableAttribute, old: () -> AnimatableValue, new: AnimatableValue, store: () -> Void
+    ) {
+        let a = attribute.attribute
+        let effects = a.effects
+        let recorder = effects.contains(.animation) ? ChangeRecording.current : nil
+        let needsOld = recorder != nil || effects.contains(.boundsSize) || effects.contains(.boundsOrigin)
+        let oldValue = needsOld ? old() : nil
+        store()
+        runEffects(of: a, recorder: recorder, old: oldValue, new: new)
     }
 
     /// The funnel for an attribute whose change carries no old value (`PlainViewAttribute`):
     /// runs its effects, none of which reads one.
     @inline(__always)
     final func attributeDidChange(_ attribute: PlainViewAttribute) {
-        runEffects(of: attribute.attribute, old: { nil })
+        runEffects(of: attribute.attribute, recorder: nil, old: nil, new: nil)
     }
 
-    /// The effects of a change of `attribute`, in the table's order. `old` gives the old value
-    /// (nil for a plain attribute, whose effects never ask for it); inlined into each setter
-    /// with `attribute` a constant, so only that attribute's effects remain.
+    /// The effects of a change of `attribute`, in the table's order: `recorder` the thread's
+    /// change recorder when the attribute is animatable and one is open, `old` and `new` its
+    /// values when an effect needs them. Inlined into each setter with `attribute` a constant,
+    /// so only that attribute's effects remain.
     @inline(__always)
-    private final func runEffects(of attribute: ViewAttribute, old: () -> AnimatableValue?) {
+    private final func runEffects(
+        of attribute: ViewAttribute, recorder: (any ViewChangeRecorder)?, old: AnimatableValue?, new: AnimatableValue?
+    ) {
         let effects = attribute.effects
         if effects.contains(.row) { core?.write(attribute, of: self) }
-        if effects.contains(.animation), let recorder = ChangeRecording.current, let animatable = attribute.animatable,
-           let old = old() {
+        if effects.contains(.animation), let recorder, let animatable = attribute.animatable, let old {
             recorder.record(self, animatable, old: old)
         }
         if effects.contains(.frame) { layoutState.autoLayout?.frameDidChange(of: self) }
-        if effects.contains(.boundsSize) || effects.contains(.boundsOrigin), case .rect(let oldBounds)? = old() {
-            if effects.contains(.boundsSize), storedBounds.size != oldBounds.size { boundsSizeDidChange(from: oldBounds.size) }
-            if effects.contains(.boundsOrigin), storedBounds.origin != oldBounds.origin, let input = inputAttachment {
+        if effects.contains(.boundsSize) || effects.contains(.boundsOrigin), case .rect(let oldBounds)? = old,
+           case .rect(let newBounds)? = new {
+            if effects.contains(.boundsSize), newBounds.size != oldBounds.size { boundsSizeDidChange(from: oldBounds.size) }
+            if effects.contains(.boundsOrigin), newBounds.origin != oldBounds.origin, let input = inputAttachment {
                 input.boundsOriginDidChange(of: self)
             }
         }
@@ -127,15 +149,12 @@ extension View {
 }
 
 extension CoreTree {
-    /// Writes `attribute` of `view` into its C row (values are checked finite by the view
-    /// before they get here).
+    /// Writes a mirrored `attribute` of `view` into its C row (values are checked finite by the
+    /// view before they get here). Geometry is not mirrored: its setters store it in the row.
     @inline(__always)
     func write(_ attribute: ViewAttribute, of view: View) {
         switch attribute {
-        case .center: writeCenter(view)
-        case .bounds: writeBounds(view)
-        case .anchorPoint: writeAnchor(view)
-        case .transform: writeTransform(view)
+        case .center, .bounds, .anchorPoint, .transform: return
         case .alpha: writeAlpha(view)
         case .flags: writeFlags(view)
         case .hitTestInsets: writeInsets(view)
@@ -143,8 +162,8 @@ extension CoreTree {
         }
     }
 
-    /// Every attribute of `view` into its row (a view joining the index).
-    func writeAll(_ view: View) {
-        for attribute in ViewAttribute.allCases { write(attribute, of: view) }
+    /// Every mirrored attribute of `view` into its row (a view joining the index).
+    func writeMirrored(_ view: View) {
+        for attribute in ViewAttribute.allCases where attribute.effects.contains(.row) { write(attribute, of: view) }
     }
 }

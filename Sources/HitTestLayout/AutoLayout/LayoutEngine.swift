@@ -833,21 +833,6 @@ extension View {
         return n
     }
 
-    /// The frame as Auto Layout sees it: untransformed (`center − anchorPoint × size`, bounds size).
-    var layoutFrame: Rect {
-        let c = center, a = anchorPoint, size = bounds.size
-        return Rect(x: c.x - a.x * size.width, y: c.y - a.y * size.height, width: size.width, height: size.height)
-    }
-
-    /// Sets the untransformed frame (bounds size and centre), as UIKit's engine does, through
-    /// the public setters (the core's funnel: the C row, the change recorder, the layout marks).
-    func setLayoutFrame(_ r: Rect) {
-        if layoutFrame == r { return }
-        if bounds.size != r.size { bounds.size = r.size }
-        let a = anchorPoint
-        center = Point(x: r.minX + a.x * r.width, y: r.minY + a.y * r.height)
-    }
-
     /// The topmost ancestor (O(depth)).
     var treeRoot: View {
         var r: View = self
