@@ -967,13 +967,31 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
     return HT_OK;
 }
 
+/* Cells in columns ix0..ix1 and rows iy0..iy1 may now be UNKNOWN: the rectangle a refresh
+ * looks at grows to hold them. */
+static void note_unknown(answer_grid *g, int32_t ix0, int32_t ix1, int32_t iy0, int32_t iy1) {
+    if (!g->unknown) {
+        g->ux0 = ix0;
+        g->ux1 = ix1;
+        g->uy0 = iy0;
+        g->uy1 = iy1;
+    } else {
+        if (ix0 < g->ux0) g->ux0 = ix0;
+        if (ix1 > g->ux1) g->ux1 = ix1;
+        if (iy0 < g->uy0) g->uy0 = iy0;
+        if (iy1 > g->uy1) g->uy1 = iy1;
+    }
+    g->unknown = 1;
+}
+
 ht_status htq_start_answers(ht_tree *t, int32_t root) {
     answer_grid *g = &t->hq.answers;
     int made;
     ht_status st = lay_out(t, root, LAZY_CELLS_PER_NODE, &made);
     if (st != HT_OK || !made) return st;
     /* Every cell UNKNOWN: settled where points land (htq_answer_at), or all by a refresh. */
-    g->unknown = 1;
+    g->unknown = 0;
+    note_unknown(g, 0, g->nx - 1, 0, g->ny - 1);
     g->lazy = 1;
     g->subs_pending = 1;
     return HT_OK;
@@ -1032,9 +1050,9 @@ void htq_refresh_answers(ht_tree *t) {
     lift_memo memo;
     scratch s = {malloc(UNION_CAP * sizeof(uint32_t)), UNION_CAP, 0, memo_make(&memo, 10) ? &memo : NULL};
     if (!s.buf) s.cap = 0;
-    for (int32_t iy = 0; iy < g->ny; iy++) {
+    for (int32_t iy = g->uy0; iy <= g->uy1; iy++) {
         uint16_t *row = g->codes + (size_t)iy * (size_t)g->nx;
-        for (int32_t ix = 0; ix < g->nx; ix++)
+        for (int32_t ix = g->ux0; ix <= g->ux1; ix++)
             if (row[ix] == CODE_UNKNOWN || row[ix] == CODE_SEEN) {
                 size_t c = (size_t)iy * (size_t)g->nx + (size_t)ix;
                 row[ix] = settle_cell(t, g, c, cell_answer(t, g, ix, iy, &s), &s);
@@ -1130,7 +1148,7 @@ void htq_answers_touch(ht_tree *t, int32_t s) {
     }
     for (int32_t iy = iy0; iy <= iy1; iy++)
         for (int32_t ix = ix0; ix <= ix1; ix++) g->codes[(size_t)iy * (size_t)g->nx + (size_t)ix] = CODE_UNKNOWN;
-    g->unknown = 1;
+    note_unknown(g, ix0, ix1, iy0, iy1);
 }
 
 /* Where the region test of `n` (eligible, reached through its ancestors) may hold, in the grid
@@ -1209,7 +1227,7 @@ static size_t mark_outside(answer_grid *g, ht_box b, ht_box keep) {
             if (row[ix] != CODE_SEEN) row[ix] = CODE_UNKNOWN;
         }
     }
-    if (marked) g->unknown = 1;
+    if (marked) note_unknown(g, ix0, ix1, iy0, iy1);
     return marked;
 }
 

@@ -396,6 +396,12 @@ ht_status htq_validate(const ht_tree *t) {
     if (g->root < 0 || !g->codes || q->ndirty > 0 || q->batch.depth > 0) return HT_OK;
     if (g->root >= t->slots || !t->alive[g->root]) return HT_E_CORRUPT;
     size_t ncells = (size_t)g->nx * (size_t)g->ny;
+    /* Every cell not yet settled lies in the rectangle a refresh looks at. */
+    for (size_t c = 0; c < ncells; c++) {
+        if (g->codes[c] != CODE_UNKNOWN && g->codes[c] != CODE_SEEN) continue;
+        int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);
+        if (!g->unknown || ix < g->ux0 || ix > g->ux1 || iy < g->uy0 || iy > g->uy1) return HT_E_CORRUPT;
+    }
     size_t stride = ncells / VALIDATE_CELLS;
     stride = stride < 1 ? 1 : stride;
     double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;

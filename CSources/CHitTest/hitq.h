@@ -167,7 +167,10 @@ typedef struct list_entry {
 typedef struct answer_grid {
     int32_t root; /* slot, -1 when there is no grid */
     int32_t nx, ny, capacity; /* capacity: cells allocated */
-    int unknown;  /* some cells are UNKNOWN */
+    int unknown;  /* some cells are UNKNOWN (or CODE_SEEN), all within the rectangle below */
+    /* With `unknown`: the columns ux0..ux1 and rows uy0..uy1 that hold every such cell, so that
+     * a refresh after a small change looks at the cells it marked, not the whole grid. */
+    int32_t ux0, ux1, uy0, uy1;
     double gx0, gy0, gx1, gy1, sx, sy;
     uint16_t *codes;   /* per cell, row by row */
     int32_t *palette;  /* code -> answer; UNSURE, UNKNOWN, SUBGRID, then answers */
