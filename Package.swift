@@ -37,7 +37,7 @@ let package = Package(
         ),
 
         // MARK: - Swift library, in layers (ARCHITECTURE.md draws the graph)
-        // The core: geometry, views, hierarchy, conversion, hit testing, the C mirror, the
+        // The core: geometry, views, hierarchy, conversion, hit testing, the C index binding, the
         // layout cycle, and the base types input names in the views' open API (Responder,
         // Touch, Event, GestureRecognizer) with the seams HitTestInput plugs into.
         .target(

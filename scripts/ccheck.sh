@@ -11,7 +11,8 @@
 #     (scripts/plants/lazy-unmarked.patch), with a cell they settle keeping its old candidate
 #     list (scripts/plants/caching-relist.patch), and with a change that leaves unmarked the cells
 #     its node's old region alone holds (scripts/plants/edges-keep-old.patch): the answers must
-#     disagree;
+#     disagree; and with a change that marks cells UNKNOWN outside the rectangle a refresh looks
+#     at (scripts/plants/unknown-rect.patch): ht_tree_validate must report it;
 #  3. hidden internals: every global symbol of the objects of both C targets is public (ht_) or
 #     prefixed (htq_, htr_, hts_), and the shared library CHitTestShared exports exactly the
 #     functions of hittest.h and hittest_solver.h.
@@ -107,6 +108,14 @@ for plant in lazy-unmarked caching-relist edges-keep-old; do
     fi
     echo "(the differential check noticed the planted $plant, as it must)"
 done
+# A change that marks cells UNKNOWN outside the rectangle a refresh looks at: the answers stay
+# exact (such a cell walks), so only ht_tree_validate can notice.
+planted unknown-rect differential "$out/planted_unknown-rect" -O2
+if "$out/planted_unknown-rect" 60 150; then
+    echo "FAIL: ht_tree_validate did not notice the planted unknown-rect" >&2
+    exit 1
+fi
+echo "(ht_tree_validate noticed the planted unknown-rect, as it must)"
 
 echo "== 3. hidden internals"
 mkdir -p "$out/objects"

@@ -1,8 +1,8 @@
 /*
  * internal.h - the tree's base rows, the mutation protocol, and the subsystems beside them.
  *
- * `struct ht_tree` is the base rows (one row per slot, structure of arrays: the mirror of the
- * Swift view tree, links and stored fields of fields.h, plus values derived per row in O(1))
+ * `struct ht_tree` is the base rows (one row per slot, structure of arrays: a binding's view
+ * tree, links and stored fields of fields.h, plus values derived per row in O(1))
  * and one struct per subsystem that keeps data derived from the rows:
  * - `hq`: the hit-query subsystem (hitq.h: blocks, dirty list, answer grid, batch);
  * - room for a constraint solver beside it (its own struct and files), which reads the rows and

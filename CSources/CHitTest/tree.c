@@ -79,8 +79,10 @@ ht_status htr_grow(ht_tree *t, int32_t capacity) {
     }
     HT_FOR_EACH_ROW
 #undef HT_ROW_OP
-    t->georows = (ht_geometry_rows){t->cx, t->cy, t->bx, t->by, t->bw, t->bh, t->anx, t->any,
-                                    t->xa, t->xb, t->xc, t->xd, t->xtx, t->xty};
+    t->georows = (ht_geometry_rows){.center_x = t->cx, .center_y = t->cy,
+                                    .bounds_x = t->bx, .bounds_y = t->by, .bounds_w = t->bw, .bounds_h = t->bh,
+                                    .anchor_x = t->anx, .anchor_y = t->any,
+                                    .a = t->xa, .b = t->xb, .c = t->xc, .d = t->xd, .tx = t->xtx, .ty = t->xty};
     if (st != HT_OK) return st;
     st = htq_grow(t, capacity);
     if (st != HT_OK) return st;
@@ -476,8 +478,12 @@ ht_status ht_node_get_geometry(const ht_tree *t, ht_node node, ht_node_geometry 
     ht_status st = resolve(t, node, &s);
     if (st != HT_OK) return st;
     if (!out) return HT_E_INVALID_ARGUMENT;
-    *out = (ht_node_geometry){t->cx[s], t->cy[s], t->bx[s], t->by[s], t->bw[s], t->bh[s], t->anx[s], t->any[s],
-                              {t->xa[s], t->xb[s], t->xc[s], t->xd[s], t->xtx[s], t->xty[s]}};
+    *out = (ht_node_geometry){
+        .center_x = t->cx[s], .center_y = t->cy[s],
+        .bounds_x = t->bx[s], .bounds_y = t->by[s], .bounds_w = t->bw[s], .bounds_h = t->bh[s],
+        .anchor_x = t->anx[s], .anchor_y = t->any[s],
+        .transform = {.a = t->xa[s], .b = t->xb[s], .c = t->xc[s], .d = t->xd[s], .tx = t->xtx[s], .ty = t->xty[s]},
+    };
     return HT_OK;
 }
 

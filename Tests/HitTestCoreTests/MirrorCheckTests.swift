@@ -95,6 +95,21 @@ import Testing
             #expect(children[1].anchorPoint == expected.anchorPoint && children[1].transform == expected.transform)
             #expect(window.mirrorMismatches() == [])
 
+            // The other way round: the setters write each field of the row, in its place
+            // (the reference walk reads the same rows, so only this pins the writers).
+            let view = children[0]
+            view.bounds = Rect(x: 11, y: 12, width: 13, height: 14)
+            view.center = Point(x: 15, y: 16)
+            view.anchorPoint = Point(x: 0.25, y: 0.75)
+            view.transform = AffineTransform(a: 1, b: 2, c: 3, d: 4, tx: 5, ty: 6)
+            var g = ht_node_geometry()
+            #expect(ht_node_get_geometry(tree, view.node, &g) == HT_OK)
+            #expect([g.center_x, g.center_y] == [15, 16])
+            #expect([g.bounds_x, g.bounds_y, g.bounds_w, g.bounds_h] == [11, 12, 13, 14])
+            #expect([g.anchor_x, g.anchor_y] == [0.25, 0.75])
+            let t = g.transform
+            #expect([t.a, t.b, t.c, t.d, t.tx, t.ty] == [1, 2, 3, 4, 5, 6])
+
             // Into another index (its node is freed and made anew): the geometry goes along.
             let other = View(frame: Rect(x: 0, y: 0, width: 10, height: 10))
             other.ensureCore()

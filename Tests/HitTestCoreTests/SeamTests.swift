@@ -192,8 +192,9 @@ import Testing
 
     // MARK: - The change funnel
 
-    /// Every attribute reaches the funnel (`attributeDidChange`) through exactly one entry
-    /// point: an animatable attribute with its old value, a plain one without. No plain
+    /// Every attribute belongs to exactly one side of the funnel: an animatable attribute
+    /// (given its old value, or for the geometry `changeAttribute`, which reads it when an
+    /// effect needs it), or a plain one (`attributeDidChange(_:)`, without). No plain
     /// attribute has an effect that reads the old value (the change recorder, the bounds'
     /// size and origin), so none is ever given a made-up one.
     @Test func theFunnelsEntryPointsSplitTheAttributes() {

@@ -12,8 +12,8 @@ extension View {
     /// topmost superview down) and their C rows, in words; empty when they agree or when the
     /// view has no node yet. Release builds: always empty (compiled out).
     ///
-    /// Compared per view: that it has a node of the same index, that the index maps the node
-    /// back to it, `alpha`, `hitTestInsets`,
+    /// Compared per view: that it has a node of the same index and its rows (`View.rows`), that
+    /// the index maps the node back to it, `alpha`, `hitTestInsets`,
     /// `hitTestPriority` (as the C core's 32-bit value), each C flag (hidden, interaction,
     /// clips, pass-through, captures, outside hits, the two handler flags), the parent link and
     /// the children in order; then `ht_tree_validate` on the index.
@@ -42,6 +42,9 @@ extension View {
         /// Appends to `problems` each way the C row of `v` differs from `v`.
         fileprivate func compareRow(of v: View, into problems: inout [String]) {
             let name = "\(v.debugName) (node \(v.node))"
+            if (v.core == nil) != (v.rows == nil) {
+                problems.append("\(name): its index and its geometry rows disagree (one is nil)")
+            }
             guard v.core === self else {
                 problems.append("\(name): belongs to another index than its tree's root")
                 return

@@ -52,7 +52,7 @@ package final class CoreTree: CoreTreeStorage {
         }
     }
 
-    private static func slot(_ handle: Int32) -> Int { Int(UInt32(bitPattern: handle) & 0xFF_FFFF) }
+    private static func slot(_ handle: Int32) -> Int { nodeSlot(handle) }
 
     /// The view behind a handle.
     package func view(for handle: HitTestHandle) -> View? { view(for: handle.rawValue) }
@@ -537,6 +537,10 @@ extension CoreTree {
     }
 }
 
+/// The slot of a node handle: its row in the C index (`HT_SLOT_MASK`; the rest of the handle is
+/// the slot's generation).
+@inline(__always) func nodeSlot(_ handle: Int32) -> Int { Int(UInt32(bitPattern: handle) & HT_SLOT_MASK) }
+
 /// Where a view reads its geometry (`View.rows`): the C index's geometry rows
 /// (`ht_tree_geometry_rows`), read by slot without a call or a retain.
 ///
@@ -551,7 +555,7 @@ package struct GeometryRows {
     /// The rows of `tree`.
     init(_ tree: OpaquePointer) { rows = ht_tree_geometry_rows(tree) }
 
-    @inline(__always) private static func slot(_ node: Int32) -> Int { Int(UInt32(bitPattern: node) & HT_SLOT_MASK) }
+    @inline(__always) private static func slot(_ node: Int32) -> Int { nodeSlot(node) }
 
     /// Element `s` of one row (non-null: see the invariant).
     @inline(__always) private func load(_ row: KeyPath<ht_geometry_rows, UnsafePointer<Double>?>, _ s: Int) -> Double {

@@ -9,7 +9,7 @@
 /// Numbers must be finite: assigning NaN or an infinity to a geometric property stops the
 /// program with a message naming the property, as UIKit raises for a NaN layer position.
 open class View: Responder {
-    // MARK: Mirror bookkeeping
+    // MARK: The C index binding
 
     /// The C index this view has a node in, or nil for a view never attached nor queried.
     @exclusivity(unchecked) package var core: CoreTree?
@@ -83,13 +83,34 @@ open class View: Responder {
     /// The geometry of a view without a node; stale (and never read) while it has one.
     @exclusivity(unchecked) final var detachedGeometry: ViewGeometry
 
+    // The one place that decides where an attribute of the geometry lives: in the row while the
+    // view has a node (`rows` is non-nil exactly while `core` is: `CoreTree.register` and
+    // `unregister` set and clear both, and the mirror check asserts it), else in `detachedGeometry`.
+
+    /// One attribute of the geometry: `row` reads it from the C row, `detached` names it in
+    /// `detachedGeometry`.
+    @inline(__always) private final func geometryAttribute<T>(
+        _ row: (GeometryRows) -> (Int32) -> T, _ detached: KeyPath<ViewGeometry, T>
+    ) -> T {
+        if let rows { return row(rows)(node) }
+        return detachedGeometry[keyPath: detached]
+    }
+
+    /// Stores one attribute of the geometry: `write` (a `CoreTree` writer) puts it in the C row,
+    /// `detached` names it in `detachedGeometry`.
+    @inline(__always) private final func storeGeometryAttribute<T>(
+        _ value: T, _ write: (CoreTree) -> (T, View) -> Void, _ detached: WritableKeyPath<ViewGeometry, T>
+    ) {
+        if rows != nil { write(core!)(value, self) } else { detachedGeometry[keyPath: detached] = value }
+    }
+
     /// The centre of the view in its superview's bounds space (`UIView.center`).
     public var center: Point {
-        get { if let rows { return rows.center(of: node) } else { return detachedGeometry.center } }
+        get { geometryAttribute(GeometryRows.center(of:), \.center) }
         set {
             View.requireFinite(newValue.isFinite, "center", newValue)
             changeAttribute(.center, old: { .point(geometry.center) }, new: .point(newValue)) {
-                if let core { core.writeCenter(newValue, of: self) } else { detachedGeometry.center = newValue }
+                storeGeometryAttribute(newValue, CoreTree.writeCenter, \.center)
             }
         }
     }
@@ -98,12 +119,12 @@ open class View: Responder {
     /// scroll view's content offset); changing its size keeps `center`, so the frame grows
     /// about the anchor point.
     public var bounds: Rect {
-        get { if let rows { return rows.bounds(of: node) } else { return detachedGeometry.bounds } }
+        get { geometryAttribute(GeometryRows.bounds(of:), \.bounds) }
         set {
             View.requireFinite(
                 newValue.origin.isFinite && newValue.width.isFinite && newValue.height.isFinite, "bounds", newValue)
             changeAttribute(.bounds, old: { .rect(geometry.bounds) }, new: .rect(newValue)) {
-                if let core { core.writeBounds(newValue, of: self) } else { detachedGeometry.bounds = newValue }
+                storeGeometryAttribute(newValue, CoreTree.writeBounds, \.bounds)
             }
         }
     }
@@ -111,11 +132,11 @@ open class View: Responder {
     /// The transform, applied about the anchor point (`UIView.transform`). A singular
     /// transform (scale 0) is allowed; the view and its subtree can then never be hit.
     public var transform: AffineTransform {
-        get { if let rows { return rows.transform(of: node) } else { return detachedGeometry.transform } }
+        get { geometryAttribute(GeometryRows.transform(of:), \.transform) }
         set {
             View.requireFinite(newValue.isFinite, "transform", newValue)
             changeAttribute(.transform, old: { .transform(geometry.transform) }, new: .transform(newValue)) {
-                if let core { core.writeTransform(newValue, of: self) } else { detachedGeometry.transform = newValue }
+                storeGeometryAttribute(newValue, CoreTree.writeTransform, \.transform)
             }
         }
     }
@@ -123,10 +144,10 @@ open class View: Responder {
     /// The anchor point in unit coordinates (`CALayer.anchorPoint`), default (0.5, 0.5).
     /// Changing it keeps `center` and so moves the frame.
     public var anchorPoint: Point {
-        get { if let rows { return rows.anchorPoint(of: node) } else { return detachedGeometry.anchorPoint } }
+        get { geometryAttribute(GeometryRows.anchorPoint(of:), \.anchorPoint) }
         set {
             View.requireFinite(newValue.isFinite, "anchorPoint", newValue)
-            if let core { core.writeAnchor(newValue, of: self) } else { detachedGeometry.anchorPoint = newValue }
+            storeGeometryAttribute(newValue, CoreTree.writeAnchor, \.anchorPoint)
             attributeDidChange(.anchorPoint)
         }
     }
@@ -416,21 +437,15 @@ open class View: Responder {
 
     /// The frame as Auto Layout sees it (UIKit's engine works on it): untransformed,
     /// `center − anchorPoint × size` and the bounds size. Read from the row in place.
-    package final var layoutFrame: Rect {
-        let g = geometry
-        let c = g.center, a = g.anchorPoint, size = g.bounds.size
-        return Rect(x: c.x - a.x * size.width, y: c.y - a.y * size.height, width: size.width, height: size.height)
-    }
+    package final var layoutFrame: Rect { geometry.layoutFrame }
 
     /// Sets the untransformed frame (`layoutFrame`: bounds size and centre), as UIKit's engine
     /// does, through the setters (the funnel: the row, the change recorder, the layout marks).
     package final func setLayoutFrame(_ r: Rect) {
         let g = geometry
-        let a = g.anchorPoint, size = g.bounds.size
-        if r.size == size && r.minX == g.center.x - a.x * size.width && r.minY == g.center.y - a.y * size.height {
-            return
-        }
-        if size != r.size { bounds.size = r.size }
+        if g.layoutFrame == r { return }
+        let a = g.anchorPoint
+        if g.bounds.size != r.size { bounds.size = r.size }
         center = Point(x: r.minX + a.x * r.width, y: r.minY + a.y * r.height)
     }
 

@@ -1,12 +1,16 @@
 import CHitTest
 
-// The funnel every stored attribute of a view changes through. A setter stores the new value
-// (geometry into the view's C row, `View.geometry`, through `changeAttribute(_:old:new:store:)`,
-// which reads the old value first when an effect needs it; the rest in the view), then calls
-// `attributeDidChange(_:old:new:)` (an animatable attribute, with its old and new values) or
-// `attributeDidChange(_:)` (a `PlainViewAttribute`, with none); what the change reaches is this file's table
-// (`ViewAttribute.effects`), as the C core's `fields.h` says which derived data a stored field
-// invalidates. A new subscriber is a column here, not a line in each setter.
+// The funnel every stored attribute of a view changes through, by one of three entries:
+// - `changeAttribute(_:old:new:store:)`, for the animatable geometry kept in the view's C row
+//   (center, bounds, transform: `View.geometry`): it reads the old value only when an effect
+//   needs it, runs `store` (which writes the row), then the effects;
+// - `attributeDidChange(_:old:new:)`, for an animatable attribute kept in the view (alpha),
+//   after the setter stored it, with its old and new values;
+// - `attributeDidChange(_:)`, for a `PlainViewAttribute` (anchorPoint, the flags, ...), after
+//   the setter stored it, with none.
+// What a change reaches is this file's table (`ViewAttribute.effects`), as the C core's
+// `fields.h` says which derived data a stored field invalidates. A new subscriber is a column
+// here, not a line in each setter.
 
 /// A stored attribute of a view that something beyond the view hears of when it changes.
 package enum ViewAttribute: Sendable, CaseIterable {
@@ -101,9 +105,10 @@ extension View {
         runEffects(of: a, recorder: a.effects.contains(.animation) ? ChangeRecording.current : nil, old: old, new: new)
     }
 
-    /// The funnel for an animatable attribute kept in the C row (geometry): reads the old
-    /// value (`old`) only when an effect needs it (an animation block is open on this thread,
-    /// or the bounds changed), runs `store`, which writes `new`, then the effects.
+    /// The funnel for an animatable attribute kept in the C row (center, bounds, transform):
+    /// reads the old value (`old`) only when an effect needs it (the change recorder, when an
+    /// animation block is open on this thread; the bounds' size and origin effects, for
+    /// `bounds`), runs `store`, which writes `new`, then the effects.
     @inline(__always)
     final func changeAttribute(
         _ attribute: AnimatableAttribute, old: () -> AnimatableValue, new: AnimatableValue, store: () -> Void

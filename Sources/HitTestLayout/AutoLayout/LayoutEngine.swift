@@ -1,7 +1,7 @@
 import HitTestCore
 
-// Auto Layout's engine: the Swift layer that mirrors active constraints into the C solver
-// (SolverCore), as the view layer mirrors views into the C index.
+// Auto Layout's engine: the Swift layer that keeps the active constraints in the C solver
+// (SolverCore), as the view layer keeps its views in the C index.
 //
 // The model (SEMANTICS 10, rules 12–20):
 // - One engine per view tree, owned by the tree's root (created by the first activation).
