@@ -80,8 +80,10 @@ open class View: Responder {
             return detachedGeometry
         }
     }
-    /// The geometry of a view without a node; stale (and never read) while it has one.
-    @exclusivity(unchecked) final var detachedGeometry: ViewGeometry
+    /// The geometry of a view without a node; stale (and never read) while it has one. Read and
+    /// written only off the hot paths (a view with a node reads its row), so its accesses keep
+    /// their exclusivity checks.
+    final var detachedGeometry: ViewGeometry
 
     // The one place that decides where an attribute of the geometry lives: in the row while the
     // view has a node (`rows` is non-nil exactly while `core` is: `CoreTree.register` and
