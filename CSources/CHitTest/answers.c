@@ -997,28 +997,24 @@ ht_status htq_start_answers(ht_tree *t, int32_t root) {
     return HT_OK;
 }
 
-int32_t htq_answer_at(ht_tree *t, double x, double y) {
+int32_t htq_settle_at(ht_tree *t, double x, double y) {
     answer_grid *g = &t->hq.answers;
-    int32_t a = cell_lookup(g, x, y);
-    if (a == UNKNOWN) {
-        /* A cell's box walk costs a few point walks: a cell is computed at its second point, so
-         * that taps spread over the screen, each cell asked once, cost no more than the walk. */
-        size_t c = grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny);
-        if (g->codes[c] == CODE_UNKNOWN) {
-            g->codes[c] = CODE_SEEN;
-            return UNSURE;
-        }
-        if (!g->scratch) {
-            g->scratch = malloc(UNION_CAP * sizeof *g->scratch);
-            if (!g->scratch) return UNSURE; /* the walk answers: still exact */
-        }
-        scratch s = {g->scratch, UNION_CAP, 0, NULL};
-        int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);
-        g->codes[c] = settle_cell(t, g, c, cell_answer(t, g, ix, iy, &s), &s);
-        relist(t, g, c, &s);
-        a = cell_lookup(g, x, y);
+    /* A cell's box walk costs a few point walks: a cell is computed at its second point, so
+     * that taps spread over the screen, each cell asked once, cost no more than the walk. */
+    size_t c = grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny);
+    if (g->codes[c] == CODE_UNKNOWN) {
+        g->codes[c] = CODE_SEEN;
+        return UNKNOWN;
     }
-    return a == UNSURE ? list_lookup(g, x, y) : a;
+    if (!g->scratch) {
+        g->scratch = malloc(UNION_CAP * sizeof *g->scratch);
+        if (!g->scratch) return UNKNOWN; /* the walk answers: still exact */
+    }
+    scratch s = {g->scratch, UNION_CAP, 0, NULL};
+    int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);
+    g->codes[c] = settle_cell(t, g, c, cell_answer(t, g, ix, iy, &s), &s);
+    relist(t, g, c, &s);
+    return cell_lookup(g, x, y);
 }
 
 /* Announced bulk points per cell of the grid before the bulk path builds the sub-grids. They

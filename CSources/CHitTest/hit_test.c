@@ -628,7 +628,7 @@ ht_status ht_tree_hit_test_caching(ht_tree *t, ht_node node, double x, double y,
     if (st != HT_OK) return st;
     if (!out) return HT_E_INVALID_ARGUMENT;
     if (htq_busy(t)) return HT_E_BUSY; /* inside a query with hooks: ht_tree_hit_test reads only */
-    if ((st = ht_tree_prepare(t)) != HT_OK) return st;
+    if (t->hq.ndirty > 0 && (st = ht_tree_prepare(t)) != HT_OK) return st; /* else prepared */
     int32_t a = htq_learned_answer(t, slot, x, y);
     if (a >= HT_NULL_NODE) {
         *out = a;

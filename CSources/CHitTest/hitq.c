@@ -212,7 +212,7 @@ ht_status ht_tree_prepare_points(ht_tree *t, ht_node node) { return prepare_poin
 /* ... and before the grid moves from the node it was made for to another query root. */
 #define MOVE_QUERIES 1024
 
-int32_t htq_learned_answer(ht_tree *t, int32_t root, double x, double y) {
+int32_t htq_learn_answer(ht_tree *t, int32_t root, double x, double y) {
     htq_state *q = &t->hq;
     answer_grid *g = &q->answers;
     if (q->batch.depth > 0) return UNSURE;

@@ -316,13 +316,15 @@ void htq_answers_announce(ht_tree *t, size_t points, int now);
 void htq_refresh_answers(ht_tree *t); /* recomputes the UNKNOWN cells (derived blocks prepared) */
 /* Lays out a grid for `root` with no cell computed yet (every cell UNKNOWN). */
 ht_status htq_start_answers(ht_tree *t, int32_t root);
-/* The grid's answer for (x, y), settling its cell first when UNKNOWN: a node, HT_NULL_NODE, or
- * UNSURE (the walk decides). The grid exists, and the derived blocks are prepared. */
-int32_t htq_answer_at(ht_tree *t, double x, double y);
-/* What a single query that may write (ht_tree_hit_test_caching) learns from the grid of `root`:
- * the sure answer for (x, y), or UNSURE; starts a grid once enough queries came since the last
- * was dropped. The tree is prepared. */
-int32_t htq_learned_answer(ht_tree *t, int32_t root, double x, double y);
+/* The UNKNOWN cell of (x, y), a point of the grid's domain: settled, and its answer now (as
+ * cell_lookup gives it); or UNKNOWN when the walk must answer this point (the cell's first
+ * point only marks it seen, and a cell without scratch memory stays as it is). The derived
+ * blocks are prepared. (htq_answer_at, internal.h, is the query.) */
+int32_t htq_settle_at(ht_tree *t, double x, double y);
+/* What a single query that may write learns without a usable grid for `root` (see
+ * htq_learned_answer, internal.h): UNSURE, or the answer of a grid it starts once enough
+ * queries came since the last was dropped. The tree is prepared. */
+int32_t htq_learn_answer(ht_tree *t, int32_t root, double x, double y);
 /* `s`'s reach in the grid root's space: BOX_NEVER (none, or not under the root), BOX_BOUNDED
  * with the box, or BOX_UNBOUNDED (the grid must go). */
 int htq_reach_in_grid(const ht_tree *t, int32_t s, ht_box *out);

@@ -139,6 +139,23 @@ static inline const answer_grid *htq_grid_for(const ht_tree *t, int32_t root) {
     return (g->root == root && g->codes && t->hq.batch.depth == 0) ? g : NULL;
 }
 
+/* The grid's answer for (x, y), settling its cell first when UNKNOWN (htq_settle_at): a node,
+ * HT_NULL_NODE, or UNSURE (the walk decides). The grid exists, and the derived blocks are
+ * prepared. Inline: a single query whose cell is settled makes no call. */
+static inline int32_t htq_answer_at(ht_tree *t, double x, double y) {
+    const answer_grid *g = &t->hq.answers;
+    int32_t a = cell_lookup(g, x, y);
+    if (a == UNKNOWN && (a = htq_settle_at(t, x, y)) == UNKNOWN) return UNSURE;
+    return a == UNSURE ? list_lookup(g, x, y) : a;
+}
+
+/* What a single query that may write (ht_tree_hit_test_caching) learns from the grid of `root`:
+ * the grid's answer when it has one for `root` (inline), else htq_learn_answer's. The tree is
+ * prepared. */
+static inline int32_t htq_learned_answer(ht_tree *t, int32_t root, double x, double y) {
+    return htq_grid_for(t, root) ? htq_answer_at(t, x, y) : htq_learn_answer(t, root, x, y);
+}
+
 /* ---- base rows (tree.c) ---- */
 
 ht_status htr_grow(ht_tree *t, int32_t capacity);
