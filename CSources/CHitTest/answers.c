@@ -872,7 +872,7 @@ fail:
 static ht_status lay_out(ht_tree *t, int32_t root, int64_t per_node, int *made) {
     answer_grid *g = &t->hq.answers;
     g->root = -1;
-    t->hq.calm = 0; /* single queries count again from here (htq_learned_answer) */
+    t->hq.calm = 0; /* single queries count again from here (htq_learn_answer) */
     *made = 0;
     uint32_t f = t->flags[root];
     double x0 = t->rx0[root], y0 = t->ry0[root], x1 = t->rx1[root], y1 = t->ry1[root];
@@ -1136,8 +1136,8 @@ void htq_answers_touch(ht_tree *t, int32_t s) {
     if (!grid_range(g, b, r)) return;
     int32_t ix0 = r[0], ix1 = r[1], iy0 = r[2], iy1 = r[3];
     /* A grid the single queries started drops out when a change reaches a wide part of it
-     * (a scroll): starting it again costs less than marking its cells, and it is started only
-     * again only after as many queries as started it (htq_learned_answer). */
+     * (a scroll): starting it again costs less than marking its cells, and it is started
+     * again only after as many queries as started it (htq_learn_answer). */
     if (g->lazy && (int64_t)(ix1 - ix0 + 1) * (iy1 - iy0 + 1) * LAZY_DROP_SHARE > (int64_t)g->nx * g->ny) {
         htq_drop_answers(t);
         return;
