@@ -29,8 +29,17 @@ import Testing
         return (HitTestCLI.run(args, output: c.output), c)
     }
 
-    static func temp(_ name: String) -> String {
+    /// The test process's scratch directory, removed when the process exits.
+    static let scratch: URL = {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hittest-tests-\(UUID())")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: SceneAndCLITests.scratch) }
+        return dir
+    }()
+
+    /// A path named `name` in a new directory of its own under `scratch`.
+    static func temp(_ name: String) -> String {
+        let dir = scratch.appendingPathComponent(UUID().uuidString)
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir.appendingPathComponent(name).path
     }
