@@ -178,9 +178,10 @@ final class LayoutEngine {
     /// ones, and those whose pins changed (`unapplied`).
     private var recheck: [EngineItem] = []
     /// Scratch for a solve, taken out of the engine for its loops (locals need no exclusivity
-    /// checks) and put back: the items whose values changed, their new frames, and each item's
-    /// position in those lists (by item index; -1: not changed).
-    private var changedItems: [EngineItem] = []
+    /// checks) and put back: the items whose values changed (by index in `items`: a list of
+    /// indices holds no references, so filling and emptying it costs no reference counting),
+    /// their new frames, and each item's position in those lists (by item index; -1: not changed).
+    private var changedItems: ContiguousArray<Int32> = []
     private var changedFrames: [Rect] = []
     private var changedPosition: ContiguousArray<Int32> = []
     private var dirty = false
@@ -654,9 +655,8 @@ final class LayoutEngine {
             if p < 0 {
                 p = changed.count
                 position[index] = Int32(p)
-                let it = items[index]
-                changed.append(it)
-                frames.append(it.solved)
+                changed.append(Int32(index))
+                frames.append(items[index].solved)
             }
             let value = values[i]
             switch component {
@@ -675,7 +675,7 @@ final class LayoutEngine {
                 frames[p] = frame
             } else {
                 position[it.index] = Int32(changed.count)
-                changed.append(it)
+                changed.append(Int32(it.index))
                 frames.append(frame)
             }
         }
@@ -683,8 +683,10 @@ final class LayoutEngine {
         // Siblings come in runs: their superview's record is looked up and marked once a run.
         var lastHost: View?
         var lastHostNode: AutoLayoutNode?
-        for (p, it) in changed.enumerated() {
-            position[it.index] = -1
+        for p in changed.indices {
+            let index = Int(changed[p])
+            position[index] = -1
+            let it = items[index]
             guard let host = adopt(frames[p], for: it) else { continue }
             moved = true
             if host !== lastHost {
@@ -881,12 +883,13 @@ extension View {
     /// at the next solve; a view Auto Layout places gets its solved frame back at its
     /// superview's next `layoutSubviews` (as UIKit's, which applies the engine's frames).
     func autoLayoutGeometryDidChange(_ node: AutoLayoutNode) {
-        // Flags first: the frames an apply sets come back here, and reading the weak `engine`
-        // for each of them costs atomics.
-        guard let it = node.item, !it.removed else { return }
-        if translatesMaskIntoConstraints {
+        // Flags first, with no call between loading the item and reading them: the frames an
+        // apply sets come back here (queued), and then the item is not even retained.
+        let pins = translatesMaskIntoConstraints
+        guard let it = node.item, !it.removed, pins || !it.applyQueued else { return }
+        if pins {
             it.engine?.queuePins(it)
-        } else if !it.applyQueued, let host = storedSuperview {
+        } else if let host = storedSuperview {
             host.autoLayoutNode.queueApply(it)
         }
     }
