@@ -45,6 +45,9 @@ extension View {
             if (v.core == nil) != (v.rows == nil) {
                 problems.append("\(name): its index and its geometry rows disagree (one is nil)")
             }
+            if (v.rows == nil) == (v.detached == nil) {
+                problems.append("\(name): its geometry is in both its row and its box, or in neither")
+            }
             guard v.core === self else {
                 problems.append("\(name): belongs to another index than its tree's root")
                 return

@@ -75,7 +75,7 @@ package final class CoreTree: CoreTreeStorage {
         if s >= views.count { views.append(contentsOf: repeatElement(Unretained(nil), count: s - views.count + 1)) }
         views[s] = Unretained(view)
         // The geometry moves into the row: from here on `View.geometry` reads it there.
-        let geometry = view.detachedGeometry
+        let geometry = view.takeDetachedGeometry()
         view.core = self
         view.rows = GeometryRows(tree)
         view.node = h

@@ -80,10 +80,29 @@ open class View: Responder {
             return detachedGeometry
         }
     }
-    /// The geometry of a view without a node; stale (and never read) while it has one. Read and
-    /// written only off the hot paths (a view with a node reads its row), so its accesses keep
-    /// their exclusivity checks.
-    final var detachedGeometry: ViewGeometry
+    /// The geometry of a view without a node, boxed, and nil while the view has one (its row
+    /// is then the one copy): a view with a node carries one pointer for it. Read and written
+    /// only off the hot paths (a view with a node reads its row), so its accesses keep their
+    /// exclusivity checks.
+    final private(set) var detached: DetachedGeometry?
+
+    /// The geometry of a view without a node (`detached`); setting it makes the box if needed
+    /// (`CoreTree.unregister` gives the row's geometry back this way).
+    final var detachedGeometry: ViewGeometry {
+        get {
+            guard let detached else { preconditionFailure("HitTestKit: a view with a node has no detached geometry") }
+            return detached.geometry
+        }
+        set {
+            if let detached { detached.geometry = newValue } else { detached = DetachedGeometry(newValue) }
+        }
+    }
+
+    /// The detached geometry, which the view's new row holds from now on (`CoreTree.register`).
+    final func takeDetachedGeometry() -> ViewGeometry {
+        defer { detached = nil }
+        return detachedGeometry
+    }
 
     // The one place that decides where an attribute of the geometry lives: in the row while the
     // view has a node (`rows` is non-nil exactly while `core` is: `CoreTree.register` and
@@ -237,9 +256,10 @@ open class View: Responder {
     public init(frame: Rect) {
         View.requireFinite(
             frame.origin.isFinite && frame.width.isFinite && frame.height.isFinite, "frame", frame)
-        detachedGeometry = ViewGeometry(
-            center: Point(x: frame.midX, y: frame.midY),
-            bounds: Rect(x: 0, y: 0, width: frame.width, height: frame.height))
+        detached = DetachedGeometry(
+            ViewGeometry(
+                center: Point(x: frame.midX, y: frame.midY),
+                bounds: Rect(x: 0, y: 0, width: frame.width, height: frame.height)))
         super.init()
         asksSwiftForHitTesting = type(of: self) != View.self
     }

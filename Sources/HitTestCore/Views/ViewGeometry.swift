@@ -33,3 +33,11 @@ package struct ViewGeometry: Sendable, Equatable {
         Point(x: bounds.minX + anchorPoint.x * bounds.width, y: bounds.minY + anchorPoint.y * bounds.height)
     }
 }
+
+/// The box of a view's geometry while the view has no node (`View.detached`).
+final class DetachedGeometry {
+    /// The geometry.
+    var geometry: ViewGeometry
+
+    init(_ geometry: ViewGeometry) { self.geometry = geometry }
+}
