@@ -77,7 +77,7 @@ package final class CoreTree: CoreTreeStorage {
         // The geometry moves into the row: from here on `View.geometry` reads it there.
         let geometry = view.takeDetachedGeometry()
         view.core = self
-        view.rows = GeometryRows(tree)
+        view.rows = GeometryRows(of: self)
         view.node = h
         if view.hasHandler { handlerCount += 1 }
         writeCenter(geometry.center, of: view)
@@ -117,7 +117,7 @@ package final class CoreTree: CoreTreeStorage {
     // MARK: - Attributes (values are checked finite by the view before they get here)
 
     /// The geometry of `node`, which lives in its row alone (`View.geometry`).
-    func geometry(of node: Int32) -> ViewGeometry { GeometryRows(tree).geometry(of: node) }
+    func geometry(of node: Int32) -> ViewGeometry { GeometryRows(of: self).geometry(of: node) }
 
     func writeCenter(_ c: Point, of v: View) {
         mutating("setting center")
@@ -220,6 +220,12 @@ package final class CoreTree: CoreTreeStorage {
         return querying { hitTestNow(view, point, event: event, asDefault: asDefault) }
     }
 
+    /// `plainHitTest` when no handler is in the index and no query is running (then no Swift
+    /// code can run inside the hit test); nil when the general path (`hitTest`) must answer.
+    func quietHitTest(_ view: View, _ point: Point) -> QuietHitTest? {
+        handlerCount == 0 && activeQueries == 0 ? QuietHitTest(answer: plainHitTest(view, point)) : nil
+    }
+
     /// One hit test with no handler in the index and no query running: no Swift code can run
     /// inside it, so it is not counted as a query, and it may write the index
     /// (`ht_tree_hit_test_caching`: the C call prepares a changed index, and starts and fills an
@@ -253,6 +259,12 @@ package final class CoreTree: CoreTreeStorage {
                 ? ht_tree_hit_test_default(tree, view.node, point.x, point.y, hooks, &out)
                 : ht_tree_hit_test(tree, view.node, point.x, point.y, hooks, &out)
         } ?? self.view(for: out)
+    }
+
+    /// A hit test's answer (nil: no view) from `quietHitTest`.
+    struct QuietHitTest {
+        /// The view hit, or nil.
+        let answer: View?
     }
 
     package func handle(of view: View) -> HitTestHandle { HitTestHandle(rawValue: view.node) }
@@ -542,18 +554,25 @@ extension CoreTree {
 @inline(__always) func nodeSlot(_ handle: Int32) -> Int { Int(UInt32(bitPattern: handle) & HT_SLOT_MASK) }
 
 /// Where a view reads its geometry (`View.rows`): the C index's geometry rows
-/// (`ht_tree_geometry_rows`), read by slot without a call or a retain.
+/// (`ht_tree_geometry_rows`), read by slot without a call or a retain, and the index itself,
+/// unretained, which the quiet single-point hit test borrows (`View.hitTest`).
 ///
 /// Invariant: held by a view only while it has a node in the index behind it (`CoreTree.register`
 /// sets it, `unregister` clears it), and that view holds the index's `CoreTree`, so the rows'
 /// struct is alive and its members non-null (a tree allocates its rows when it is created);
 /// the members always point at the current rows (the C core updates them when a node's
-/// creation moves them), so they are loaded at each access, never kept.
+/// creation moves them), so they are loaded at each access, never kept. `index` is the view's
+/// `core` (the mirror check asserts it), so it is live while the view is.
 package struct GeometryRows {
     private let rows: UnsafePointer<ht_geometry_rows>
+    /// The index the rows belong to, not retained: the view holding these rows holds it.
+    let index: Unretained<CoreTree>
 
-    /// The rows of `tree`.
-    init(_ tree: OpaquePointer) { rows = ht_tree_geometry_rows(tree) }
+    /// The rows of `index`.
+    init(of index: CoreTree) {
+        rows = ht_tree_geometry_rows(index.tree)
+        self.index = Unretained(index)
+    }
 
     @inline(__always) private static func slot(_ node: Int32) -> Int { nodeSlot(node) }
 

@@ -294,6 +294,9 @@ open class View: Responder {
     /// walks the library's views itself; the answer is always the recursive walk's.
     /// - Complexity: about O(depth of the answer) for ordinary trees.
     open func hitTest(_ point: Point, with event: Event? = nil) -> View? {
+        // No handler in the index and no query running: the C call alone, on the index
+        // borrowed from the rows (no user code runs inside it to release it).
+        if let quiet = rows?.index.withObject({ $0.quietHitTest(self, point) }) ?? nil { return quiet.answer }
         let core = ensureCore()
         // Without handlers in the index (the count includes this view's), none to look up.
         if core.handlerCount > 0, let handler = hitTestPolicy.hitTestHandler {
