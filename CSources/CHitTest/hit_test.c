@@ -463,7 +463,7 @@ HT_HOT ht_status begin(const ht_tree *t, ht_node node, int32_t *slot) {
     if (!t) return HT_E_INVALID_ARGUMENT;
     ht_status st = resolve(t, node, slot);
     if (st != HT_OK) return st;
-    return t->hq.ndirty ? HT_E_NOT_PREPARED : HT_OK;
+    return htq_prepared(t) ? HT_OK : HT_E_NOT_PREPARED;
 }
 
 /* Points per pass of the bulk loop: the lookups of a chunk first, then its walks, while the
@@ -628,7 +628,7 @@ ht_status ht_tree_hit_test_caching(ht_tree *t, ht_node node, double x, double y,
     if (st != HT_OK) return st;
     if (!out) return HT_E_INVALID_ARGUMENT;
     if (htq_busy(t)) return HT_E_BUSY; /* inside a query with hooks: ht_tree_hit_test reads only */
-    if (t->hq.ndirty > 0 && (st = ht_tree_prepare(t)) != HT_OK) return st; /* else prepared */
+    if (!htq_prepared(t) && (st = ht_tree_prepare(t)) != HT_OK) return st;
     int32_t a = htq_learned_answer(t, slot, x, y);
     if (a >= HT_NULL_NODE) {
         *out = a;

@@ -393,7 +393,7 @@ ht_status htq_validate(const ht_tree *t) {
         if (!same) return HT_E_CORRUPT;
     }
     const answer_grid *g = &q->answers;
-    if (g->root < 0 || !g->codes || q->ndirty > 0 || q->batch.depth > 0) return HT_OK;
+    if (g->root < 0 || !g->codes || !htq_prepared(t) || q->batch.depth > 0) return HT_OK;
     if (g->root >= t->slots || !t->alive[g->root]) return HT_E_CORRUPT;
     size_t ncells = (size_t)g->nx * (size_t)g->ny;
     /* Every cell not yet settled lies in the rectangle a refresh looks at. */

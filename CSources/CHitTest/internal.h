@@ -132,6 +132,9 @@ static inline int all_finite(const double *v, int n) {
 /* Hit tests with hooks are running: mutations must be refused (HT_E_BUSY). */
 static inline int htq_busy(const ht_tree *t) { return t->hq.hooked > 0; }
 
+/* The derived blocks are up to date (no node marked since the last ht_tree_prepare). */
+static inline int htq_prepared(const ht_tree *t) { return t->hq.ndirty == 0; }
+
 /* The answer grid, if it is usable by queries from `root`: built for that root, and no batch
  * open (a batch defers part of its invalidation to its end). */
 static inline const answer_grid *htq_grid_for(const ht_tree *t, int32_t root) {

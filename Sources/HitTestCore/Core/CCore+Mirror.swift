@@ -42,7 +42,7 @@ extension View {
         /// Appends to `problems` each way the C row of `v` differs from `v`.
         fileprivate func compareRow(of v: View, into problems: inout [String]) {
             let name = "\(v.debugName) (node \(v.node))"
-            if (v.core == nil) != (v.rows == nil) || !(v.rows?.index.isIdentical(to: Unretained(v.core)) ?? true) {
+            if !(v.rows?.index.isIdentical(to: Unretained(v.core)) ?? (v.core == nil)) {
                 problems.append("\(name): its index and its geometry rows disagree")
             }
             if (v.rows == nil) == (v.detached == nil) {

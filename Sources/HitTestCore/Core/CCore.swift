@@ -216,7 +216,7 @@ package final class CoreTree: CoreTreeStorage {
 
     /// One hit test from `view` with `point` in its bounds space.
     func hitTest(_ view: View, _ point: Point, event: Event?, asDefault: Bool = false) -> View? {
-        if handlerCount == 0 && activeQueries == 0 { return plainHitTest(view, point) }
+        if let quiet = quietHitTest(view, point) { return quiet.answer }
         return querying { hitTestNow(view, point, event: event, asDefault: asDefault) }
     }
 
