@@ -91,7 +91,7 @@ static void note(const ht_tree *t, trace *tr, int32_t slot, int32_t depth, doubl
 /* The step of a node the walk rejects before its region test (not K_ELIGIBLE). */
 static int ineligible(uint32_t f) {
     return (f & HT_FLAG_HIDDEN) ? HT_TRACE_HIDDEN
-         : (f & HT_FLAG_NO_INTERACTION) ? HT_TRACE_NO_INTERACTION : HT_TRACE_TRANSPARENT;
+         : (f & (HT_FLAG_NO_INTERACTION | HT_FLAG_BLOCKED)) ? HT_TRACE_NO_INTERACTION : HT_TRACE_TRANSPARENT;
 }
 
 /* The steps of a node whose children are not searched (it captures them, or has none): its

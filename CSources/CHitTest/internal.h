@@ -47,12 +47,16 @@ _Static_assert(SLOT_MASK == HT_SLOT_MASK, "the public slot mask is the handle la
 
 /* Internal state bits kept above the public flags in `flags`. */
 enum {
-    K_IDENTITY = 1u << 8, /* transform is the identity: conversion is two adds per axis */
-    K_SINGULAR = 1u << 9, /* transform has no inverse: the inverse is stored as NaN */
-    K_ELIGIBLE = 1u << 10, /* not hidden, interactive, alpha >= 0.01 */
-    K_FAST = 1u << 11,     /* kid_test: its thresholds decide the region test (hitq.h) */
+    K_IDENTITY = 1u << 9,  /* transform is the identity: conversion is two adds per axis */
+    K_SINGULAR = 1u << 10, /* transform has no inverse: the inverse is stored as NaN */
+    K_ELIGIBLE = 1u << 11, /* not hidden, interactive, not blocked, alpha >= 0.01 */
+    K_FAST = 1u << 12,     /* kid_test: its thresholds decide the region test (hitq.h) */
     PUBLIC_FLAGS = HT_FLAG_ALL
 };
+_Static_assert(((K_IDENTITY | K_SINGULAR | K_ELIGIBLE | K_FAST) & PUBLIC_FLAGS) == 0,
+               "the internal bits sit above the public flags");
+/* The flags that make a node and its subtree never hit (with alpha below 0.01). */
+#define UNHITTABLE_FLAGS (HT_FLAG_HIDDEN | HT_FLAG_NO_INTERACTION | HT_FLAG_BLOCKED)
 
 #include "hitq.h"
 
@@ -86,9 +90,9 @@ struct ht_tree {
     double *offx, *offy;                   /* anchor offset A */
     double *rx0, *ry0, *rx1, *ry1;         /* region */
 
-    /* The geometry rows' current addresses, for readers outside (ht_tree_geometry_rows):
-     * set by htr_grow, the only place the rows move. */
-    ht_geometry_rows georows;
+    /* The stored rows' current addresses, for readers outside (ht_tree_rows): set by
+     * htr_grow, the only place the rows move. */
+    ht_rows published;
 
     /* Subsystems: derived data kept by their own code, told of changes by the protocol. */
     htq_state hq; /* hit queries (hitq.h) */

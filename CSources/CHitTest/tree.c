@@ -79,10 +79,14 @@ ht_status htr_grow(ht_tree *t, int32_t capacity) {
     }
     HT_FOR_EACH_ROW
 #undef HT_ROW_OP
-    t->georows = (ht_geometry_rows){.center_x = t->cx, .center_y = t->cy,
-                                    .bounds_x = t->bx, .bounds_y = t->by, .bounds_w = t->bw, .bounds_h = t->bh,
-                                    .anchor_x = t->anx, .anchor_y = t->any,
-                                    .a = t->xa, .b = t->xb, .c = t->xc, .d = t->xd, .tx = t->xtx, .ty = t->xty};
+    t->published = (ht_rows){.center_x = t->cx, .center_y = t->cy,
+                             .bounds_x = t->bx, .bounds_y = t->by, .bounds_w = t->bw, .bounds_h = t->bh,
+                             .anchor_x = t->anx, .anchor_y = t->any,
+                             .a = t->xa, .b = t->xb, .c = t->xc, .d = t->xd, .tx = t->xtx, .ty = t->xty,
+                             .alpha = t->alpha,
+                             .inset_top = t->in_top, .inset_left = t->in_left,
+                             .inset_bottom = t->in_bottom, .inset_right = t->in_right,
+                             .flags = t->flags, .priority = t->priority};
     if (st != HT_OK) return st;
     st = htq_grow(t, capacity);
     if (st != HT_OK) return st;
@@ -147,7 +151,7 @@ static void derive_region(ht_tree *t, int32_t s) {
 
 static void derive_eligible(ht_tree *t, int32_t s) {
     uint32_t f = t->flags[s] & ~(uint32_t)K_ELIGIBLE;
-    if (!(f & (HT_FLAG_HIDDEN | HT_FLAG_NO_INTERACTION)) && !(t->alpha[s] < 0.01)) f |= K_ELIGIBLE;
+    if (!(f & UNHITTABLE_FLAGS) && !(t->alpha[s] < 0.01)) f |= K_ELIGIBLE;
     t->flags[s] = f;
 }
 
@@ -471,7 +475,7 @@ ht_status ht_node_get_record(const ht_tree *t, ht_node node, ht_node_record *out
     return HT_OK;
 }
 
-const ht_geometry_rows *ht_tree_geometry_rows(const ht_tree *t) { return t ? &t->georows : NULL; }
+const ht_rows *ht_tree_rows(const ht_tree *t) { return t ? &t->published : NULL; }
 
 ht_status ht_node_get_geometry(const ht_tree *t, ht_node node, ht_node_geometry *out) {
     int32_t s;

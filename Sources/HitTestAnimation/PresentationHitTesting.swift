@@ -43,7 +43,7 @@ extension View {
             rows.append(
                 CoreTree.PresentedRow(
                     node: v.node, center: p.center, bounds: p.bounds, transform: p.transform, alpha: p.alpha,
-                    flags: CoreTree.flags(of: v, interactionBlocked: false, handlers: false)))
+                    flags: v.hitAttributes.flags.subtracting(.blocked)))
         }
         return core.clone(preparedFor: self, overriding: rows, bulk: bulk)
     }

@@ -168,6 +168,23 @@ def test_set_flags_refuses_values_beyond_32_bits():
         tree.set_flags(n, 1.0)
 
 
+def test_the_blocked_flag_stops_hits_as_no_interaction_does_and_is_stored_apart():
+    tree = hittest.Tree()
+    root, child = tree.create_node(), tree.create_node()
+    for n in (root, child):
+        tree.set_bounds(n, 0, 0, 100, 100)
+        tree.set_center(n, 50, 50)
+    tree.attach(child, root)
+    xs = np.array([10.0])
+    assert tree.hit_test(xs, xs, root=root).tolist() == [child]
+    for flag in (hittest._core.FLAG_NO_INTERACTION, hittest._core.FLAG_BLOCKED):
+        tree.set_flags(child, flag)
+        assert tree.record(child)["flags"] == flag
+        assert tree.hit_test(xs, xs, root=root).tolist() == [root]
+    tree.set_flags(child, 0)
+    assert tree.hit_test(xs, xs, root=root).tolist() == [child]
+
+
 def test_loading_a_directory_or_a_pipe_as_a_snapshot(tmp_path):
     with pytest.raises(hittest.HitTestError) as e:
         hittest.Tree.load(tmp_path)

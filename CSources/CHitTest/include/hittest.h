@@ -120,10 +120,16 @@ enum {
     /** The whole hit test of this node lives in the caller: `hooks->hit_test` answers it. */
     HT_FLAG_ASK_HIT_TEST = 1u << 6,
     /** Kept but not interpreted (`clipsToBounds` plays no part in UIKit's hit test). */
-    HT_FLAG_CLIPS = 1u << 7
+    HT_FLAG_CLIPS = 1u << 7,
+    /**
+     * Not interactive for a reason of the caller's own (a binding's animation in flight): hit
+     * tests treat it as HT_FLAG_NO_INTERACTION. Kept apart from that flag so that a binding
+     * keeping its objects' state in the tree alone stores its model's flag unchanged.
+     */
+    HT_FLAG_BLOCKED = 1u << 8
 };
 /** Every flag bit that `ht_node_set_flags` accepts. */
-#define HT_FLAG_ALL 0xFFu
+#define HT_FLAG_ALL 0x1FFu
 
 /** An affine transform in CGAffineTransform order: x' = a*x + c*y + tx, y' = b*x + d*y + ty. */
 typedef struct ht_affine {
@@ -325,25 +331,30 @@ typedef struct ht_node_geometry {
 /** Reads the center, bounds, anchor point and transform of `node` into `out` (untouched on failure); O(1). */
 HT_API ht_status ht_node_get_geometry(const ht_tree *tree, ht_node node, ht_node_geometry *out);
 
-/** The slot of a node handle (its low bits): the index of its values in `ht_geometry_rows`. */
+/** The slot of a node handle (its low bits): the index of its values in `ht_rows`. */
 #define HT_SLOT_MASK 0xFFFFFFu
 
 /**
- * Read-only pointers to the geometry rows of a tree, indexed by the slot of a live node
- * (`node & HT_SLOT_MASK`): for a binding that keeps its objects' geometry in the tree alone and
- * reads it back without a call. Transform `a`..`ty`. The struct lives as long as the tree, and its
- * members always point at the current rows (creating a node may move the rows; it updates them),
- * so a caller keeps the struct's address, not the members. Write only through the setters.
+ * Read-only pointers to the stored rows of a tree, indexed by the slot of a live node
+ * (`node & HT_SLOT_MASK`): for a binding that keeps its objects' stored values in the tree alone
+ * and reads them back without a call. Transform `a`..`ty`; `flags` holds internal bits above
+ * HT_FLAG_ALL (mask them off). The struct lives as long as the tree, and its members always
+ * point at the current rows (creating a node may move the rows; it updates them), so a caller
+ * keeps the struct's address, not the members. Write only through the setters.
  */
-typedef struct ht_geometry_rows {
+typedef struct ht_rows {
     const double *center_x, *center_y;
     const double *bounds_x, *bounds_y, *bounds_w, *bounds_h;
     const double *anchor_x, *anchor_y;
     const double *a, *b, *c, *d, *tx, *ty;
-} ht_geometry_rows;
+    const double *alpha;
+    const double *inset_top, *inset_left, *inset_bottom, *inset_right;
+    const uint32_t *flags;
+    const int32_t *priority;
+} ht_rows;
 
-/** The geometry rows of `tree` (above), valid until `ht_tree_destroy`; NULL for a NULL tree. */
-HT_API const ht_geometry_rows *ht_tree_geometry_rows(const ht_tree *tree);
+/** The stored rows of `tree` (above), valid until `ht_tree_destroy`; NULL for a NULL tree. */
+HT_API const ht_rows *ht_tree_rows(const ht_tree *tree);
 
 /** Sets alpha. Below 0.01 (strictly) the node and its subtree are never hit, as in UIKit. */
 HT_API ht_status ht_node_set_alpha(ht_tree *tree, ht_node node, double alpha);

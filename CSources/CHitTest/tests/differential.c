@@ -66,7 +66,12 @@ static void mutate(world *w) {
         ht_node_set_transform(t, n, &m);
         break;
     }
-    case 4: ht_node_set_flags(t, n, (uint32_t)below(32) & (HT_FLAG_HIDDEN | HT_FLAG_NO_INTERACTION | HT_FLAG_PASS_THROUGH | HT_FLAG_CAPTURES | HT_FLAG_OUTSIDE_HITS)); break;
+    case 4: {
+        uint32_t r = (uint32_t)below(64); /* bits 0-4 the flags below, bit 5 HT_FLAG_BLOCKED */
+        ht_node_set_flags(t, n, (r & (HT_FLAG_HIDDEN | HT_FLAG_NO_INTERACTION | HT_FLAG_PASS_THROUGH | HT_FLAG_CAPTURES | HT_FLAG_OUTSIDE_HITS)) |
+                                    ((r & 32) ? HT_FLAG_BLOCKED : 0));
+        break;
+    }
     case 5: ht_node_set_alpha(t, n, unit() < 0.2 ? 0.005 : unit()); break;
     case 6: ht_node_set_insets(t, n, unit() * 8 - 4, unit() * 8 - 4, unit() * 8 - 4, unit() * 8 - 4); break;
     case 7: ht_node_set_priority(t, n, below(3) - 1); break;
@@ -84,11 +89,12 @@ static void mutate(world *w) {
     }
 }
 
-/* The geometry of every node of `w`, read three ways, agrees: the record, ht_node_get_geometry,
- * and the rows (ht_tree_geometry_rows, by slot: their addresses must follow the rows as node
- * creations grow them). */
-static int geometry_agrees(const world *w) {
-    const ht_geometry_rows *r = ht_tree_geometry_rows(w->t);
+/* The stored values of every node of `w` agree however read: the geometry three ways (the
+ * record, ht_node_get_geometry and the rows), the rest two (the record and the rows). The rows
+ * are read by slot (ht_tree_rows): their addresses must follow the rows as node creations grow
+ * them. */
+static int rows_agree(const world *w) {
+    const ht_rows *r = ht_tree_rows(w->t);
     for (int i = 0; i < w->count; i++) {
         ht_node n = w->nodes[i];
         ht_node_record rec;
@@ -96,17 +102,21 @@ static int geometry_agrees(const world *w) {
         if (ht_node_get_record(w->t, n, &rec) != HT_OK || ht_node_get_geometry(w->t, n, &g) != HT_OK)
             return failed("reading a node back", HT_E_INVALID_ARGUMENT);
         uint32_t s = (uint32_t)n & HT_SLOT_MASK;
-        const double want[14] = {rec.center_x, rec.center_y, rec.bounds_x, rec.bounds_y, rec.bounds_w,
+        const double want[19] = {rec.center_x, rec.center_y, rec.bounds_x, rec.bounds_y, rec.bounds_w,
                                  rec.bounds_h, rec.anchor_x, rec.anchor_y, rec.transform.a, rec.transform.b,
-                                 rec.transform.c, rec.transform.d, rec.transform.tx, rec.transform.ty};
+                                 rec.transform.c, rec.transform.d, rec.transform.tx, rec.transform.ty,
+                                 rec.alpha, rec.inset_top, rec.inset_left, rec.inset_bottom, rec.inset_right};
         const double got[14] = {g.center_x, g.center_y, g.bounds_x, g.bounds_y, g.bounds_w, g.bounds_h,
                                 g.anchor_x, g.anchor_y, g.transform.a, g.transform.b, g.transform.c,
                                 g.transform.d, g.transform.tx, g.transform.ty};
-        const double rows[14] = {r->center_x[s], r->center_y[s], r->bounds_x[s], r->bounds_y[s],
+        const double rows[19] = {r->center_x[s], r->center_y[s], r->bounds_x[s], r->bounds_y[s],
                                  r->bounds_w[s], r->bounds_h[s], r->anchor_x[s], r->anchor_y[s],
-                                 r->a[s], r->b[s], r->c[s], r->d[s], r->tx[s], r->ty[s]};
-        if (memcmp(want, got, sizeof want) || memcmp(want, rows, sizeof want)) {
-            fprintf(stderr, "node %d: the geometry read back three ways disagrees\n", n);
+                                 r->a[s], r->b[s], r->c[s], r->d[s], r->tx[s], r->ty[s],
+                                 r->alpha[s], r->inset_top[s], r->inset_left[s], r->inset_bottom[s],
+                                 r->inset_right[s]};
+        if (memcmp(want, got, sizeof got) || memcmp(want, rows, sizeof want) ||
+            (r->flags[s] & HT_FLAG_ALL) != rec.flags || r->priority[s] != rec.priority) {
+            fprintf(stderr, "node %d: the stored values read back two or three ways disagree\n", n);
             return 1;
         }
     }
@@ -163,7 +173,7 @@ int main(int argc, char **argv) {
             /* A full grid (with its sub-grids and lists) under the caching queries now and then:
              * they settle its changed cells themselves. */
             if (caching && unit() < 0.15) ht_tree_prepare_points(w.t, w.root);
-            if (geometry_agrees(&w)) return 1;
+            if (rows_agree(&w)) return 1;
             ht_status st = caching ? HT_OK : ht_tree_prepare(w.t);
             if (st != HT_OK) return failed("prepare", st);
             if (validate && !caching && (st = ht_tree_validate(w.t)) != HT_OK) {

@@ -74,24 +74,28 @@ package final class CoreTree: CoreTreeStorage {
         let s = Self.slot(h)
         if s >= views.count { views.append(contentsOf: repeatElement(Unretained(nil), count: s - views.count + 1)) }
         views[s] = Unretained(view)
-        // The geometry moves into the row: from here on `View.geometry` reads it there.
-        let geometry = view.takeDetachedGeometry()
+        // What the box held moves into the row: from here on the view reads it there.
+        let (geometry, attributes) = view.takeDetachedRow()
         view.core = self
-        view.rows = GeometryRows(of: self)
+        view.rows = NodeRows(of: self)
         view.node = h
         if view.hasHandler { handlerCount += 1 }
         writeCenter(geometry.center, of: view)
         writeBounds(geometry.bounds, of: view)
         writeAnchor(geometry.anchorPoint, of: view)
         writeTransform(geometry.transform, of: view)
-        writeMirrored(view)
+        writeAlpha(attributes.alpha, of: view)
+        writeInsets(attributes.insets, of: view)
+        writePriority(attributes.priority, of: view)
+        writeFlags(attributes.flags, of: view)
     }
 
-    /// Frees the node of `view` (its children's nodes become roots); its geometry moves back
-    /// into the view (`View.detachedGeometry`), which may live on or join another index.
+    /// Frees the node of `view` (its children's nodes become roots); what its row held moves
+    /// back into the view's box (`View.detached`), and the view may live on or join another index.
     func unregister(_ view: View) {
         mutating("freeing a view")
-        view.detachedGeometry = geometry(of: view.node)
+        let rows = NodeRows(of: self)
+        view.giveBackRow(rows.geometry(of: view.node), rows.attributes(of: view.node))
         Self.check(ht_node_free(tree, view.node), "freeing a node")
         views[Self.slot(view.node)] = Unretained(nil)
         if view.hasHandler { handlerCount -= 1 }
@@ -117,7 +121,7 @@ package final class CoreTree: CoreTreeStorage {
     // MARK: - Attributes (values are checked finite by the view before they get here)
 
     /// The geometry of `node`, which lives in its row alone (`View.geometry`).
-    func geometry(of node: Int32) -> ViewGeometry { GeometryRows(of: self).geometry(of: node) }
+    func geometry(of node: Int32) -> ViewGeometry { NodeRows(of: self).geometry(of: node) }
 
     func writeCenter(_ c: Point, of v: View) {
         mutating("setting center")
@@ -141,46 +145,40 @@ package final class CoreTree: CoreTreeStorage {
         Self.check(ht_node_set_transform(tree, v.node, &m), "setting transform")
     }
 
-    package func writeFlags(_ v: View) {
-        mutating("setting a flag")
-        Self.check(ht_node_set_flags(tree, v.node, Self.flags(of: v)), "setting flags")
-    }
-
-    /// The C flags word of `v`. The interaction flag is the effective value: the model's
-    /// `isUserInteractionEnabled`, and not blocked by an animation (SEMANTICS A14).
-    /// `handlers: false` leaves the handler bits out (presentation copies do not consult them).
-    package static func flags(of v: View, interactionBlocked: Bool? = nil, handlers: Bool = true) -> UInt32 {
-        var f: UInt32 = 0
-        if v.isHidden { f |= UInt32(HT_FLAG_HIDDEN) }
-        if !v.isUserInteractionEnabled || (interactionBlocked ?? v.animationBlocksInteraction) {
-            f |= UInt32(HT_FLAG_NO_INTERACTION)
-        }
-        if v.passesTouchesThrough { f |= UInt32(HT_FLAG_PASS_THROUGH) }
-        if v.capturesSubviewTouches { f |= UInt32(HT_FLAG_CAPTURES) }
-        if v.allowsSubviewHitsOutsideBounds { f |= UInt32(HT_FLAG_OUTSIDE_HITS) }
-        if handlers && (v.pointInsideHandler != nil || v.asksSwiftForHitTesting) { f |= UInt32(HT_FLAG_ASK_POINT_INSIDE) }
-        if handlers && (v.hitTestHandler != nil || v.asksSwiftForHitTesting) { f |= UInt32(HT_FLAG_ASK_HIT_TEST) }
-        if v.clipsToBounds { f |= UInt32(HT_FLAG_CLIPS) }
-        return f
-    }
-
-    func writeAlpha(_ v: View) {
+    func writeAlpha(_ alpha: Double, of v: View) {
         mutating("setting alpha")
-        Self.check(ht_node_set_alpha(tree, v.node, v.alpha), "setting alpha")
+        Self.check(ht_node_set_alpha(tree, v.node, alpha), "setting alpha")
     }
 
-    func writeInsets(_ v: View) {
+    func writeInsets(_ i: EdgeInsets, of v: View) {
         mutating("setting hitTestInsets")
-        let i = v.hitTestInsets
-        Self.check(
-            ht_node_set_insets(tree, v.node, i.top, i.left, i.bottom, i.right), "setting insets")
+        Self.check(ht_node_set_insets(tree, v.node, i.top, i.left, i.bottom, i.right), "setting insets")
     }
 
-    func writePriority(_ v: View) {
+    func writePriority(_ priority: Int32, of v: View) {
         mutating("setting hitTestPriority")
-        Self.check(
-            ht_node_set_priority(tree, v.node, Int32(clamping: v.hitTestPriority)),
-            "setting hitTestPriority")
+        Self.check(ht_node_set_priority(tree, v.node, priority), "setting hitTestPriority")
+    }
+
+    /// Writes the view's own flags (`ViewHitAttributes.flags`) into its row, with the handler
+    /// flags the index derives from the view (`askFlags(of:)`).
+    func writeFlags(_ flags: ViewFlags, of v: View) {
+        mutating("setting a flag")
+        Self.check(ht_node_set_flags(tree, v.node, flags.rawValue | Self.askFlags(of: v)), "setting flags")
+    }
+
+    /// Rewrites the handler flags of `v`'s row after its handlers changed.
+    func writeAskFlags(of v: View) {
+        writeFlags(NodeRows(of: self).attributes(of: v.node).flags, of: v)
+    }
+
+    /// The two flags that send the walk back to Swift (`HT_FLAG_ASK_*`), which the index derives
+    /// from the view: its handlers, or a class of your own (`View.asksSwiftForHitTesting`).
+    static func askFlags(of v: View) -> UInt32 {
+        var f: UInt32 = 0
+        if v.pointInsideHandler != nil || v.asksSwiftForHitTesting { f |= UInt32(HT_FLAG_ASK_POINT_INSIDE) }
+        if v.hitTestHandler != nil || v.asksSwiftForHitTesting { f |= UInt32(HT_FLAG_ASK_HIT_TEST) }
+        return f
     }
 
     // MARK: - Batches
@@ -346,9 +344,9 @@ package final class CoreTree: CoreTreeStorage {
         package let bounds: Rect
         package let transform: AffineTransform
         package let alpha: Double
-        package let flags: UInt32
+        package let flags: ViewFlags
 
-        package init(node: Int32, center: Point, bounds: Rect, transform: AffineTransform, alpha: Double, flags: UInt32) {
+        package init(node: Int32, center: Point, bounds: Rect, transform: AffineTransform, alpha: Double, flags: ViewFlags) {
             self.node = node
             self.center = center
             self.bounds = bounds
@@ -377,7 +375,7 @@ package final class CoreTree: CoreTreeStorage {
             var m = ht_affine(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx, ty: t.ty)
             Self.check(ht_node_set_transform(copy, r.node, &m), "setting a presented transform")
             Self.check(ht_node_set_alpha(copy, r.node, r.alpha), "setting a presented alpha")
-            Self.check(ht_node_set_flags(copy, r.node, r.flags), "setting presented flags")
+            Self.check(ht_node_set_flags(copy, r.node, r.flags.rawValue), "setting presented flags")
         }
         Self.check(bulk ? ht_tree_prepare_points(copy, view.node) : ht_tree_prepare(copy), "preparing the copy")
         return frozen
@@ -549,13 +547,38 @@ extension CoreTree {
     }
 }
 
+/// The flags a view sets in its C row (`ViewHitAttributes.flags`), as the index's bits
+/// (`HT_FLAG_*`); the two handler flags are not among them (`CoreTree.askFlags(of:)`).
+package struct ViewFlags: OptionSet, Sendable, Hashable {
+    package let rawValue: UInt32
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// `isHidden`.
+    package static let hidden = ViewFlags(rawValue: UInt32(HT_FLAG_HIDDEN))
+    /// `!isUserInteractionEnabled`.
+    package static let noInteraction = ViewFlags(rawValue: UInt32(HT_FLAG_NO_INTERACTION))
+    /// `passesTouchesThrough`.
+    package static let passesThrough = ViewFlags(rawValue: UInt32(HT_FLAG_PASS_THROUGH))
+    /// `capturesSubviewTouches`.
+    package static let captures = ViewFlags(rawValue: UInt32(HT_FLAG_CAPTURES))
+    /// `allowsSubviewHitsOutsideBounds`.
+    package static let outsideHits = ViewFlags(rawValue: UInt32(HT_FLAG_OUTSIDE_HITS))
+    /// `clipsToBounds`.
+    package static let clips = ViewFlags(rawValue: UInt32(HT_FLAG_CLIPS))
+    /// `animationBlocksInteraction` (SEMANTICS A14): not interactive while an animation runs,
+    /// apart from the model's `isUserInteractionEnabled`.
+    package static let blocked = ViewFlags(rawValue: UInt32(HT_FLAG_BLOCKED))
+    /// Every flag a view sets.
+    package static let all: ViewFlags = [.hidden, .noInteraction, .passesThrough, .captures, .outsideHits, .clips, .blocked]
+}
+
 /// The slot of a node handle: its row in the C index (`HT_SLOT_MASK`; the rest of the handle is
 /// the slot's generation).
 @inline(__always) func nodeSlot(_ handle: Int32) -> Int { Int(UInt32(bitPattern: handle) & HT_SLOT_MASK) }
 
-/// Where a view reads its geometry (`View.rows`): the C index's geometry rows
-/// (`ht_tree_geometry_rows`), read by slot without a call or a retain, and the index itself,
-/// unretained, which the quiet single-point hit test borrows (`View.hitTest`).
+/// Where a view reads what its row stores (`View.rows`): the C index's stored rows
+/// (`ht_tree_rows`), read by slot without a call or a retain, and the index itself, unretained,
+/// which the quiet single-point hit test borrows (`View.hitTest`).
 ///
 /// Invariant: held by a view only while it has a node in the index behind it (`CoreTree.register`
 /// sets it, `unregister` clears it), and that view holds the index's `CoreTree`, so the rows'
@@ -563,21 +586,21 @@ extension CoreTree {
 /// the members always point at the current rows (the C core updates them when a node's
 /// creation moves them), so they are loaded at each access, never kept. `index` is the view's
 /// `core` (the mirror check asserts it), so it is live while the view is.
-package struct GeometryRows {
-    private let rows: UnsafePointer<ht_geometry_rows>
+package struct NodeRows {
+    private let rows: UnsafePointer<ht_rows>
     /// The index the rows belong to, not retained: the view holding these rows holds it.
     let index: Unretained<CoreTree>
 
     /// The rows of `index`.
     init(of index: CoreTree) {
-        rows = ht_tree_geometry_rows(index.tree)
+        rows = ht_tree_rows(index.tree)
         self.index = Unretained(index)
     }
 
     @inline(__always) private static func slot(_ node: Int32) -> Int { nodeSlot(node) }
 
     /// Element `s` of one row (non-null: see the invariant).
-    @inline(__always) private func load(_ row: KeyPath<ht_geometry_rows, UnsafePointer<Double>?>, _ s: Int) -> Double {
+    @inline(__always) private func load<T>(_ row: KeyPath<ht_rows, UnsafePointer<T>?>, _ s: Int) -> T {
         rows.pointee[keyPath: row].unsafelyUnwrapped[s]
     }
 
@@ -609,5 +632,33 @@ package struct GeometryRows {
     /// The geometry of the live node `node`.
     @inline(__always) func geometry(of node: Int32) -> ViewGeometry {
         ViewGeometry(center: center(of: node), bounds: bounds(of: node), anchorPoint: anchorPoint(of: node), transform: transform(of: node))
+    }
+
+    /// The flags the view of the live node `node` set (`ViewHitAttributes.flags`): the row's
+    /// public flags but the handler flags, which the index derives.
+    @inline(__always) func flags(of node: Int32) -> ViewFlags {
+        ViewFlags(rawValue: load(\.flags, Self.slot(node)) & ViewFlags.all.rawValue)
+    }
+
+    /// The alpha of the live node `node`.
+    @inline(__always) func alpha(of node: Int32) -> Double { load(\.alpha, Self.slot(node)) }
+
+    /// The hit-test insets of the live node `node`.
+    @inline(__always) func insets(of node: Int32) -> EdgeInsets {
+        let s = Self.slot(node)
+        return EdgeInsets(top: load(\.inset_top, s), left: load(\.inset_left, s), bottom: load(\.inset_bottom, s), right: load(\.inset_right, s))
+    }
+
+    /// The hit-test priority of the live node `node`.
+    @inline(__always) func priority(of node: Int32) -> Int32 { load(\.priority, Self.slot(node)) }
+
+    /// The flags, alpha, insets and priority of the live node `node`.
+    func attributes(of node: Int32) -> ViewHitAttributes {
+        var a = ViewHitAttributes()
+        a.flags = flags(of: node)
+        a.alpha = alpha(of: node)
+        a.insets = insets(of: node)
+        a.priority = priority(of: node)
+        return a
     }
 }

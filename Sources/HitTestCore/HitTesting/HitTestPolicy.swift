@@ -1,20 +1,11 @@
-/// A view's hit-test customisation: what the C kernels read beyond geometry and UIKit's flags
-/// (each field is one of the seed texts' recipes; see API.md "Hit-test customisation").
-///
-/// Stored inline in `View.hitTestPolicy`; the public properties below read and write it and
-/// write the changed field through to the C index in O(1), through the view's funnel
-/// (`attributeDidChange`, Views/ViewAttribute.swift). A new field is one line here plus its
-/// accessor; if the kernels read it, also its row in `ViewAttribute`, one C write
-/// (`CoreTree.write…`) and one line in the mirror check (`CCore+Mirror.swift`).
+/// A view's hit-test handlers (the seed texts' recipes that replace a test with a closure; see
+/// API.md "Hit-test customisation"), stored inline in `View.hitTestPolicy`. The customisations
+/// the C kernels read (insets, priority, the pass-through, capture and outside-hits flags) live
+/// in the view's C row (`View.hitAttributes`), as its flags and alpha do; the index keeps of the
+/// handlers only whether there are any (`CoreTree.askFlags(of:)`).
 struct HitTestPolicy {
-    // Word-sized fields first, flags last: the view's next record packs into the tail.
-    var insets = EdgeInsets.zero
-    var priority = 0
     var pointInsideHandler: ((View, Point, Event?) -> Bool)?
     var hitTestHandler: ((View, Point, Event?, (Point) -> View?) -> View?)?
-    var passesTouchesThrough = false
-    var capturesSubviewTouches = false
-    var allowsSubviewHitsOutsideBounds = false
 }
 
 extension View {
@@ -23,12 +14,12 @@ extension View {
     /// Grows (negative values) or shrinks the region `point(inside:with:)` accepts: the bounds
     /// inset by these. Subviews are searched only inside that region.
     public var hitTestInsets: EdgeInsets {
-        get { hitTestPolicy.insets }
+        get { hitAttribute(NodeRows.insets(of:), \.insets) }
         set {
             View.requireFinite(
                 [newValue.top, newValue.left, newValue.bottom, newValue.right].allSatisfy(\.isFinite),
                 "hitTestInsets", newValue)
-            hitTestPolicy.insets = newValue
+            storeHitAttribute(newValue, CoreTree.writeInsets, \.insets)
             attributeDidChange(.hitTestInsets)
         }
     }
@@ -36,30 +27,21 @@ extension View {
     /// The view itself is never the hit; its subviews still are (an overlay whose hitTest
     /// returns nil when the hit is itself).
     public var passesTouchesThrough: Bool {
-        get { hitTestPolicy.passesTouchesThrough }
-        set {
-            hitTestPolicy.passesTouchesThrough = newValue
-            attributeDidChange(.flags)
-        }
+        get { hasFlag(.passesThrough) }
+        set { setFlag(.passesThrough, newValue) }
     }
 
     /// A hit anywhere inside returns the view itself; subviews are not searched.
     public var capturesSubviewTouches: Bool {
-        get { hitTestPolicy.capturesSubviewTouches }
-        set {
-            hitTestPolicy.capturesSubviewTouches = newValue
-            attributeDidChange(.flags)
-        }
+        get { hasFlag(.captures) }
+        set { setFlag(.captures, newValue) }
     }
 
     /// Subviews are searched even where the point is outside this view's region (a tab bar
     /// button sticking out of the bar).
     public var allowsSubviewHitsOutsideBounds: Bool {
-        get { hitTestPolicy.allowsSubviewHitsOutsideBounds }
-        set {
-            hitTestPolicy.allowsSubviewHitsOutsideBounds = newValue
-            attributeDidChange(.flags)
-        }
+        get { hasFlag(.outsideHits) }
+        set { setFlag(.outsideHits, newValue) }
     }
 
     /// Among siblings, higher priority is searched first; equal priorities, later subview first.
@@ -67,9 +49,9 @@ extension View {
     /// Stored clamped to `Int32`'s range (the C index keeps 32 bits), so reading it back gives
     /// what every hit-testing path uses: `Int.max` reads back as `Int(Int32.max)`.
     public var hitTestPriority: Int {
-        get { hitTestPolicy.priority }
+        get { Int(hitAttribute(NodeRows.priority(of:), \.priority)) }
         set {
-            hitTestPolicy.priority = Int(Int32(clamping: newValue))
+            storeHitAttribute(Int32(clamping: newValue), CoreTree.writePriority, \.priority)
             attributeDidChange(.hitTestPriority)
         }
     }
@@ -107,6 +89,6 @@ extension View {
         guard let core else { return }
         if had && !hasHandler { core.handlerRemoved() }
         if !had && hasHandler { core.handlerAdded() }
-        attributeDidChange(.flags)
+        core.writeAskFlags(of: self)
     }
 }

@@ -15,8 +15,8 @@ open class View: Responder {
     @exclusivity(unchecked) package var core: CoreTree?
     /// The node handle in `core`.
     @exclusivity(unchecked) package var node: Int32 = -1
-    /// The geometry rows of `core`'s index, nil with it (`GeometryRows`, CCore.swift).
-    @exclusivity(unchecked) final var rows: GeometryRows?
+    /// The stored rows of `core`'s index, nil with it (`NodeRows`, CCore.swift).
+    @exclusivity(unchecked) final var rows: NodeRows?
 
     @exclusivity(unchecked) package var storedSubviews: [View] = []
     // The back references are `Unretained` (Core/Storage.swift), not `weak`: a weak reference
@@ -68,66 +68,105 @@ open class View: Responder {
 
     // MARK: Geometry
 
-    // Where a view is lives in one place (ViewGeometry): its C row once it has a node, and
-    // `detachedGeometry` until then (and again after its node is freed while the view lives on).
-    // Each setter stores the one attribute it sets and runs the attribute's effects, reading
-    // the old value first only when an effect needs it (ViewAttribute.swift).
+    // What a view's C row stores (its geometry, flags, alpha, hit-test insets and priority)
+    // lives in one place: the row once the view has a node, and the box `detached` until then
+    // (and again after its node is freed while the view lives on). Each setter stores the one
+    // attribute it sets and runs the attribute's effects, reading the old value first only when
+    // an effect needs it (ViewAttribute.swift).
 
-    /// The view's geometry, from wherever it lives now: its C row (read by slot) or `detachedGeometry`.
+    /// The view's geometry, from wherever it lives now: its C row (read by slot) or `detached`.
     package final var geometry: ViewGeometry {
         @inline(__always) get {
             if let rows { return rows.geometry(of: node) }
-            return detachedGeometry
-        }
-    }
-    /// The geometry of a view without a node, boxed, and nil while the view has one (its row
-    /// is then the one copy): a view with a node carries one pointer for it. Read and written
-    /// only off the hot paths (a view with a node reads its row), so its accesses keep their
-    /// exclusivity checks.
-    final private(set) var detached: DetachedGeometry?
-
-    /// The geometry of a view without a node (`detached`); setting it makes the box if needed
-    /// (`CoreTree.unregister` gives the row's geometry back this way).
-    final var detachedGeometry: ViewGeometry {
-        get {
-            guard let detached else { preconditionFailure("HitTestKit: a view with a node has no detached geometry") }
-            return detached.geometry
-        }
-        set {
-            if let detached { detached.geometry = newValue } else { detached = DetachedGeometry(newValue) }
+            return detachedRow.geometry
         }
     }
 
-    /// The detached geometry, which the view's new row holds from now on (`CoreTree.register`).
-    final func takeDetachedGeometry() -> ViewGeometry {
-        defer { detached = nil }
-        return detachedGeometry
+    /// The view's flags, alpha, hit-test insets and priority, from wherever they live now.
+    package final var hitAttributes: ViewHitAttributes {
+        if let rows { return rows.attributes(of: node) }
+        return detachedRow.attributes
     }
 
-    // The one place that decides where an attribute of the geometry lives: in the row while the
-    // view has a node (`rows` is non-nil exactly while `core` is: `CoreTree.register` and
-    // `unregister` set and clear both, and the mirror check asserts it), else in `detachedGeometry`.
+    /// What the row of a view without a node would hold, boxed, and nil while the view has one
+    /// (its row is then the one copy): a view with a node carries one pointer for it. Read and
+    /// written only off the hot paths (a view with a node reads its row), so its accesses keep
+    /// their exclusivity checks.
+    final private(set) var detached: DetachedRow?
 
-    /// One attribute of the geometry: `row` reads it from the C row, `detached` names it in
-    /// `detachedGeometry`.
+    /// The box of a view without a node (`detached`).
+    private final var detachedRow: DetachedRow {
+        guard let detached else { preconditionFailure("HitTestKit: a view with a node has no detached row") }
+        return detached
+    }
+
+    /// Hands back what the view's freed row held (`CoreTree.unregister`): the box holds it from now on.
+    final func giveBackRow(_ geometry: ViewGeometry, _ attributes: ViewHitAttributes) {
+        detached = DetachedRow(geometry, attributes)
+    }
+
+    /// Empties the box, whose values the view's new row holds from now on (`CoreTree.register`).
+    final func takeDetachedRow() -> (ViewGeometry, ViewHitAttributes) {
+        let box = detachedRow
+        detached = nil
+        return (box.geometry, box.attributes)
+    }
+
+    // The one place that decides where an attribute of the row lives: in the row while the view
+    // has a node (`rows` is non-nil exactly while `core` is: `CoreTree.register` and
+    // `unregister` set and clear both, and the mirror check asserts it), else in `detached`.
+
+    /// One attribute of the geometry: `row` reads it from the C row, `detached` names it in the box.
     @inline(__always) private final func geometryAttribute<T>(
-        _ row: (GeometryRows) -> (Int32) -> T, _ detached: KeyPath<ViewGeometry, T>
+        _ row: (NodeRows) -> (Int32) -> T, _ detached: KeyPath<ViewGeometry, T>
     ) -> T {
         if let rows { return row(rows)(node) }
-        return detachedGeometry[keyPath: detached]
+        return detachedRow.geometry[keyPath: detached]
     }
 
     /// Stores one attribute of the geometry: `write` (a `CoreTree` writer) puts it in the C row,
-    /// `detached` names it in `detachedGeometry`.
+    /// `detached` names it in the box.
     @inline(__always) private final func storeGeometryAttribute<T>(
         _ value: T, _ write: (CoreTree) -> (T, View) -> Void, _ detached: WritableKeyPath<ViewGeometry, T>
     ) {
-        if rows != nil { write(core!)(value, self) } else { detachedGeometry[keyPath: detached] = value }
+        if rows != nil { write(core!)(value, self) } else { detachedRow.geometry[keyPath: detached] = value }
+    }
+
+    /// One of the flags, alpha, insets and priority: `row` reads it from the C row, `detached`
+    /// names it in the box.
+    @inline(__always) final func hitAttribute<T>(
+        _ row: (NodeRows) -> (Int32) -> T, _ detached: KeyPath<ViewHitAttributes, T>
+    ) -> T {
+        if let rows { return row(rows)(node) }
+        return detachedRow.attributes[keyPath: detached]
+    }
+
+    /// Stores one of the flags, alpha, insets and priority: `write` (a `CoreTree` writer) puts it
+    /// in the C row, `detached` names it in the box.
+    @inline(__always) final func storeHitAttribute<T>(
+        _ value: T, _ write: (CoreTree) -> (T, View) -> Void, _ detached: WritableKeyPath<ViewHitAttributes, T>
+    ) {
+        if rows != nil { write(core!)(value, self) } else { detachedRow.attributes[keyPath: detached] = value }
+    }
+
+    /// Whether the view has set `flag`.
+    @inline(__always) final func hasFlag(_ flag: ViewFlags) -> Bool {
+        hitAttribute(NodeRows.flags(of:), \.flags).contains(flag)
+    }
+
+    /// Sets or clears `flag` and runs the flags' effects.
+    @inline(__always) final func setFlag(_ flag: ViewFlags, _ on: Bool) {
+        let old = hitAttribute(NodeRows.flags(of:), \.flags)
+        var new = old
+        if on { new.insert(flag) } else { new.remove(flag) }
+        guard new != old else { return }
+        storeHitAttribute(new, CoreTree.writeFlags, \.flags)
+        attributeDidChange(.flags)
     }
 
     /// The centre of the view in its superview's bounds space (`UIView.center`).
     public var center: Point {
-        get { geometryAttribute(GeometryRows.center(of:), \.center) }
+        get { geometryAttribute(NodeRows.center(of:), \.center) }
         set {
             View.requireFinite(newValue.isFinite, "center", newValue)
             changeAttribute(.center, old: { .point(geometry.center) }, new: .point(newValue)) {
@@ -140,7 +179,7 @@ open class View: Responder {
     /// scroll view's content offset); changing its size keeps `center`, so the frame grows
     /// about the anchor point.
     public var bounds: Rect {
-        get { geometryAttribute(GeometryRows.bounds(of:), \.bounds) }
+        get { geometryAttribute(NodeRows.bounds(of:), \.bounds) }
         set {
             View.requireFinite(
                 newValue.origin.isFinite && newValue.width.isFinite && newValue.height.isFinite, "bounds", newValue)
@@ -153,7 +192,7 @@ open class View: Responder {
     /// The transform, applied about the anchor point (`UIView.transform`). A singular
     /// transform (scale 0) is allowed; the view and its subtree can then never be hit.
     public var transform: AffineTransform {
-        get { geometryAttribute(GeometryRows.transform(of:), \.transform) }
+        get { geometryAttribute(NodeRows.transform(of:), \.transform) }
         set {
             View.requireFinite(newValue.isFinite, "transform", newValue)
             changeAttribute(.transform, old: { .transform(geometry.transform) }, new: .transform(newValue)) {
@@ -165,7 +204,7 @@ open class View: Responder {
     /// The anchor point in unit coordinates (`CALayer.anchorPoint`), default (0.5, 0.5).
     /// Changing it keeps `center` and so moves the frame.
     public var anchorPoint: Point {
-        get { geometryAttribute(GeometryRows.anchorPoint(of:), \.anchorPoint) }
+        get { geometryAttribute(NodeRows.anchorPoint(of:), \.anchorPoint) }
         set {
             View.requireFinite(newValue.isFinite, "anchorPoint", newValue)
             storeGeometryAttribute(newValue, CoreTree.writeAnchor, \.anchorPoint)
@@ -175,22 +214,32 @@ open class View: Responder {
 
     // MARK: Flags
 
-    // (Stored properties are laid out in declaration order: the Bools sit together.)
-
     /// Hidden views and their subtrees are never hit (`UIView.isHidden`).
-    public var isHidden = false { didSet { attributeDidChange(.flags) } }
+    public var isHidden: Bool {
+        get { hasFlag(.hidden) }
+        set { setFlag(.hidden, newValue) }
+    }
 
     /// When false the view and its subtree are never hit (`isUserInteractionEnabled`).
-    public var isUserInteractionEnabled = true { didSet { attributeDidChange(.flags) } }
+    public var isUserInteractionEnabled: Bool {
+        get { !hasFlag(.noInteraction) }
+        set { setFlag(.noInteraction, !newValue) }
+    }
 
     /// Kept for fidelity; it plays no part in hit testing, as in UIKit.
-    public var clipsToBounds = false { didSet { attributeDidChange(.flags) } }
+    public var clipsToBounds: Bool {
+        get { hasFlag(.clips) }
+        set { setFlag(.clips, newValue) }
+    }
 
     /// Below 0.01 (strictly) the view and its subtree are never hit (`UIView.alpha`).
-    public var alpha: Double = 1 {
-        didSet {
-            View.requireFinite(alpha.isFinite, "alpha", alpha)
-            attributeDidChange(.alpha, old: .scalar(oldValue), new: .scalar(alpha))
+    public var alpha: Double {
+        get { hitAttribute(NodeRows.alpha(of:), \.alpha) }
+        set {
+            View.requireFinite(newValue.isFinite, "alpha", newValue)
+            changeAttribute(.alpha, old: { .scalar(alpha) }, new: .scalar(newValue)) {
+                storeHitAttribute(newValue, CoreTree.writeAlpha, \.alpha)
+            }
         }
     }
 
@@ -226,14 +275,12 @@ open class View: Responder {
     /// animating (one reference per view). Only HitTestAnimation reads or writes it.
     package final var animationRecord: AnyObject?
     /// Whether a running animation keeps touches from the view (SEMANTICS A14), kept by
-    /// HitTestAnimation; the C flags fold it into the interaction flag.
-    package private(set) final var animationBlocksInteraction = false
+    /// HitTestAnimation in the row's `.blocked`, apart from the model's interaction flag.
+    package final var animationBlocksInteraction: Bool { hasFlag(.blocked) }
 
-    /// Sets `animationBlocksInteraction` and writes the interaction flag through to the index.
+    /// Sets or clears `animationBlocksInteraction`.
     package final func setAnimationBlocksInteraction(_ blocked: Bool) {
-        guard blocked != animationBlocksInteraction else { return }
-        animationBlocksInteraction = blocked
-        attributeDidChange(.flags)
+        setFlag(.blocked, blocked)
     }
 
     // MARK: - Gesture recognizers (the arbitration is HitTestInput's)
@@ -256,7 +303,7 @@ open class View: Responder {
     public init(frame: Rect) {
         View.requireFinite(
             frame.origin.isFinite && frame.width.isFinite && frame.height.isFinite, "frame", frame)
-        detached = DetachedGeometry(
+        detached = DetachedRow(
             ViewGeometry(
                 center: Point(x: frame.midX, y: frame.midY),
                 bounds: Rect(x: 0, y: 0, width: frame.width, height: frame.height)))
@@ -273,7 +320,7 @@ open class View: Responder {
     package final func walksInC(asInstanceOf libraryClass: View.Type) {
         guard type(of: self) == libraryClass else { return }
         asksSwiftForHitTesting = false
-        attributeDidChange(.flags)
+        core?.writeAskFlags(of: self)
     }
 
     // MARK: - Hit testing (override points, as UIKit's)

@@ -1,16 +1,16 @@
 import CHitTest
 
-// The funnel every stored attribute of a view changes through, by one of three entries:
-// - `changeAttribute(_:old:new:store:)`, for the animatable geometry kept in the view's C row
-//   (center, bounds, transform: `View.geometry`): it reads the old value only when an effect
-//   needs it, runs `store` (which writes the row), then the effects;
-// - `attributeDidChange(_:old:new:)`, for an animatable attribute kept in the view (alpha),
-//   after the setter stored it, with its old and new values;
+// The funnel every stored attribute of a view changes through, by one of two entries:
+// - `changeAttribute(_:old:new:store:)`, for an animatable attribute (center, bounds,
+//   transform, alpha): it reads the old value only when an effect needs it, runs `store`, which
+//   writes the attribute where it lives, then the effects;
 // - `attributeDidChange(_:)`, for a `PlainViewAttribute` (anchorPoint, the flags, ...), after
-//   the setter stored it, with none.
-// What a change reaches is this file's table (`ViewAttribute.effects`), as the C core's
-// `fields.h` says which derived data a stored field invalidates. A new subscriber is a column
-// here, not a line in each setter.
+//   the setter stored it, with no old value.
+// Every attribute here lives in one place, the view's C row (or its box while it has no node:
+// `View.geometry`, `View.hitAttributes`), so storing it is the setter's one write; what a change
+// reaches beyond that is this file's table (`ViewAttribute.effects`), as the C core's `fields.h`
+// says which derived data a stored field invalidates. A new subscriber is a column here, not a
+// line in each setter.
 
 /// A stored attribute of a view that something beyond the view hears of when it changes.
 package enum ViewAttribute: Sendable, CaseIterable {
@@ -25,20 +25,17 @@ package enum ViewAttribute: Sendable, CaseIterable {
         package let rawValue: UInt8
         package init(rawValue: UInt8) { self.rawValue = rawValue }
 
-        /// The attribute is mirrored into the view's C row (`CoreTree.write(_:of:)`). Geometry
-        /// has no such effect: it lives in the row (`View.geometry`), and its setter stores it there.
-        package static let row = Effects(rawValue: 1 << 0)
         /// Animatable (SEMANTICS A1): the change is reported to the calling thread's change
         /// recorder, if an animation block is open there (`ChangeRecording`).
-        package static let animation = Effects(rawValue: 1 << 1)
+        package static let animation = Effects(rawValue: 1 << 0)
         /// The untransformed frame moved: Auto Layout hears of it (`frameDidChange(of:)`).
-        package static let frame = Effects(rawValue: 1 << 2)
+        package static let frame = Effects(rawValue: 1 << 1)
         /// A new bounds size: the view needs layout, its subviews autoresize, and Auto Layout
         /// hears of it (`boundsSizeDidChange(from:)`). Only when the size changed.
-        package static let boundsSize = Effects(rawValue: 1 << 3)
+        package static let boundsSize = Effects(rawValue: 1 << 2)
         /// A new bounds origin: a scroll view scrolled; the input layer hears of it
         /// (`ViewInputAttachment.boundsOriginDidChange(of:)`). Only when the origin changed.
-        package static let boundsOrigin = Effects(rawValue: 1 << 4)
+        package static let boundsOrigin = Effects(rawValue: 1 << 3)
     }
 
     /// The table: what a change of each attribute reaches.
@@ -48,8 +45,8 @@ package enum ViewAttribute: Sendable, CaseIterable {
         case .bounds: return [.animation, .boundsSize, .boundsOrigin]
         case .anchorPoint: return [.frame]
         case .transform: return [.animation]
-        case .alpha: return [.row, .animation]
-        case .flags, .hitTestInsets, .hitTestPriority: return [.row]
+        case .alpha: return [.animation]
+        case .flags, .hitTestInsets, .hitTestPriority: return []
         }
     }
 
@@ -65,8 +62,8 @@ package enum ViewAttribute: Sendable, CaseIterable {
     }
 }
 
-/// An attribute whose change carries no old value: its effects (`ViewAttribute.effects`) are
-/// only the row and the frame, which read the view as it is now. The animatable attributes
+/// An attribute whose change carries no old value: its one effect (`ViewAttribute.effects`),
+/// if any, is the frame's, which reads the view as it is now. The animatable attributes
 /// (`AnimatableAttribute`) are the others: their change carries the old value, which the change
 /// recorder and the bounds' effects read. Every `ViewAttribute` is one or the other, so a
 /// setter cannot call the funnel without an old value that something would need.
@@ -97,15 +94,7 @@ extension AnimatableAttribute {
 }
 
 extension View {
-    /// The funnel for an animatable attribute kept in the view (alpha): `attribute` was just
-    /// stored, `new` now, `old` before. Runs the attribute's effects (`ViewAttribute.effects`).
-    @inline(__always)
-    final func attributeDidChange(_ attribute: AnimatableAttribute, old: AnimatableValue, new: AnimatableValue) {
-        let a = attribute.attribute
-        runEffects(of: a, recorder: a.effects.contains(.animation) ? ChangeRecording.current : nil, old: old, new: new)
-    }
-
-    /// The funnel for an animatable attribute kept in the C row (center, bounds, transform):
+    /// The funnel for an animatable attribute (center, bounds, transform, alpha):
     /// reads the old value (`old`) only when an effect needs it (the change recorder, when an
     /// animation block is open on this thread; the bounds' size and origin effects, for
     /// `bounds`), runs `store`, which writes `new`, then the effects.
@@ -138,7 +127,6 @@ extension View {
         of attribute: ViewAttribute, recorder: (any ViewChangeRecorder)?, old: AnimatableValue?, new: AnimatableValue?
     ) {
         let effects = attribute.effects
-        if effects.contains(.row) { core?.write(attribute, of: self) }
         if effects.contains(.animation), let recorder, let animatable = attribute.animatable, let old {
             recorder.record(self, animatable, old: old)
         }
@@ -150,25 +138,5 @@ extension View {
                 input.boundsOriginDidChange(of: self)
             }
         }
-    }
-}
-
-extension CoreTree {
-    /// Writes a mirrored `attribute` of `view` into its C row (values are checked finite by the
-    /// view before they get here). Geometry is not mirrored: its setters store it in the row.
-    @inline(__always)
-    func write(_ attribute: ViewAttribute, of view: View) {
-        switch attribute {
-        case .center, .bounds, .anchorPoint, .transform: return
-        case .alpha: writeAlpha(view)
-        case .flags: writeFlags(view)
-        case .hitTestInsets: writeInsets(view)
-        case .hitTestPriority: writePriority(view)
-        }
-    }
-
-    /// Every mirrored attribute of `view` into its row (a view joining the index).
-    func writeMirrored(_ view: View) {
-        for attribute in ViewAttribute.allCases where attribute.effects.contains(.row) { write(attribute, of: view) }
     }
 }

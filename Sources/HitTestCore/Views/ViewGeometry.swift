@@ -34,10 +34,33 @@ package struct ViewGeometry: Sendable, Equatable {
     }
 }
 
-/// The box of a view's geometry while the view has no node (`View.detached`).
-final class DetachedGeometry {
+/// What a view's C row stores besides its geometry: the view's own flags (`ViewFlags`; never
+/// the two handler flags, which the index derives from the view: `CoreTree.askFlags(of:)`),
+/// alpha and the hit-test insets and priority. Each lives where the geometry does (`View.geometry`): the row,
+/// or the view's box while it has no node.
+package struct ViewHitAttributes: Sendable, Equatable {
+    /// The flags the view sets; UIKit's defaults: none.
+    package var flags: ViewFlags = []
+    /// `View.alpha`.
+    package var alpha: Double = 1
+    /// `View.hitTestInsets`.
+    package var insets = EdgeInsets.zero
+    /// `View.hitTestPriority`, as the C index keeps it (32 bits).
+    package var priority: Int32 = 0
+
+    /// UIKit's defaults (a new view's).
+    package init() {}
+}
+
+/// The box of what a view's row would hold, while the view has no node (`View.detached`).
+final class DetachedRow {
     /// The geometry.
     var geometry: ViewGeometry
+    /// The flags, alpha, insets and priority.
+    var attributes: ViewHitAttributes
 
-    init(_ geometry: ViewGeometry) { self.geometry = geometry }
+    init(_ geometry: ViewGeometry, _ attributes: ViewHitAttributes = ViewHitAttributes()) {
+        self.geometry = geometry
+        self.attributes = attributes
+    }
 }

@@ -618,5 +618,6 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "FLAG_ASK_POINT_INSIDE", HT_FLAG_ASK_POINT_INSIDE);
     PyModule_AddIntConstant(m, "FLAG_ASK_HIT_TEST", HT_FLAG_ASK_HIT_TEST);
     PyModule_AddIntConstant(m, "FLAG_CLIPS", HT_FLAG_CLIPS);
+    PyModule_AddIntConstant(m, "FLAG_BLOCKED", HT_FLAG_BLOCKED);
     return m;
 }

@@ -14,6 +14,7 @@ FLAG_OUTSIDE_HITS: int
 FLAG_ASK_POINT_INSIDE: int
 FLAG_ASK_HIT_TEST: int
 FLAG_CLIPS: int
+FLAG_BLOCKED: int
 
 class HitTestError(RuntimeError):
     status: int
