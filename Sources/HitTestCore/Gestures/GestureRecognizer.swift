@@ -101,7 +101,7 @@ open class GestureRecognizer {
     }
 
     /// `debugName`, kept until the name, the view or its list of recognizers changes.
-    @exclusivity(unchecked) package final var cachedDebugName: String? {
+    package final var cachedDebugName: String? {
         didSet { if cachedDebugName == nil, !logTexts.isEmpty { logTexts.removeAll() } }
     }
 

@@ -7,7 +7,7 @@ open class Responder {
     public init() {}
 
     /// `debugName`, computed once (views reset it when their tag or identifier changes).
-    @exclusivity(unchecked) var cachedDebugName: String?
+    var cachedDebugName: String?
 
     /// The next responder in the chain (`UIResponder.next`), or `nil` at its end.
     open var next: Responder? { nil }

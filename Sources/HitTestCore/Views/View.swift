@@ -16,7 +16,7 @@ open class View: Responder {
     /// The node handle in `core`.
     @exclusivity(unchecked) package var node: Int32 = -1
     /// The stored rows of `core`'s index, nil with it (`NodeRows`, CCore.swift).
-    @exclusivity(unchecked) final var rows: NodeRows?
+    final var rows: NodeRows?
 
     @exclusivity(unchecked) package var storedSubviews: [View] = []
     // The back references are `Unretained` (Core/Storage.swift), not `weak`: a weak reference
@@ -29,14 +29,14 @@ open class View: Responder {
         get { storedSuperviewReference.object }
         set { storedSuperviewReference = Unretained(newValue) }
     }
-    @exclusivity(unchecked) final var storedSuperviewReference = Unretained<View>(nil)
+    final var storedSuperviewReference = Unretained<View>(nil)
     /// The window; cleared for the subtree when it leaves the window or the window dies.
     /// (Hot paths can also test `storedWindowReference` without a retain.)
     package var storedWindow: Window? {
         get { storedWindowReference.object }
         set { storedWindowReference = Unretained(newValue) }
     }
-    @exclusivity(unchecked) final var storedWindowReference = Unretained<Window>(nil)
+    final var storedWindowReference = Unretained<Window>(nil)
 
     /// Whether the view is in `window` (identity; nil: in none), without a retain.
     package final func isShown(in window: Window?) -> Bool {
@@ -64,7 +64,7 @@ open class View: Responder {
         get { owningControllerReference.object }
         set { owningControllerReference = Unretained(newValue) }
     }
-    @exclusivity(unchecked) final var owningControllerReference = Unretained<ViewController>(nil)
+    final var owningControllerReference = Unretained<ViewController>(nil)
 
     // MARK: Geometry
 

@@ -10,7 +10,7 @@ open class Window: View {
     /// `Window.application`, set through `applicationResponder` when the window is shown).
     /// Unretained (Core/Storage.swift): HitTestInput clears it when the window is removed and
     /// when the application dies.
-    @exclusivity(unchecked) final var applicationReference = Unretained<Responder>(nil)
+    final var applicationReference = Unretained<Responder>(nil)
 
     /// The application showing this window, as a responder (HitTestInput reads and writes it
     /// as `Window.application`).

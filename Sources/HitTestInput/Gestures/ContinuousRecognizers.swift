@@ -15,9 +15,9 @@ import Foundation
 /// move's place keeps that velocity if it comes within `restingInterval` of the last move, else
 /// the velocity is zero (the finger rested). [ours]
 open class PanGestureRecognizer: GestureRecognizer, RecordKeeping {
-    /// The stored fields of this class, in one record: read and written in place through
-    /// `panFields`, the class's one `@exclusivity(unchecked)` field (the module's invariants:
-    /// HitTestInput/Storage.swift).
+    /// The stored fields of this class, in one record, read and written in place through
+    /// `panFields` (internal, and never accessed across a call that could touch it, so the
+    /// optimizer drops its exclusivity checks: see HitTestInput/Storage.swift).
     struct PanFields {
         var minimumNumberOfTouches: Int = 1
         var maximumNumberOfTouches: Int = Int.max
@@ -32,7 +32,7 @@ open class PanGestureRecognizer: GestureRecognizer, RecordKeeping {
         var velocityOnScreen = Point(x: 0, y: 0)
         var translationOnScreen = Point(x: 0, y: 0)
     }
-    @exclusivity(unchecked) final var panFields = PanFields()
+    final var panFields = PanFields()
 
     /// The default `hysteresis`: 10 pt. [ours]
     public static let defaultHysteresis = 10.0
@@ -232,14 +232,14 @@ open class PanGestureRecognizer: GestureRecognizer, RecordKeeping {
 /// Shared by pinch and rotation: two fingers, a value that starts at its identity when both
 /// are down, a threshold to begin, a velocity per second.
 open class TwoFingerGestureRecognizer: GestureRecognizer, RecordKeeping {
-    /// The stored fields of this class, in one record: read and written in place through
-    /// `twoFingerFields`, the class's one `@exclusivity(unchecked)` field (the module's invariants:
-    /// HitTestInput/Storage.swift).
+    /// The stored fields of this class, in one record, read and written in place through
+    /// `twoFingerFields` (internal, and never accessed across a call that could touch it, so the
+    /// optimizer drops its exclusivity checks: see HitTestInput/Storage.swift).
     struct TwoFingerFields {
         var hasStarted = false
         var lastValueTime = 0.0
     }
-    @exclusivity(unchecked) final var twoFingerFields = TwoFingerFields()
+    final var twoFingerFields = TwoFingerFields()
 
     /// The record's cache (`RecordKeeping.record` reads and fills it).
     final var knownRecord: GestureTracking?
@@ -299,15 +299,15 @@ open class TwoFingerGestureRecognizer: GestureRecognizer, RecordKeeping {
 /// `scaleThreshold` (5 %); changed on later moves; ended when fewer than two fingers remain.
 /// [ours for the threshold and the end]
 open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
-    /// The stored fields of this class, in one record: read and written in place through
-    /// `pinchFields`, the class's one `@exclusivity(unchecked)` field (the module's invariants:
-    /// HitTestInput/Storage.swift).
+    /// The stored fields of this class, in one record, read and written in place through
+    /// `pinchFields` (internal, and never accessed across a call that could touch it, so the
+    /// optimizer drops its exclusivity checks: see HitTestInput/Storage.swift).
     struct PinchFields {
         var baseDistance = 0.0
         var currentDistance = 0.0
         var scale = 1.0
     }
-    @exclusivity(unchecked) final var pinchFields = PinchFields()
+    final var pinchFields = PinchFields()
 
     /// The default `scaleThreshold`: 0.05. [ours]
     public static let defaultScaleThreshold = 0.05
@@ -363,14 +363,14 @@ open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
 /// (0.1 rad); changed on later moves; ended when fewer than two fingers remain. [ours for the
 /// threshold and the end]
 open class RotationGestureRecognizer: TwoFingerGestureRecognizer {
-    /// The stored fields of this class, in one record: read and written in place through
-    /// `rotationFields`, the class's one `@exclusivity(unchecked)` field (the module's invariants:
-    /// HitTestInput/Storage.swift).
+    /// The stored fields of this class, in one record, read and written in place through
+    /// `rotationFields` (internal, and never accessed across a call that could touch it, so the
+    /// optimizer drops its exclusivity checks: see HitTestInput/Storage.swift).
     struct RotationFields {
         var lastAngle = 0.0
         var rotation = 0.0
     }
-    @exclusivity(unchecked) final var rotationFields = RotationFields()
+    final var rotationFields = RotationFields()
 
     /// The default `rotationThreshold`: 0.1 rad. [ours]
     public static let defaultRotationThreshold = 0.1
