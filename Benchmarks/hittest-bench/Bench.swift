@@ -32,7 +32,8 @@ let usage = """
                          bulk on 1 thread and on all cores, the single call returning the View
                          after prepareHitTesting(), view.hitTest(p) on a fresh copy of the
                          scene never prepared (after its first \(warmQueries) queries; their cost
-                         apart, and then that of \(freshPoints) new points), the exact walk on the points the answer grid leaves (ns per
+                         apart, then that of \(freshPoints) new points, then how many queries pay for its full
+                         answer grid and the speed after), the exact walk on the points the answer grid leaves (ns per
                          walked point, per node), the fair walk, the grid's share of points and
                          its memory, and one view a touch reaches moved by 1 pt then a bulk
                          query of \(changePoints) points, beside the same query unchanged (not on

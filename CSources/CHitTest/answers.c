@@ -32,6 +32,16 @@
 #ifndef LAZY_CELLS_PER_NODE
 #define LAZY_CELLS_PER_NODE 16
 #endif
+/* Rent per cell of the full grid that buys a lazy grid's replacement by the full one (ski
+ * rental: the build is paid once the queries have lost about as much without it, which bounds
+ * their cost at twice the better of never building it and building it at once). The full grid
+ * costs some 200 ns a cell to build (hittest-bench --quick, the answer grid: app 17.5 ms for
+ * 93,120 cells, pin-map 62 ms for 262,144); a single query the lazy grid leaves to a list or
+ * the walk, or that settles a cell, costs some 50 ns more than one a cell decides. A scene that
+ * keeps changing drops or refreshes its lazy grid before the rent comes due. */
+#ifndef RENT_PER_CELL
+#define RENT_PER_CELL 4
+#endif
 #define MAX_BOX_DEPTH 128
 #define SCAN_LIMIT 64
 /* Scratch for unions of cell lists (box_candidates), items per answer-grid build. */
@@ -869,6 +879,13 @@ fail:
 /* Lays out a grid over `root`'s region with about `per_node` cells per node (cells, palette
  * emptied, sub-grids dropped), every cell still to be computed; *made = 0 when the root gets no
  * grid (its own test is not a plain region, or it has nothing to hit). */
+/* The cells of a grid with about `per_node` cells per node: finer for bigger trees (more edges
+ * to straddle), within a fixed memory budget. */
+static int32_t grid_cells(const ht_tree *t, int64_t per_node) {
+    int64_t want = (int64_t)t->live * per_node;
+    return want < MIN_CELLS ? MIN_CELLS : (want > MAX_CELLS ? MAX_CELLS : (int32_t)want);
+}
+
 static ht_status lay_out(ht_tree *t, int32_t root, int64_t per_node, int *made) {
     answer_grid *g = &t->hq.answers;
     g->root = -1;
@@ -880,9 +897,7 @@ static ht_status lay_out(ht_tree *t, int32_t root, int64_t per_node, int *made) 
     if ((f & (HT_FLAG_ASK_HIT_TEST | HT_FLAG_ASK_POINT_INSIDE | HT_FLAG_OUTSIDE_HITS)) ||
         !(w > 0 && h > 0) || !isfinite(w) || !isfinite(h))
         return HT_OK;
-    /* Finer for bigger trees (more edges to straddle), within a fixed memory budget. */
-    int64_t want = (int64_t)t->live * per_node;
-    int32_t cells = want < MIN_CELLS ? MIN_CELLS : (want > MAX_CELLS ? MAX_CELLS : (int32_t)want);
+    int32_t cells = grid_cells(t, per_node);
     /* Clamped as a double: an extreme aspect ratio makes the square root overflow an int. */
     double fx = ceil(sqrt((double)cells * w / h));
     int32_t nx = fx >= 1 ? (fx < (double)cells ? (int32_t)fx : cells) : 1;
@@ -994,7 +1009,18 @@ ht_status htq_start_answers(ht_tree *t, int32_t root) {
     note_unknown(g, 0, g->nx - 1, 0, g->ny - 1);
     g->lazy = 1;
     g->subs_pending = 1;
+    g->rent = 0;
+    g->rent_due = (uint64_t)grid_cells(t, CELLS_PER_NODE) * RENT_PER_CELL;
     return HT_OK;
+}
+
+int32_t htq_promote(ht_tree *t, double x, double y) {
+    answer_grid *g = &t->hq.answers;
+    int32_t root = g->root;
+    g->rent_due = UINT64_MAX; /* one try per lazy grid */
+    if (htq_build_answers(t, root) != HT_OK || g->root != root) return UNSURE;
+    htq_answers_announce(t, 0, 1); /* and its sub-grids: what ht_tree_prepare_points builds */
+    return htq_answer_at(t, x, y); /* the grid is full now: no rent */
 }
 
 int32_t htq_settle_at(ht_tree *t, double x, double y) {

@@ -195,6 +195,9 @@ typedef struct answer_grid {
     /* Started by the single queries (htq_start_answers): cells are settled where points land,
      * and a change that reaches a wide part of the grid drops it. */
     int lazy;
+    /* With `lazy`: the single queries the grid has left to a candidate list or the walk (or
+     * that settled a cell) since it started, and how many pay for the full grid (htq_promote). */
+    uint64_t rent, rent_due;
     uint32_t *scratch; /* box_candidates' unions when a single query settles a cell */
     /* Candidate lists (above): slot k of a cell is its rank among the set bits of listbits;
      * its entries are entries[items[list_start(k) + j]] for j < list_len(k), room up to
@@ -316,6 +319,12 @@ void htq_answers_announce(ht_tree *t, size_t points, int now);
 void htq_refresh_answers(ht_tree *t); /* recomputes the UNKNOWN cells (derived blocks prepared) */
 /* Lays out a grid for `root` with no cell computed yet (every cell UNKNOWN). */
 ht_status htq_start_answers(ht_tree *t, int32_t root);
+
+/* The answer of (x, y) after the lazy grid is replaced by the full one (htq_build_answers, with
+ * its sub-grids: what ht_tree_prepare_points builds), which
+ * the single queries' rent now pays for (htq_answer_at, internal.h): UNSURE when the full grid
+ * cannot be had (no memory; the walk answers, and the queries start a grid again later). */
+int32_t htq_promote(ht_tree *t, double x, double y);
 /* The UNKNOWN cell of (x, y), a point of the grid's domain: settled, and its answer now (as
  * cell_lookup gives it); or UNKNOWN when the walk must answer this point (the cell's first
  * point only marks it seen, and a cell without scratch memory stays as it is). The derived

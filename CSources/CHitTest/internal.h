@@ -148,10 +148,13 @@ static inline const answer_grid *htq_grid_for(const ht_tree *t, int32_t root) {
 
 /* The grid's answer for (x, y), settling its cell first when UNKNOWN (htq_settle_at): a node,
  * HT_NULL_NODE, or UNSURE (the walk decides). The grid exists, and the derived blocks are
- * prepared. Inline: a single query whose cell is settled makes no call. */
+ * prepared. Inline: a single query whose cell is settled makes no call. On a lazy grid a query
+ * its cell does not decide pays rent, and the rent due buys the full grid (htq_promote). */
 static inline int32_t htq_answer_at(ht_tree *t, double x, double y) {
-    const answer_grid *g = &t->hq.answers;
+    answer_grid *g = &t->hq.answers;
     int32_t a = cell_lookup(g, x, y);
+    if (a >= HT_NULL_NODE) return a;
+    if (g->lazy && ++g->rent >= g->rent_due) return htq_promote(t, x, y);
     if (a == UNKNOWN && (a = htq_settle_at(t, x, y)) == UNKNOWN) return UNSURE;
     return a == UNSURE ? list_lookup(g, x, y) : a;
 }

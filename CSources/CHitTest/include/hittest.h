@@ -406,8 +406,12 @@ HT_API ht_status ht_tree_hit_test_default(ht_tree *tree, ht_node node, double x,
  * made, or since a change dropped its grid) it starts an answer grid for `node` (replacing one
  * made for another node only after 1,024) whose cells it computes one by one, each when a
  * second point lands in it. A change marks the cells it reaches to be computed again, and one that reaches more
- * than an eighth of a grid started here drops it (a scroll: started again 64 queries later). Same answers as `ht_tree_hit_test` with `hooks` NULL (HT_PENDING_NODE
- * where a hook would be needed); `ht_tree_prepare_points` completes the grid.
+ * than an eighth of a grid started here drops it (a scroll: started again 64 queries later).
+ * Once the queries its cells do not decide have cost about what the full grid costs to build
+ * (4 per cell of the full grid), it builds the full grid (what `ht_tree_prepare_points` builds),
+ * so that a static scene reaches the prepared speed. Same answers as `ht_tree_hit_test` with
+ * `hooks` NULL (HT_PENDING_NODE where a hook would be needed); `ht_tree_prepare_points`
+ * completes the grid at once.
  * - Returns: as `ht_tree_hit_test`, or the status of the prepare; HT_E_BUSY inside a query
  *   with hooks (use `ht_tree_hit_test` there).
  * - Complexity: O(1) where the grid's cell is sure; a cell's second point also walks the

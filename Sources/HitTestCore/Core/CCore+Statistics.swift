@@ -23,7 +23,8 @@ extension View {
 }
 
 extension CoreTree {
-    func statistics(for view: View) -> HitTestingStatistics {
+    /// The sizes of `view`'s hit-testing structures as they are now (nothing is prepared).
+    package func statistics(for view: View) -> HitTestingStatistics {
         var index = 0, bytes = 0, cells = 0, sure = 0
         CoreTree.check(ht_tree_memory_usage(tree, &index), "memory usage")
         CoreTree.check(ht_tree_answer_grid_stats(tree, view.node, &bytes, &cells, &sure), "answer grid statistics")
