@@ -1,9 +1,10 @@
 /// A rectangular region of a view tree that takes part in hit testing (`UIView`).
 ///
 /// A view has `bounds`, `center`, `transform` and `anchorPoint`; `frame` is derived from
-/// them, as in UIKit. They live in the view's row of a C index (once it has one; until then in
-/// the view), and its other hit-testing properties are mirrored there on each change, in O(1);
-/// `hitTest(_:with:)` answers through that index, and the test suite checks every hit against a
+/// them, as in UIKit. They and the view's other hit-testing properties (its flags, `alpha`,
+/// `hitTestInsets`, `hitTestPriority`) live in the view's row of a C index (once it has one;
+/// until then in the view), read and written there in O(1); `hitTest(_:with:)` answers through
+/// that index, and the test suite checks every hit against a
 /// plain recursive walk over these properties.
 ///
 /// Numbers must be finite: assigning NaN or an infinity to a geometric property stops the
@@ -252,12 +253,13 @@ open class View: Responder {
     // MARK: Per-concern records
 
     // State for one concern lives in that concern's record, not beside the frame math: the
-    // public properties (`hitTestInsets`, `isExclusiveTouch`, `autoresizingMask`, ...) are
+    // public properties (`pointInsideHandler`, `isExclusiveTouch`, `autoresizingMask`, ...) are
     // declared with their concern and read and write these. A record is a struct stored inline
     // (no allocation, O(1) access); its defaults are the attributes' defaults, so a new
     // attribute is one line in its record (see ARCHITECTURE.md, "Per-concern records").
 
-    /// What the C kernels read beyond geometry and the UIKit flags (HitTesting/HitTestPolicy.swift).
+    /// The hit-test handlers (HitTesting/HitTestPolicy.swift); the index keeps only whether
+    /// there are any (`CoreTree.askFlags(of:)`).
     final var hitTestPolicy = HitTestPolicy()
     /// Layout's per-view state (Layout/LayoutState.swift); nothing here reaches the C index.
     @exclusivity(unchecked) package final var layoutState = LayoutState()

@@ -1,6 +1,6 @@
 /// Where a view is: the four stored attributes `frame` derives from. A view with a node keeps
 /// them in its C row alone and reads them from there by slot (`View.geometry`); a view without one
-/// keeps them in `View.detachedGeometry` until it gets one (`CoreTree.register`), and gets them
+/// keeps them in its box (`View.detached`) until it gets one (`CoreTree.register`), and gets them
 /// back when its node is freed (`CoreTree.unregister`). Never both: there is one copy.
 package struct ViewGeometry: Sendable, Equatable {
     /// `View.center`.
