@@ -1,4 +1,5 @@
 import Foundation
+import HitTestCore
 import HitTestKit
 import HitTestTestSupport
 import HitTestReference
@@ -63,6 +64,30 @@ import Testing
             }
         }
         #expect(bad == 0, "\(context): \(bad) of \(points.count) points differ")
+    }
+
+    /// A static scene asked one point at a time and never prepared: the coarse grid its single
+    /// calls start is replaced by the full one once they have paid for it (the C core's rent
+    /// rule, docs/c-core.md), and the answers before and after are the fair walk's (and the
+    /// reference's on a sample).
+    @Test func singleCallsPayForTheFullGrid() {
+        let (window, views) = Self.scene(seed: 11)
+        let points = Self.points(window, views, seed: 11)
+        let fair = FairWalk(window)
+        func cells() -> Int { window.core.map { $0.statistics(for: window).answerGridCells } ?? 0 }
+        func mismatches() -> Int {
+            points.enumerated().filter { i, p in window.hitTest(p) !== (i < 300 ? Reference.hitTest(window, p) : fair.hitTest(p)) }.count
+        }
+        #expect(mismatches() == 0, "the first calls (the coarse grid started and filling)")
+        let coarse = cells()
+        #expect(coarse > 0, "the single calls started a grid")
+        var asked = points.count
+        while cells() == coarse && asked < 5_000_000 {
+            for p in points { _ = window.hitTest(p) }
+            asked += points.count
+        }
+        #expect(cells() > coarse, "after \(asked) calls the grid is still the coarse one (\(coarse) cells)")
+        #expect(mismatches() == 0, "after the full grid replaced the coarse one")
     }
 
     @Test("Dense random scenes: single and bulk == fair walk (and reference), before and after moves", arguments: 0..<8)
