@@ -219,13 +219,14 @@ func runKernel(_ options: Options) -> Bool {
         if bad > 0 { failures.append("\(name): \(bad) answers differ from the fair walk") }
         // The fresh copy's answers, by position in its own list of views (the same scene).
         let freshIds = Dictionary(uniqueKeysWithValues: fresh!.views.enumerated().map { (ObjectIdentifier($1), $0) })
-        var freshBad = 0
-        for p in points.prefix(min(fairN, singleN, 5000)) + walkSet.prefix(2000)
-        where (freshRoot!.hitTest(p).map { freshIds[ObjectIdentifier($0)] ?? -2 } ?? -1) != id(fairWalk.hitTest(p)) {
-            freshBad += 1
+        let checked = Array(points.prefix(min(fairN, singleN, 5000)) + walkSet.prefix(2000))
+        /// The copy's answers on `checked` that differ from the fair walk's.
+        func freshMismatches() -> Int {
+            checked.filter { p in (freshRoot!.hitTest(p).map { freshIds[ObjectIdentifier($0)] ?? -2 } ?? -1) != id(fairWalk.hitTest(p)) }.count
         }
+        let freshBad = freshMismatches()
         if freshBad > 0 { failures.append("\(name): \(freshBad) answers of the unprepared copy differ from the fair walk") }
-        freshAsked += min(fairN, singleN, 5000) + min(walkSet.count, 2000)
+        freshAsked += checked.count
         // The same copy asked on, as a static scene is, until its single queries have paid for
         // the full answer grid (the C core's rent rule, htq_promote; maybe already in the rounds
         // above: the count is then that at the end of the round it happened in); then the speed
@@ -246,11 +247,7 @@ func runKernel(_ options: Options) -> Bool {
                     rounds.append(threadCPUSeconds() - t0)
                 }
                 fig.paid = rounds.sorted()[1] / Double(singleN) * 1e9
-                var paidBad = 0
-                for p in points.prefix(min(fairN, singleN, 5000)) + walkSet.prefix(2000)
-                where (r.hitTest(p).map { freshIds[ObjectIdentifier($0)] ?? -2 } ?? -1) != id(fairWalk.hitTest(p)) {
-                    paidBad += 1
-                }
+                let paidBad = freshMismatches()
                 if paidBad > 0 { failures.append("\(name): \(paidBad) answers of the copy with its paid-for grid differ from the fair walk") }
             }
         }

@@ -144,18 +144,24 @@ static int answers(ht_tree *t, ht_node root, const double *xy, ht_node *bulk, ht
     return 0;
 }
 
+/* A new world: a 320 x 320 root and `nodes` random nodes under it (fewer when add_node fails). */
+static int make_world(world *w, int nodes) {
+    if (ht_tree_create(0, &w->t) != HT_OK) return failed("create", HT_E_NO_MEMORY);
+    ht_node_create(w->t, &w->root);
+    ht_node_set_bounds(w->t, w->root, 0, 0, 320, 320);
+    ht_node_set_center(w->t, w->root, 160, 160);
+    w->nodes[w->count++] = w->root;
+    for (int k = 0; k < nodes && w->count < MAX_NODES; k++) add_node(w);
+    return 0;
+}
+
 /* A scene that stops changing, asked one point at a time through ht_tree_hit_test_caching: the
  * lazy grid the queries start is replaced by the full one once their rent pays for it
  * (htq_promote; seen as the grid's finer cells), and every answer, before and after, is the
  * walk's (the bulk call without the grid); the promoted grid passes ht_tree_validate. */
 static int promotes(int tree) {
     world w = {0};
-    if (ht_tree_create(0, &w.t) != HT_OK) return failed("create", HT_E_NO_MEMORY);
-    ht_node_create(w.t, &w.root);
-    ht_node_set_bounds(w.t, w.root, 0, 0, 320, 320);
-    ht_node_set_center(w.t, w.root, 160, 160);
-    w.nodes[w.count++] = w.root;
-    while (w.count < MAX_NODES) add_node(&w); /* enough nodes that the two grids differ in size */
+    if (make_world(&w, MAX_NODES - 1)) return 1; /* enough nodes that the two grids differ in size */
     size_t lazy_cells = 0, cells = 0;
     for (long q = 0; q < 4000000; q++) {
         double p[2] = {unit() * 340 - 10, unit() * 340 - 10};
@@ -193,12 +199,7 @@ int main(int argc, char **argv) {
     for (int tree = 0; tree < trees; tree++) {
         rng_state = 0x51ED2701ull + (unsigned long long)tree * 7919u;
         world w = {0};
-        if (ht_tree_create(0, &w.t) != HT_OK) return failed("create", HT_E_NO_MEMORY);
-        ht_node_create(w.t, &w.root);
-        ht_node_set_bounds(w.t, w.root, 0, 0, 320, 320);
-        ht_node_set_center(w.t, w.root, 160, 160);
-        w.nodes[w.count++] = w.root;
-        for (int k = 0; k < 40; k++) add_node(&w);
+        if (make_world(&w, 40)) return 1;
         /* Odd trees are asked only one point at a time through ht_tree_hit_test_caching, which
          * starts the answer grid itself and fills it cell by cell; even ones have the grid built
          * whole and refreshed by ht_tree_prepare_points. */

@@ -169,7 +169,7 @@ package final class CoreTree: CoreTreeStorage {
 
     /// Rewrites the handler flags of `v`'s row after its handlers changed.
     func writeAskFlags(of v: View) {
-        writeFlags(NodeRows(of: self).attributes(of: v.node).flags, of: v)
+        writeFlags(NodeRows(of: self).flags(of: v.node), of: v)
     }
 
     /// The two flags that send the walk back to Swift (`HT_FLAG_ASK_*`), which the index derives
