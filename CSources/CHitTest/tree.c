@@ -394,6 +394,46 @@ ht_status ht_node_set_center(ht_tree *t, ht_node node, double x, double y) {
     return set_f64(t, node, (const ht_field[]){F_cx, F_cy}, (const double[]){x, y}, 2);
 }
 
+/* A layout pass's frames (Auto Layout's apply): the same write as ht_node_set_center for each
+ * child that keeps its size, with setLayoutFrame's arithmetic (View.swift: the frame it has now
+ * is center - anchor * size; the new center is origin + anchor * size), checked in full before
+ * the first write so that a refused call changes nothing. */
+ht_status ht_tree_set_layout_frames(ht_tree *t, ht_node parent, const ht_node *nodes, const double *frames,
+                                    size_t count, uint32_t *resize, size_t *resize_count) {
+    int32_t p;
+    ht_status st = begin_mutation(t, parent, &p);
+    if (st != HT_OK) return st;
+    if (!resize_count || (count && (!nodes || !frames || !resize)) || count > UINT32_MAX)
+        return HT_E_INVALID_ARGUMENT;
+    for (size_t i = 0; i < count; i++) {
+        int32_t s;
+        st = resolve(t, nodes[i], &s);
+        if (st != HT_OK) return st;
+        if (!all_finite(frames + 4 * i, 4)) return HT_E_NOT_FINITE;
+    }
+    const uint32_t fx = FIELD_FX[F_cx] | FIELD_FX[F_cy];
+    size_t nr = 0;
+    for (size_t i = 0; i < count; i++) {
+        int32_t s = (int32_t)((uint32_t)nodes[i] & SLOT_MASK);
+        if (t->parent[s] != p) continue;
+        const double *f = frames + 4 * i;
+        double w = t->bw[s], h = t->bh[s], ax = t->anx[s], ay = t->any[s];
+        if (!(w == f[2] && h == f[3])) {
+            resize[nr++] = (uint32_t)i;
+            continue;
+        }
+        if (t->cx[s] - ax * w == f[0] && t->cy[s] - ay * h == f[1]) continue; /* that frame already */
+        double v[2] = {f[0] + ax * w, f[1] + ay * h};
+        if (memcmp(&t->cx[s], &v[0], sizeof v[0]) == 0 && memcmp(&t->cy[s], &v[1], sizeof v[1]) == 0) continue;
+        change c = change_begin(t, s, fx);
+        t->cx[s] = v[0];
+        t->cy[s] = v[1];
+        node_changed(t, c);
+    }
+    *resize_count = nr;
+    return HT_OK;
+}
+
 ht_status ht_node_set_bounds(ht_tree *t, ht_node node, double x, double y, double w, double h) {
     return set_f64(t, node, (const ht_field[]){F_bx, F_by, F_bw, F_bh}, (const double[]){x, y, w, h}, 4);
 }

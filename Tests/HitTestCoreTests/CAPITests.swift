@@ -92,6 +92,43 @@ import Testing
         #expect(ht_tree_validate(tree.t) == HT_OK)
     }
 
+    /// A layout pass's frames in one call: children that keep their size move, the others are
+    /// listed for the caller, a node of another parent is left alone, and a refused call
+    /// (a stale node, a value not finite) writes nothing.
+    @Test func layoutFramesInOneCall() {
+        let tree = Tree()
+        let root = tree.node(0, 0, 100, 100)
+        let a = tree.node(0, 0, 10, 10), b = tree.node(0, 0, 10, 10), c = tree.node(0, 0, 10, 10)
+        let stranger = tree.node(0, 0, 10, 10)
+        for n in [a, b, c] { #expect(ht_node_attach(tree.t, n, root, 0) == HT_OK) }
+        #expect(ht_node_set_anchor(tree.t, b, 0, 1) == HT_OK)
+        func center(_ n: ht_node) -> (Double, Double) {
+            var g = ht_node_geometry()
+            #expect(ht_node_get_geometry(tree.t, n, &g) == HT_OK)
+            return (g.center_x, g.center_y)
+        }
+        var resize = [UInt32](repeating: 99, count: 4)
+        var count = 99
+        var nodes = [a, b, c, stranger]
+        var frames: [Double] = [20, 30, 10, 10, 40, 50, 10, 10, 60, 70, 11, 10, 80, 90, 10, 10]
+        #expect(ht_tree_set_layout_frames(tree.t, root, &nodes, &frames, 4, &resize, &count) == HT_OK)
+        #expect(count == 1 && resize[0] == 2)  // c's width differs: the caller's
+        #expect(center(a) == (25, 35))
+        #expect(center(b) == (40, 60))  // anchor (0, 1): the frame's bottom-left corner
+        #expect(center(c) == (5, 5))
+        #expect(center(stranger) == (5, 5))
+        #expect(tree.hit(root, 22, 32) == a)
+        frames[0] = .nan
+        #expect(ht_tree_set_layout_frames(tree.t, root, &nodes, &frames, 4, &resize, &count) == HT_E_NOT_FINITE)
+        frames[0] = 0
+        #expect(ht_node_free(tree.t, stranger) == HT_OK)
+        #expect(ht_tree_set_layout_frames(tree.t, root, &nodes, &frames, 4, &resize, &count) == HT_E_STALE_NODE)
+        #expect(center(a) == (25, 35))  // nothing written by a refused call
+        #expect(ht_tree_set_layout_frames(tree.t, root, &nodes, &frames, 3, nil, &count) == HT_E_INVALID_ARGUMENT)
+        #expect(ht_tree_set_layout_frames(tree.t, root, &nodes, &frames, 0, nil, &count) == HT_OK && count == 0)
+        #expect(ht_tree_validate(tree.t) == HT_OK)
+    }
+
     /// Found by the API fuzzer: an extreme aspect ratio overflowed the answer grid's size.
     @Test func extremeAspectRatiosAreFine() {
         let tree = Tree()

@@ -151,6 +151,55 @@ extension AutoLayoutTests {
         #expect(s.window.mirrorMismatches() == [], "seed \(seed)")
     }
 
+    /// A layout pass hands the frames of the subviews that keep their size to the C core in
+    /// one call (`View.setSubviewLayoutFrames`) and the others to each view's setters, as it
+    /// does for every view while a change recorder listens: twin systems, one laid out under a
+    /// recorder, given the same edits (constants, anchor points, transforms, a resize of their
+    /// container), hold the same geometry to the bit.
+    @Test(arguments: 0..<12)
+    func aBatchedApplyWritesWhatTheSettersWrite(seed: UInt64) {
+        let twins = [RandomLayout.make(seed: 3000 + seed, count: 30), RandomLayout.make(seed: 3000 + seed, count: 30)]
+        let handler = LayoutConstraint.unsatisfiableHandler
+        LayoutConstraint.unsatisfiableHandler = nil
+        defer { LayoutConstraint.unsatisfiableHandler = handler }
+        let recorder = WriteCounter()
+        func layOut(_ twin: Int) {
+            if twin == 0 { recorder.counting { twins[0].window.layoutIfNeeded() } } else { twins[1].window.layoutIfNeeded() }
+        }
+        for (twin, s) in twins.enumerated() {
+            LayoutConstraint.activate(s.determining + s.extra)
+            layOut(twin)
+        }
+        for step in 0..<25 {
+            var rngs = [SeededGenerator(seed: 900 + seed * 31 + UInt64(step)), SeededGenerator(seed: 900 + seed * 31 + UInt64(step))]
+            for (twin, s) in twins.enumerated() {
+                let all = s.determining + s.extra
+                switch Int.random(in: 0..<4, using: &rngs[twin]) {
+                case 0:
+                    let v = s.views[Int.random(in: 0..<s.views.count, using: &rngs[twin])]
+                    v.anchorPoint = Point(x: Double.random(in: 0...1, using: &rngs[twin]), y: Double.random(in: 0...1, using: &rngs[twin]))
+                case 1:
+                    let v = s.views[Int.random(in: 0..<s.views.count, using: &rngs[twin])]
+                    v.transform = AffineTransform(rotationAngle: Double.random(in: -1...1, using: &rngs[twin]))
+                case 2:
+                    s.container.frame.size.width = Double(Int.random(in: 900...1100, using: &rngs[twin])) + 0.3
+                default:
+                    for _ in 0..<3 {
+                        all[Int.random(in: 0..<all.count, using: &rngs[twin])].constant += Double.random(in: -20...20, using: &rngs[twin])
+                    }
+                }
+                layOut(twin)
+            }
+            for (a, b) in zip(twins[0].views, twins[1].views) {
+                let same = a.center.x.bitPattern == b.center.x.bitPattern && a.center.y.bitPattern == b.center.y.bitPattern
+                    && a.bounds == b.bounds
+                #expect(same, "seed \(seed) step \(step): \(a.debugName) at \(a.center) \(a.bounds) under the setters, \(b.center) \(b.bounds) batched")
+            }
+        }
+        #expect(recorder.moves.count > 0)
+        for s in twins { #expect(s.window.mirrorMismatches() == []) }
+    }
+
     /// Edits (constants, activation, priorities, removal of a view with constraints), each
     /// followed by a layout pass, then the same system solved from scratch in a fresh solver:
     /// the frames agree wherever the layout is determined. (The extra constraints are made

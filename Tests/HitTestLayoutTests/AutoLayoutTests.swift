@@ -319,19 +319,30 @@ func constrained(_ frame: Rect = .zero) -> View {
         #expect(near(v.frame, Rect(x: 0, y: 0, width: 70, height: 20)))
     }
 
-    /// Counts the frame writes that reach it (the engine applies a frame through `center`).
-    final class CountingView: View {
-        var moves = 0
-        override var center: Point { didSet { moves += 1 } }
+    /// Counts the center writes reported on its thread, per view: the channel an animation
+    /// block hears (a layout pass applies a frame through `center`). While it is installed
+    /// every frame goes through the view's setters (`View.setSubviewLayoutFrames`).
+    final class WriteCounter: ViewChangeRecorder {
+        var moves: [ObjectIdentifier: Int] = [:]
+        func record(_ view: View, _ attribute: AnimatableAttribute, old: AnimatableValue) {
+            if attribute == .center { moves[ObjectIdentifier(view), default: 0] += 1 }
+        }
+        func moves(of v: View) -> Int { moves[ObjectIdentifier(v)] ?? 0 }
+        /// `body` with the counter installed on this thread.
+        func counting(_ body: () -> Void) {
+            ChangeRecording.install(self)
+            defer { ChangeRecording.install(nil) }
+            body()
+        }
     }
 
     @Test func rule16AnEditMovesOnlyWhatItMovesAndHandSetFramesComeBack() {
         let window = Window(frame: Rect(x: 0, y: 0, width: 300, height: 600))
-        var views: [CountingView] = []
+        var views: [View] = []
         var tops: [LayoutConstraint] = []
         var constraints: [LayoutConstraint] = []
         for i in 0..<20 {
-            let v = CountingView()
+            let v = View()
             v.translatesAutoresizingMaskIntoConstraints = false
             window.addSubview(v)
             let top = i == 0 ? v.topAnchor.constraint(equalTo: window.topAnchor, constant: 8)
@@ -352,20 +363,32 @@ func constrained(_ frame: Rect = .zero) -> View {
             }
         }
         expectChain(8)
-        for v in views { v.moves = 0 }
         // One edit: the views below it move, the ones above are not written.
+        tops[15].constant = 10
+        let edit = WriteCounter()
+        edit.counting { window.layoutIfNeeded() }
+        expectChain(8, [15: 10])
+        #expect(views[..<15].allSatisfy { edit.moves(of: $0) == 0 })
+        #expect(views[15...].allSatisfy { edit.moves(of: $0) == 1 })
+        // The same edit back, with no one listening: the frames go to the C core in one call.
+        tops[15].constant = 4
+        window.layoutIfNeeded()
+        expectChain(8)
         tops[15].constant = 10
         window.layoutIfNeeded()
         expectChain(8, [15: 10])
-        #expect(views[..<15].allSatisfy { $0.moves == 0 })
-        #expect(views[15...].allSatisfy { $0.moves == 1 })
-        for v in views { v.moves = 0 }
         // A frame set by hand is put back by the superview's next layout pass, alone.
         views[5].frame = Rect(x: 0, y: 0, width: 10, height: 10)
         window.setNeedsLayout()
+        let handSet = WriteCounter()
+        handSet.counting { window.layoutIfNeeded() }
+        expectChain(8, [15: 10])
+        #expect(views.enumerated().allSatisfy { $0.offset == 5 || handSet.moves(of: $0.element) == 0 })
+        #expect(handSet.moves(of: views[5]) == 1)
+        views[6].frame = Rect(x: 0, y: 0, width: 10, height: 10)
+        window.setNeedsLayout()
         window.layoutIfNeeded()
         expectChain(8, [15: 10])
-        #expect(views.enumerated().allSatisfy { $0.offset == 5 || $0.element.moves == 0 })
         // So is a frame moved by its anchor point.
         views[7].anchorPoint = Point(x: 0, y: 0)
         #expect(views[7].frame.minX != 16)

@@ -275,6 +275,24 @@ HT_API ht_status ht_node_search_order(const ht_tree *tree, ht_node node, ht_node
 /** Sets the center (in the parent's bounds space). */
 HT_API ht_status ht_node_set_center(ht_tree *tree, ht_node node, double x, double y);
 
+/**
+ * Places children of `parent` at untransformed frames, as a layout pass applies the frames Auto
+ * Layout solved: node `nodes[i]` gets the frame `frames[4i]`, `frames[4i + 1]` (origin, in the
+ * parent's bounds space), `frames[4i + 2]`, `frames[4i + 3]` (width, height). A node whose bounds
+ * size is that width and height gets the center `x + anchor.x * width`, `y + anchor.y * height`
+ * (each the write of ht_node_set_center), unless the frame it has, `center - anchor * size`, is
+ * that frame already. A node whose size differs is left as it is and its index `i` written to
+ * `resize` (room for `count`), `*resize_count` of them, for the caller to set its bounds and
+ * center; a node that is not a child of `parent` is left as it is.
+ *
+ * Checks every node and value before the first write: HT_E_STALE_NODE or HT_E_BAD_NODE for a
+ * node that is not one, HT_E_NOT_FINITE for a NaN or infinite value, and then nothing changed.
+ * - Complexity: O(count), and each moved node's cost in ht_node_set_center.
+ */
+HT_API ht_status ht_tree_set_layout_frames(ht_tree *tree, ht_node parent, const ht_node *nodes,
+                                           const double *frames, size_t count, uint32_t *resize,
+                                           size_t *resize_count);
+
 /** Sets the bounds (origin and size, in the node's own space). */
 HT_API ht_status ht_node_set_bounds(ht_tree *tree, ht_node node, double x, double y, double width,
                              double height);

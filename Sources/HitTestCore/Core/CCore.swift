@@ -128,6 +128,24 @@ package final class CoreTree: CoreTreeStorage {
         Self.check(ht_node_set_center(tree, v.node, c.x, c.y), "setting center")
     }
 
+    /// Writes the centers of children of `parent` that keep their size at the layout frames
+    /// `frames` (x, y, width, height per node), `ht_tree_set_layout_frames`; the indices of the
+    /// nodes whose size differs go to `resize`. False when the C core refused the batch (a node
+    /// not in this tree, a value not finite): nothing was written.
+    func writeLayoutFrames(
+        of parent: View, nodes: [Int32], frames: [Double], resize: inout [UInt32]
+    ) -> Bool {
+        mutating("applying layout frames")
+        var count = 0
+        if resize.count < nodes.count { resize = [UInt32](repeating: 0, count: nodes.count) }
+        let status = resize.withUnsafeMutableBufferPointer { out in
+            ht_tree_set_layout_frames(tree, parent.node, nodes, frames, nodes.count, out.baseAddress, &count)
+        }
+        if status != HT_OK { return false }
+        resize.removeSubrange(count...)
+        return true
+    }
+
     func writeBounds(_ b: Rect, of v: View) {
         mutating("setting bounds")
         Self.check(

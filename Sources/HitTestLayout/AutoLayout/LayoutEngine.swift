@@ -904,11 +904,37 @@ extension View {
         guard !node.pendingApply.isEmpty else { return }
         let queue = node.pendingApply
         node.pendingApply = []
-        for it in queue {
-            defer { it.applyQueued = false }  // quiet while its frame is set
+        // Every queued item stays quiet (`applyQueued`) while frames are set: its view's frame
+        // effect comes back here. The frames go to the C core in one call; the views whose size
+        // changes (or all, when the core cannot take the batch) through `setLayoutFrame`.
+        var nodes: [Int32] = []
+        var frames: [Double] = []
+        var positions: [Int32] = []
+        nodes.reserveCapacity(queue.count)
+        frames.reserveCapacity(4 * queue.count)
+        positions.reserveCapacity(queue.count)
+        for (k, it) in queue.enumerated() {
             guard !it.removed, let s = it.view, s.hasSuperview(self), !s.translatesMaskIntoConstraints else { continue }
-            s.setLayoutFrame(it.solved)
+            let f = it.solved
+            nodes.append(s.node)
+            frames.append(f.minX)
+            frames.append(f.minY)
+            frames.append(f.width)
+            frames.append(f.height)
+            positions.append(Int32(k))
         }
+        if let resize = setSubviewLayoutFrames(nodes: nodes, frames: frames) {
+            for i in resize { setLayoutFrame(of: queue[Int(positions[Int(i)])]) }
+        } else {
+            for k in positions { setLayoutFrame(of: queue[Int(k)]) }
+        }
+        for it in queue { it.applyQueued = false }
+    }
+
+    /// Sets the solved frame of `it`, a subview's item, through the view's setters.
+    private func setLayoutFrame(of it: EngineItem) {
+        guard !it.removed, let s = it.view, s.hasSuperview(self), !s.translatesMaskIntoConstraints else { return }
+        s.setLayoutFrame(it.solved)
     }
 
     /// `view` was inserted into the receiver, from `oldSuperview` or as a root.
