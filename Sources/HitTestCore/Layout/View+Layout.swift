@@ -292,3 +292,38 @@ extension Window {
         layoutState.autoLayout?.safeAreaDidChange(of: self)
     }
 }
+
+// MARK: - Solved frames (the seam Auto Layout's solve and apply read views through)
+
+/// Which layout pass must apply a view's new solved frame (`Unretained.solvedFrameTarget`).
+package enum SolvedFrameTarget {
+    /// None: there is no view, it translates its autoresizing mask (its frame is its own), or
+    /// it has that frame already.
+    case none
+    /// The pass of the superview given as the last one.
+    case lastHost
+    /// The pass of this view, its superview.
+    case host(View)
+}
+
+extension Unretained where Object == View {
+    /// Where the view's new solved frame `frame` is applied (`SolvedFrameTarget`); `last` is
+    /// the superview of the previous view asked about (siblings come in runs), recognised
+    /// without a reference. The view is read without retaining it: one call per solved view.
+    package func solvedFrameTarget(_ frame: Rect, after last: View?) -> SolvedFrameTarget {
+        withObject { view -> SolvedFrameTarget in
+            if view.translatesMaskIntoConstraints || frame == view.layoutFrame { return .none }
+            if let last, view.hasSuperview(last) { return .lastHost }
+            guard let host = view.storedSuperview else { return .none }
+            return .host(host)
+        } ?? .none
+    }
+
+    /// The view's node when `host`'s layout pass applies its solved frame: it is a subview of
+    /// `host` that does not translate its mask; nil otherwise. Read without retaining it.
+    package func nodeApplied(by host: View) -> Int32? {
+        withObject { view in
+            view.hasSuperview(host) && !view.translatesMaskIntoConstraints ? view.node : nil
+        } ?? nil
+    }
+}

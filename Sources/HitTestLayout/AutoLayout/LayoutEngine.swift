@@ -648,22 +648,37 @@ final class LayoutEngine {
         changedPosition = []
         if position.count < items.count { position.append(contentsOf: repeatElement(-1, count: items.count - position.count)) }
         // Each changed item gets a position in `changed` (with its last solved frame) the first
-        // time one of its variables is reported; the variable's value goes into that frame.
-        for i in 0..<count {
-            guard let (index, component) = slots.find(variables[i]) else { continue }
-            var p = Int(position[index])
-            if p < 0 {
-                p = changed.count
-                position[index] = Int32(p)
-                changed.append(Int32(index))
-                frames.append(items[index].solved)
-            }
-            let value = values[i]
-            switch component {
-            case 0: frames[p].origin.x = value
-            case 1: frames[p].origin.y = value
-            case 2: frames[p].size.width = value
-            default: frames[p].size.height = value
+        // time one of its variables is reported; the variable's value goes into that frame. The
+        // lists have room for every item (at most one entry each), so the loop writes through
+        // buffers, with no growth or uniqueness check per value.
+        let most = min(count, items.count) + recheck.count
+        if changed.count < most {
+            changed = ContiguousArray(repeating: -1, count: most)
+            frames = [Rect](repeating: .zero, count: most)
+        }
+        var used = 0
+        position.withUnsafeMutableBufferPointer { position in
+            changed.withUnsafeMutableBufferPointer { changed in
+                frames.withUnsafeMutableBufferPointer { frames in
+                    for i in 0..<count {
+                        guard let (index, component) = slots.find(variables[i]) else { continue }
+                        var p = Int(position[index])
+                        if p < 0 {
+                            p = used
+                            used += 1
+                            position[index] = Int32(p)
+                            changed[p] = Int32(index)
+                            frames[p] = items[index].solved
+                        }
+                        let value = values[i]
+                        switch component {
+                        case 0: frames[p].origin.x = value
+                        case 1: frames[p].origin.y = value
+                        case 2: frames[p].size.width = value
+                        default: frames[p].size.height = value
+                        }
+                    }
+                }
             }
         }
         while let it = recheck.popLast() {
@@ -674,30 +689,32 @@ final class LayoutEngine {
             if p >= 0 {
                 frames[p] = frame
             } else {
-                position[it.index] = Int32(changed.count)
-                changed.append(Int32(it.index))
-                frames.append(frame)
+                position[it.index] = Int32(used)
+                changed[used] = Int32(it.index)
+                frames[used] = frame
+                used += 1
             }
         }
         var moved = false
-        // Siblings come in runs: their superview's record is looked up and marked once a run.
+        // Siblings come in runs: their superview is found, marked and its record looked up once
+        // a run (a view of the same superview as the last is recognised without a reference).
         var lastHost: View?
         var lastHostNode: AutoLayoutNode?
-        for p in changed.indices {
+        for p in 0..<used {
             let index = Int(changed[p])
             position[index] = -1
             let it = items[index]
-            guard let host = adopt(frames[p], for: it) else { continue }
-            moved = true
-            if host !== lastHost {
+            switch adopt(frames[p], for: it, after: lastHost) {
+            case .none: continue
+            case .lastHost: break
+            case .host(let host):
                 lastHost = host
                 lastHostNode = host.autoLayoutNode
                 host.setNeedsLayout()
             }
+            moved = true
             lastHostNode?.queueApply(it)
         }
-        changed.removeAll(keepingCapacity: true)
-        frames.removeAll(keepingCapacity: true)
         changedItems = changed
         changedFrames = frames
         changedPosition = position
@@ -711,12 +728,13 @@ final class LayoutEngine {
 
     /// Records `frame` as the item's solved frame; returns the superview that must lay the view
     /// out when the frame is new and differs from the view's (nil otherwise).
-    private func adopt(_ frame: Rect, for it: EngineItem) -> View? {
-        if frame == it.solved && !it.unapplied { return nil }
+    /// Takes `frame` as the item's solution, and says which superview's layout pass must apply
+    /// it (`last`: the previous item's, recognised without a reference).
+    private func adopt(_ frame: Rect, for it: EngineItem, after last: View?) -> SolvedFrameTarget {
+        if frame == it.solved && !it.unapplied { return .none }
         it.solved = frame
         it.unapplied = false
-        guard let view = it.view, !view.translatesMaskIntoConstraints, frame != view.layoutFrame else { return nil }
-        return view.storedSuperview
+        return it.viewReference.solvedFrameTarget(frame, after: last)
     }
 
     /// Removes everything from the solver and adds it all again, as a from-scratch build
@@ -907,21 +925,29 @@ extension View {
         // Every queued item stays quiet (`applyQueued`) while frames are set: its view's frame
         // effect comes back here. The frames go to the C core in one call; the views whose size
         // changes (or all, when the core cannot take the batch) through `setLayoutFrame`.
-        var nodes: [Int32] = []
+        var n = 0
         var frames: [Double] = []
         var positions: [Int32] = []
-        nodes.reserveCapacity(queue.count)
-        frames.reserveCapacity(4 * queue.count)
-        positions.reserveCapacity(queue.count)
-        for (k, it) in queue.enumerated() {
-            guard !it.removed, let s = it.view, s.hasSuperview(self), !s.translatesMaskIntoConstraints else { continue }
-            let f = it.solved
-            nodes.append(s.node)
-            frames.append(f.minX)
-            frames.append(f.minY)
-            frames.append(f.width)
-            frames.append(f.height)
-            positions.append(Int32(k))
+        let nodes = [Int32](unsafeUninitializedCapacity: queue.count) { nodes, nodeCount in
+            frames = [Double](unsafeUninitializedCapacity: 4 * queue.count) { frames, frameCount in
+                positions = [Int32](unsafeUninitializedCapacity: queue.count) { positions, positionCount in
+                    for k in 0..<queue.count {
+                        let it = queue[k]
+                        guard !it.removed, let node = it.viewReference.nodeApplied(by: self) else { continue }
+                        let f = it.solved
+                        nodes[n] = node
+                        frames[4 * n] = f.minX
+                        frames[4 * n + 1] = f.minY
+                        frames[4 * n + 2] = f.width
+                        frames[4 * n + 3] = f.height
+                        positions[n] = Int32(k)
+                        n += 1
+                    }
+                    positionCount = n
+                }
+                frameCount = 4 * n
+            }
+            nodeCount = n
         }
         if let resize = setSubviewLayoutFrames(nodes: nodes, frames: frames) {
             for i in resize { setLayoutFrame(of: queue[Int(positions[Int(i)])]) }
