@@ -45,6 +45,14 @@ static int program_reserve(ht_solver *s, int32_t rows, int32_t refs) {
         int32_t *e = xrealloc(s, s->pg_var, sizeof(int32_t) * (size_t)cap);
         if (!e) return 0;
         s->pg_var = e;
+        int32_t *f = xrealloc(s, s->pg_uhead, sizeof(int32_t) * (size_t)cap);
+        if (!f) return 0;
+        s->pg_uhead = f;
+        size_t words = ((size_t)cap + 63) / 64, had = s->pgcap > 0 ? ((size_t)s->pgcap + 63) / 64 : 0;
+        uint64_t *g = xrealloc(s, s->pg_pend, sizeof(uint64_t) * words);
+        if (!g) return 0;
+        memset(g + had, 0, sizeof(uint64_t) * (words - had));
+        s->pg_pend = g;
         s->pgcap = cap;
     }
     if (refs > s->pgrefcap) {
@@ -55,6 +63,12 @@ static int program_reserve(ht_solver *s, int32_t rows, int32_t refs) {
         double *b = xrealloc(s, s->pg_coef, sizeof(double) * (size_t)cap);
         if (!b) return 0;
         s->pg_coef = b;
+        int32_t *c = xrealloc(s, s->pg_unext, sizeof(int32_t) * (size_t)cap);
+        if (!c) return 0;
+        s->pg_unext = c;
+        int32_t *d = xrealloc(s, s->pg_kown, sizeof(int32_t) * (size_t)cap);
+        if (!d) return 0;
+        s->pg_kown = d;
         s->pgrefcap = cap;
     }
     return 1;
@@ -63,6 +77,14 @@ static int program_reserve(ht_solver *s, int32_t rows, int32_t refs) {
 /* The evaluation program: the live rows in creation order, flat, with only the cells that
  * refer to other definitions (the other cells are parametric, value 0). Rebuilt after a change
  * of structure; an edit that changes constants alone patches them and streams through it. */
+/* Reference k (to the older row pg_ref[k]) is held by row p: p is a user of that row. */
+static inline void add_user(ht_solver *s, int32_t k, int32_t p) {
+    int32_t q = s->pg_ref[k];
+    s->pg_kown[k] = p;
+    s->pg_unext[k] = s->pg_uhead[q];
+    s->pg_uhead[q] = k;
+}
+
 static int build_program(ht_solver *s) {
     int32_t n = 0, nref = 0;
     for (int32_t r = s->rhead; r >= 0; r = s->rnext[r]) {
@@ -77,11 +99,13 @@ static int build_program(ht_solver *s) {
         s->pg_var[p] = s->skind[s->rbasic[r]] == K_EXT ? s->sowner[s->rbasic[r]] : -1;
         s->pg_const[p] = s->rconst[r];
         s->pg_off[p] = k;
+        s->pg_uhead[p] = -1;
         for (int32_t i = 0; i < s->rlen[r]; i++) {
             int32_t q = s->srow[s->rsym[r][i]];
             if (q < 0) continue;
             s->pg_ref[k] = s->row_pg[q]; /* older: numbered already */
             s->pg_coef[k] = s->rcoef[r][i];
+            add_user(s, k, p);
             k++;
         }
     }
@@ -122,19 +146,48 @@ void hts_note_all_vars(ht_solver *s) {
  * older rows). With track (the program ran before: its values are the previous ones), a
  * variable whose value moved goes into the change list; a new program compares every
  * variable after. */
-static void run_program(ht_solver *s, int32_t from, int track) {
-    const int32_t *off = s->pg_off, *ref = s->pg_ref, *row = s->pg_row, *var = s->pg_var;
+static void run_program(ht_solver *s) {
+    const int32_t *off = s->pg_off, *ref = s->pg_ref, *row = s->pg_row;
     const double *cst = s->pg_const, *coef = s->pg_coef;
     double *val = s->pg_val, *rval = s->rval;
-    for (int32_t p = from, n = s->npg; p < n; p++) {
+    for (int32_t p = 0, n = s->npg; p < n; p++) {
         double v = cst[p];
         for (int32_t k = off[p], e = off[p + 1]; k < e; k++) v += coef[k] * val[ref[k]];
-        if (track && v != val[p] && var[p] >= 0) {
-            note_var(s, var[p], v);
-            note_chk(s, var[p], v);
-        }
         val[p] = v;
         rval[row[p]] = v;
+    }
+}
+
+/* After an edit: the rows in pg_pend (the touched ones) are evaluated again, in program order,
+ * and so is each user of a row whose value changed, to the bit (a user of rows that all kept
+ * their values would compute its own again, the same arithmetic on the same inputs). Users are
+ * newer rows, later in the order, so one pass over the bits from the first touched row does it;
+ * each bit is cleared as its row is taken. The rows whose basic symbol is a variable and whose
+ * value changed are noted (hts_solver_changes reports them). */
+static void run_edit(ht_solver *s, int32_t from) {
+    const int32_t *off = s->pg_off, *ref = s->pg_ref, *row = s->pg_row, *var = s->pg_var;
+    const int32_t *uhead = s->pg_uhead, *unext = s->pg_unext, *kown = s->pg_kown;
+    const double *cst = s->pg_const, *coef = s->pg_coef;
+    double *val = s->pg_val, *rval = s->rval;
+    uint64_t *pend = s->pg_pend;
+    for (int32_t w = from / 64, nw = (s->npg + 63) / 64; w < nw; w++) {
+        while (pend[w]) {
+            int32_t p = w * 64 + ctz64(pend[w]);
+            pend[w] &= pend[w] - 1;
+            double v = cst[p];
+            for (int32_t k = off[p], e = off[p + 1]; k < e; k++) v += coef[k] * val[ref[k]];
+            if (memcmp(&v, &val[p], sizeof v) == 0) continue;
+            if (var[p] >= 0 && v != val[p]) {
+                note_var(s, var[p], v);
+                note_chk(s, var[p], v);
+            }
+            val[p] = v;
+            rval[row[p]] = v;
+            for (int32_t k = uhead[p]; k >= 0; k = unext[k]) {
+                int32_t u = kown[k];
+                pend[u / 64] |= UINT64_C(1) << (u % 64);
+            }
+        }
     }
 }
 
@@ -148,17 +201,18 @@ void hts_refresh_values(ht_solver *s) {
             int32_t r = s->touched[i];
             int32_t p = s->row_pg[r];
             s->pg_const[p] = s->rconst[r];
+            s->pg_pend[p / 64] |= UINT64_C(1) << (p % 64);
             if (p < from) from = p;
         }
         s->ntouched = 0;
-        run_program(s, from, 1);
+        run_edit(s, from);
         return;
     }
     s->ntouched = 0;
     s->chk_all = 1; /* every value may have moved */
     s->pg_ok = build_program(s);
     if (s->pg_ok) {
-        run_program(s, 0, 0);
+        run_program(s);
         s->vals_dirty = 0;
         hts_note_all_vars(s); /* a variable may have stopped being basic (value 0) */
         return;
@@ -192,8 +246,10 @@ int hts_program_append(ht_solver *s, int32_t r) {
         s->pg_ref[k] = s->row_pg[q];
         s->pg_coef[k] = s->rcoef[r][i];
         v += s->rcoef[r][i] * s->pg_val[s->row_pg[q]];
+        add_user(s, k, p);
         k++;
     }
+    s->pg_uhead[p] = -1;
     int32_t b = s->rbasic[r];
     s->row_pg[r] = p;
     s->pg_row[p] = r;

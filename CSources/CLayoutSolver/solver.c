@@ -58,6 +58,10 @@ void ht_solver_destroy(ht_solver *s) {
     free(s->pg_const);
     free(s->pg_val);
     free(s->pg_coef);
+    free(s->pg_uhead);
+    free(s->pg_unext);
+    free(s->pg_kown);
+    free(s->pg_pend);
     free(s->rfree);
     free(s->tbasic);
     hts_obj *objs[2] = {&s->obj, &s->art};

@@ -149,6 +149,11 @@ struct ht_solver {
     int32_t *pg_row, *pg_off, *pg_ref, *row_pg;
     int32_t *pg_var; /* per program row: the variable slot of its basic symbol, or -1 */
     double *pg_const, *pg_val, *pg_coef;
+    /* The program's users, for an edit's evaluation (run_edit): per program row, the first of
+     * the references to it (pg_uhead, -1 none), chained through pg_unext; pg_kown[k] is the
+     * row that holds reference k. pg_pend: one bit per program row, all clear between runs. */
+    int32_t *pg_uhead, *pg_unext, *pg_kown;
+    uint64_t *pg_pend;
     int32_t *heap; /* expansion: basic symbols by descending row age */
     int32_t nheap, heapcap;
     int32_t *rfree;
@@ -247,6 +252,17 @@ struct ht_solver {
 static inline void *xrealloc(ht_solver *s, void *p, size_t n) {
     if (s->fail_countdown > 0 && --s->fail_countdown == 0) return NULL;
     return realloc(p, n ? n : 1);
+}
+
+/* The index of the lowest set bit of w (w != 0). */
+static inline int32_t ctz64(uint64_t w) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (int32_t)__builtin_ctzll(w);
+#else
+    int32_t i = 0;
+    while (!(w >> i & 1)) i++;
+    return i;
+#endif
 }
 
 static inline int32_t next_cap(int32_t cap, int32_t need) {

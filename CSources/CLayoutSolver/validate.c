@@ -59,6 +59,19 @@ ht_status ht_solver_validate(ht_solver *s) {
         if (!s->clive[k] || !is_required(s, k)) continue;
         if (required_violated(s, k)) return HT_E_CORRUPT;
     }
+    /* The values the evaluation program left (after an edit, only the rows it reached: program.c
+     * run_edit) are its own evaluation of every row, to the bit, and no row is left pending. */
+    hts_refresh_values(s);
+    if (s->pg_ok && !s->vals_dirty) {
+        for (int32_t p = 0; p < s->npg; p++) {
+            double v = s->pg_const[p];
+            for (int32_t k = s->pg_off[p]; k < s->pg_off[p + 1]; k++) v += s->pg_coef[k] * s->pg_val[s->pg_ref[k]];
+            if (memcmp(&v, &s->pg_val[p], sizeof v) != 0 || memcmp(&v, &s->rval[s->pg_row[p]], sizeof v) != 0)
+                return HT_E_CORRUPT;
+        }
+        for (int32_t w = 0; w < (s->npg + 63) / 64; w++)
+            if (s->pg_pend[w]) return HT_E_CORRUPT;
+    }
     return HT_OK;
 }
 

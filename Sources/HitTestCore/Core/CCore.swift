@@ -129,21 +129,21 @@ package final class CoreTree: CoreTreeStorage {
     }
 
     /// Writes the centers of children of `parent` that keep their size at the layout frames
-    /// `frames` (x, y, width, height per node), `ht_tree_set_layout_frames`; the indices of the
-    /// nodes whose size differs go to `resize`. False when the C core refused the batch (a node
-    /// not in this tree, a value not finite): nothing was written.
+    /// `frames` (x, y, width, height per node) of the first `count` of `nodes`,
+    /// `ht_tree_set_layout_frames`; the indices of the nodes whose size differs go to the start
+    /// of `resize` (grown to `count` if shorter), their number is returned. Nil when the C core
+    /// refused the batch (a node not in this tree, a value not finite): nothing was written.
     func writeLayoutFrames(
-        of parent: View, nodes: [Int32], frames: [Double], resize: inout [UInt32]
-    ) -> Bool {
+        of parent: View, count: Int, nodes: [Int32], frames: [Double], resize: inout [UInt32]
+    ) -> Int? {
+        precondition(nodes.count >= count && frames.count >= 4 * count, "HitTestKit: a layout batch shorter than its count")
         mutating("applying layout frames")
-        var count = 0
-        if resize.count < nodes.count { resize = [UInt32](repeating: 0, count: nodes.count) }
+        var resized = 0
+        if resize.count < count { resize = [UInt32](repeating: 0, count: count) }
         let status = resize.withUnsafeMutableBufferPointer { out in
-            ht_tree_set_layout_frames(tree, parent.node, nodes, frames, nodes.count, out.baseAddress, &count)
+            ht_tree_set_layout_frames(tree, parent.node, nodes, frames, count, out.baseAddress, &resized)
         }
-        if status != HT_OK { return false }
-        resize.removeSubrange(count...)
-        return true
+        return status == HT_OK ? resized : nil
     }
 
     func writeBounds(_ b: Rect, of v: View) {

@@ -524,17 +524,19 @@ open class View: Responder {
     }
 
     /// Sets the untransformed frames of subviews at once, as `setLayoutFrame` on each in turn
-    /// would: `nodes` are the subviews' `node`s, `frames` their frames (x, y, width, height
-    /// each). The subviews that keep their size get their center written by the C core in one
-    /// call (their one effect beyond the row, Auto Layout's `frameDidChange`, is the caller's
-    /// to make quiet); the others are left to the caller, by index, in the result, as are all of
-    /// them (nil) when a change recorder is open on this thread (an animation block records each
-    /// change), the receiver has no node, or the core refuses the batch (a subview of another
-    /// tree, a value not finite: nothing written).
-    package final func setSubviewLayoutFrames(nodes: [Int32], frames: [Double]) -> [UInt32]? {
+    /// would: the first `count` of `nodes` are the subviews' `node`s, `frames` their frames (x,
+    /// y, width, height each). The subviews that keep their size get their center written by
+    /// the C core in one call (their one effect beyond the row, Auto Layout's
+    /// `frameDidChange`, is the caller's to make quiet); the others are left to the caller: their
+    /// indices are the first entries of `resize` (grown to `count` if shorter), their number the
+    /// result. Nil, with nothing written, when a change recorder is open on this thread (an
+    /// animation block records each change), the receiver has no node, or the core refuses the
+    /// batch (a subview of another tree, a value not finite): the caller sets every frame.
+    package final func setSubviewLayoutFrames(
+        count: Int, nodes: [Int32], frames: [Double], resize: inout [UInt32]
+    ) -> Int? {
         guard ChangeRecording.current == nil, rows != nil, let core else { return nil }
-        var resize: [UInt32] = []
-        return core.writeLayoutFrames(of: self, nodes: nodes, frames: frames, resize: &resize) ? resize : nil
+        return core.writeLayoutFrames(of: self, count: count, nodes: nodes, frames: frames, resize: &resize)
     }
 
     /// The bounds size whose box under `t` has size `box`: solves

@@ -161,6 +161,26 @@ final class EngineItem: EngineItemStorage {
     }
 }
 
+/// What a layout pass hands the C core to apply its subviews' solved frames at once
+/// (`View.setSubviewLayoutFrames`): per view its node, frame (x, y, width, height) and position
+/// in the pass's queue; `resize` receives the indices the core leaves to the views' setters.
+/// Each list has room for the longest queue seen (entries past a pass's count are stale).
+struct ApplyLists {
+    var nodes: [Int32] = []
+    var frames: [Double] = []
+    var positions: [Int32] = []
+    var resize: [UInt32] = []
+
+    /// Room for `count` views.
+    mutating func reserve(_ count: Int) {
+        guard nodes.count < count else { return }
+        nodes = [Int32](repeating: -1, count: count)
+        frames = [Double](repeating: 0, count: 4 * count)
+        positions = [Int32](repeating: -1, count: count)
+        resize = [UInt32](repeating: 0, count: count)
+    }
+}
+
 /// The solver of one view tree and the map from its constraints to the solver's.
 final class LayoutEngine {
     private(set) var solver = SolverCore()
@@ -181,6 +201,8 @@ final class LayoutEngine {
     /// checks) and put back: the items whose values changed (by index in `items`: a list of
     /// indices holds no references, so filling and emptying it costs no reference counting),
     /// their new frames, and each item's position in those lists (by item index; -1: not changed).
+    /// The lists a layout pass hands the C core (`applyAutoLayoutFrames`), kept between passes.
+    var applyLists = ApplyLists()
     private var changedItems: ContiguousArray<Int32> = []
     private var changedFrames: [Rect] = []
     private var changedPosition: ContiguousArray<Int32> = []
@@ -918,19 +940,22 @@ extension View {
     func applyAutoLayoutFrames() {
         guard let node = autoLayoutState, !node.hosted.isEmpty else { return }
         // The items of one tree share its engine: solve it (it queues what moved), then apply.
-        treeRoot.autoLayoutState?.ownedEngine?.solveIfNeeded()
+        let engine = treeRoot.autoLayoutState?.ownedEngine
+        engine?.solveIfNeeded()
         guard !node.pendingApply.isEmpty else { return }
         let queue = node.pendingApply
         node.pendingApply = []
         // Every queued item stays quiet (`applyQueued`) while frames are set: its view's frame
-        // effect comes back here. The frames go to the C core in one call; the views whose size
-        // changes (or all, when the core cannot take the batch) through `setLayoutFrame`.
+        // effect comes back here. The frames go to the C core in one call, through lists the
+        // engine keeps between passes; the views whose size changes (or all, when the core
+        // cannot take the batch) through `setLayoutFrame`.
+        var lists = engine?.applyLists ?? ApplyLists()
+        engine?.applyLists = ApplyLists()
+        lists.reserve(queue.count)
         var n = 0
-        var frames: [Double] = []
-        var positions: [Int32] = []
-        let nodes = [Int32](unsafeUninitializedCapacity: queue.count) { nodes, nodeCount in
-            frames = [Double](unsafeUninitializedCapacity: 4 * queue.count) { frames, frameCount in
-                positions = [Int32](unsafeUninitializedCapacity: queue.count) { positions, positionCount in
+        lists.nodes.withUnsafeMutableBufferPointer { nodes in
+            lists.frames.withUnsafeMutableBufferPointer { frames in
+                lists.positions.withUnsafeMutableBufferPointer { positions in
                     for k in 0..<queue.count {
                         let it = queue[k]
                         guard !it.removed, let node = it.viewReference.nodeApplied(by: self) else { continue }
@@ -943,18 +968,16 @@ extension View {
                         positions[n] = Int32(k)
                         n += 1
                     }
-                    positionCount = n
                 }
-                frameCount = 4 * n
             }
-            nodeCount = n
         }
-        if let resize = setSubviewLayoutFrames(nodes: nodes, frames: frames) {
-            for i in resize { setLayoutFrame(of: queue[Int(positions[Int(i)])]) }
+        if let resized = setSubviewLayoutFrames(count: n, nodes: lists.nodes, frames: lists.frames, resize: &lists.resize) {
+            for r in 0..<resized { setLayoutFrame(of: queue[Int(lists.positions[Int(lists.resize[r])])]) }
         } else {
-            for k in positions { setLayoutFrame(of: queue[Int(k)]) }
+            for p in 0..<n { setLayoutFrame(of: queue[Int(lists.positions[p])]) }
         }
         for it in queue { it.applyQueued = false }
+        engine?.applyLists = lists
     }
 
     /// Sets the solved frame of `it`, a subview's item, through the view's setters.
