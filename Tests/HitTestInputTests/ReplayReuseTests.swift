@@ -138,7 +138,7 @@ import Testing
     @Test(arguments: [UInt64(1), 2])
     func offsetTextIsTheInterpolatedText(seed: UInt64) {
         var rng = SeededGenerator(seed: seed)
-        var values: [Double] = [0, -0.0, 1, -1, 0.1 + 0.2, 1e-7, 123456789.125, 1e16, -1e300, 5e-324, .greatestFiniteMagnitude]
+        var values: [Double] = [0, -0.0, 1, -1, 0.1 + 0.2, 1e-7, 123456789.125, 1e16, -1e300, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
         for _ in 0..<500 { values.append(Double.random(in: -5000...5000, using: &rng)) }
         for _ in 0..<100 { values.append(Double(Int.random(in: -3000...3000, using: &rng)) / 4) }
         for x in values {

@@ -943,7 +943,7 @@ extension View {
         let engine = treeRoot.autoLayoutState?.ownedEngine
         engine?.solveIfNeeded()
         guard !node.pendingApply.isEmpty else { return }
-        let queue = node.pendingApply
+        var queue = node.pendingApply
         node.pendingApply = []
         // Every queued item stays quiet (`applyQueued`) while frames are set: its view's frame
         // effect comes back here. The frames go to the C core in one call, through lists the
@@ -978,6 +978,9 @@ extension View {
         }
         for it in queue { it.applyQueued = false }
         engine?.applyLists = lists
+        // The queue's buffer serves the next solve (no growth from empty at each pass).
+        queue.removeAll(keepingCapacity: true)
+        if node.pendingApply.isEmpty { node.pendingApply = queue }
     }
 
     /// Sets the solved frame of `it`, a subview's item, through the view's setters.
