@@ -953,20 +953,21 @@ extension View {
         engine?.applyLists = ApplyLists()
         lists.reserve(queue.count)
         var n = 0
-        lists.nodes.withUnsafeMutableBufferPointer { nodes in
-            lists.frames.withUnsafeMutableBufferPointer { frames in
-                lists.positions.withUnsafeMutableBufferPointer { positions in
-                    for k in 0..<queue.count {
-                        let it = queue[k]
-                        guard !it.removed, let node = it.viewReference.nodeApplied(by: self) else { continue }
-                        let f = it.solved
-                        nodes[n] = node
-                        frames[4 * n] = f.minX
-                        frames[4 * n + 1] = f.minY
-                        frames[4 * n + 2] = f.width
-                        frames[4 * n + 3] = f.height
-                        positions[n] = Int32(k)
-                        n += 1
+        queue.withUnsafeBufferPointer { queue in
+            lists.nodes.withUnsafeMutableBufferPointer { nodes in
+                lists.frames.withUnsafeMutableBufferPointer { frames in
+                    lists.positions.withUnsafeMutableBufferPointer { positions in
+                        for k in 0..<queue.count {
+                            guard !queue[k].removed, let node = queue[k].viewReference.nodeApplied(by: self) else { continue }
+                            let f = queue[k].solved
+                            nodes[n] = node
+                            frames[4 * n] = f.minX
+                            frames[4 * n + 1] = f.minY
+                            frames[4 * n + 2] = f.width
+                            frames[4 * n + 3] = f.height
+                            positions[n] = Int32(k)
+                            n += 1
+                        }
                     }
                 }
             }
