@@ -48,6 +48,9 @@ static int program_reserve(ht_solver *s, int32_t rows, int32_t refs) {
         int32_t *f = xrealloc(s, s->pg_uhead, sizeof(int32_t) * (size_t)cap);
         if (!f) return 0;
         s->pg_uhead = f;
+        int32_t *u = xrealloc(s, s->pg_ucount, sizeof(int32_t) * (size_t)cap);
+        if (!u) return 0;
+        s->pg_ucount = u;
         size_t words = ((size_t)cap + 63) / 64, had = s->pgcap > 0 ? ((size_t)s->pgcap + 63) / 64 : 0;
         uint64_t *g = xrealloc(s, s->pg_pend, sizeof(uint64_t) * words);
         if (!g) return 0;
@@ -74,17 +77,19 @@ static int program_reserve(ht_solver *s, int32_t rows, int32_t refs) {
     return 1;
 }
 
-/* The evaluation program: the live rows in creation order, flat, with only the cells that
- * refer to other definitions (the other cells are parametric, value 0). Rebuilt after a change
- * of structure; an edit that changes constants alone patches them and streams through it. */
 /* Reference k (to the older row pg_ref[k]) is held by row p: p is a user of that row. */
 static inline void add_user(ht_solver *s, int32_t k, int32_t p) {
     int32_t q = s->pg_ref[k];
     s->pg_kown[k] = p;
     s->pg_unext[k] = s->pg_uhead[q];
     s->pg_uhead[q] = k;
+    s->pg_ucount[q]++;
 }
 
+/* The evaluation program: the live rows in creation order, flat, with only the cells that
+ * refer to other definitions (the other cells are parametric, value 0), and each row's users.
+ * Rebuilt after a change of structure; an edit that changes constants alone patches them and
+ * evaluates the rows it reaches (run_edit). */
 static int build_program(ht_solver *s) {
     int32_t n = 0, nref = 0;
     for (int32_t r = s->rhead; r >= 0; r = s->rnext[r]) {
@@ -100,6 +105,7 @@ static int build_program(ht_solver *s) {
         s->pg_const[p] = s->rconst[r];
         s->pg_off[p] = k;
         s->pg_uhead[p] = -1;
+        s->pg_ucount[p] = 0;
         for (int32_t i = 0; i < s->rlen[r]; i++) {
             int32_t q = s->srow[s->rsym[r][i]];
             if (q < 0) continue;
@@ -142,10 +148,8 @@ void hts_note_all_vars(ht_solver *s) {
     }
 }
 
-/* From program row `from` on (the rows before it keep their values: a row refers only to
- * older rows). With track (the program ran before: its values are the previous ones), a
- * variable whose value moved goes into the change list; a new program compares every
- * variable after. */
+/* Every row of a new program, in order (a row refers only to older rows); the caller then
+ * compares every variable with the value last reported (hts_note_all_vars). */
 static void run_program(ht_solver *s) {
     const int32_t *off = s->pg_off, *ref = s->pg_ref, *row = s->pg_row;
     const double *cst = s->pg_const, *coef = s->pg_coef;
@@ -158,22 +162,50 @@ static void run_program(ht_solver *s) {
     }
 }
 
+/* Rows `from` to the end of the program evaluated again after an edit (the rows before `from`
+ * are final): a variable whose value moved is noted for ht_solver_changes. */
+static void run_rest(ht_solver *s, int32_t from) {
+    const int32_t *off = s->pg_off, *ref = s->pg_ref, *row = s->pg_row, *var = s->pg_var;
+    const double *cst = s->pg_const, *coef = s->pg_coef;
+    double *val = s->pg_val, *rval = s->rval;
+    for (int32_t p = from, n = s->npg; p < n; p++) {
+        double v = cst[p];
+        for (int32_t k = off[p], e = off[p + 1]; k < e; k++) v += coef[k] * val[ref[k]];
+        if (v != val[p] && var[p] >= 0) {
+            note_var(s, var[p], v);
+            note_chk(s, var[p], v);
+        }
+        val[p] = v;
+        rval[row[p]] = v;
+    }
+}
+
+/* The rows an edit crosses before its evaluation may switch to run_rest. */
+#define EDIT_SPARSE_MIN 256
+
 /* After an edit: the rows in pg_pend (the touched ones) are evaluated again, in program order,
- * and so is each user of a row whose value changed, to the bit (a user of rows that all kept
- * their values would compute its own again, the same arithmetic on the same inputs). Users are
- * newer rows, later in the order, so one pass over the bits from the first touched row does it;
- * each bit is cleared as its row is taken. The rows whose basic symbol is a variable and whose
- * value changed are noted (hts_solver_changes reports them). */
+ * and so is each user of a row whose value changed. A row none of whose inputs changed would
+ * compute its own value again (the same arithmetic on the same inputs), so the values are those
+ * of evaluating every row, to the bit. Users are newer rows, later in the order, so one pass
+ * over the bits from the first touched row does it; each bit is cleared as its row is taken.
+ * Where the edit reaches most of the program, following the lists costs more than it saves:
+ * when a changed row's users are more than an eighth of the rows after it, or when, past
+ * EDIT_SPARSE_MIN rows, the rows taken are more than half of those crossed, the rest is
+ * evaluated in order (run_rest; a row before the pass's position is final), and the bits left
+ * are cleared. */
 static void run_edit(ht_solver *s, int32_t from) {
     const int32_t *off = s->pg_off, *ref = s->pg_ref, *row = s->pg_row, *var = s->pg_var;
     const int32_t *uhead = s->pg_uhead, *unext = s->pg_unext, *kown = s->pg_kown;
     const double *cst = s->pg_const, *coef = s->pg_coef;
     double *val = s->pg_val, *rval = s->rval;
     uint64_t *pend = s->pg_pend;
-    for (int32_t w = from / 64, nw = (s->npg + 63) / 64; w < nw; w++) {
+    int32_t nw = (s->npg + 63) / 64, w = from / 64;
+    int64_t taken = 0;
+    for (; w < nw; w++) {
         while (pend[w]) {
             int32_t p = w * 64 + ctz64(pend[w]);
             pend[w] &= pend[w] - 1;
+            taken++;
             double v = cst[p];
             for (int32_t k = off[p], e = off[p + 1]; k < e; k++) v += coef[k] * val[ref[k]];
             if (memcmp(&v, &val[p], sizeof v) == 0) continue;
@@ -183,12 +215,23 @@ static void run_edit(ht_solver *s, int32_t from) {
             }
             val[p] = v;
             rval[row[p]] = v;
+            if (8 * (int64_t)s->pg_ucount[p] > (int64_t)(s->npg - p)) {
+                /* Its users are a large share of the rest: the rest in order, without them. */
+                memset(pend + w, 0, sizeof(uint64_t) * (size_t)(nw - w));
+                run_rest(s, p + 1);
+                return;
+            }
             for (int32_t k = uhead[p]; k >= 0; k = unext[k]) {
                 int32_t u = kown[k];
                 pend[u / 64] |= UINT64_C(1) << (u % 64);
             }
         }
+        int64_t crossed = (int64_t)(w + 1) * 64 - from;
+        if (crossed >= EDIT_SPARSE_MIN && 2 * taken > crossed) break;
     }
+    if (w >= nw) return;
+    memset(pend + w + 1, 0, sizeof(uint64_t) * (size_t)(nw - w - 1));
+    run_rest(s, (w + 1) * 64);
 }
 
 /* Values of every basic symbol, definitions in creation order. */
@@ -250,6 +293,7 @@ int hts_program_append(ht_solver *s, int32_t r) {
         k++;
     }
     s->pg_uhead[p] = -1;
+    s->pg_ucount[p] = 0;
     int32_t b = s->rbasic[r];
     s->row_pg[r] = p;
     s->pg_row[p] = r;

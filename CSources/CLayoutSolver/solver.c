@@ -61,6 +61,7 @@ void ht_solver_destroy(ht_solver *s) {
     free(s->pg_uhead);
     free(s->pg_unext);
     free(s->pg_kown);
+    free(s->pg_ucount);
     free(s->pg_pend);
     free(s->rfree);
     free(s->tbasic);

@@ -151,8 +151,9 @@ struct ht_solver {
     double *pg_const, *pg_val, *pg_coef;
     /* The program's users, for an edit's evaluation (run_edit): per program row, the first of
      * the references to it (pg_uhead, -1 none), chained through pg_unext; pg_kown[k] is the
-     * row that holds reference k. pg_pend: one bit per program row, all clear between runs. */
-    int32_t *pg_uhead, *pg_unext, *pg_kown;
+     * row that holds reference k; pg_ucount: how many. pg_pend: one bit per program row, all
+     * clear between runs. */
+    int32_t *pg_uhead, *pg_unext, *pg_kown, *pg_ucount;
     uint64_t *pg_pend;
     int32_t *heap; /* expansion: basic symbols by descending row age */
     int32_t nheap, heapcap;

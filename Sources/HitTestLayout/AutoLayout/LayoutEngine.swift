@@ -197,12 +197,13 @@ final class LayoutEngine {
     /// Items to compare with their views at the next solve whatever the solver reports: new
     /// ones, and those whose pins changed (`unapplied`).
     private var recheck: [EngineItem] = []
-    /// Scratch for a solve, taken out of the engine for its loops (locals need no exclusivity
-    /// checks) and put back: the items whose values changed (by index in `items`: a list of
-    /// indices holds no references, so filling and emptying it costs no reference counting),
-    /// their new frames, and each item's position in those lists (by item index; -1: not changed).
     /// The lists a layout pass hands the C core (`applyAutoLayoutFrames`), kept between passes.
     var applyLists = ApplyLists()
+    /// Scratch for a solve, taken out of the engine for its loops (locals need no exclusivity
+    /// checks) and put back: the items whose values changed (by index in `items`: a list of
+    /// indices holds no references, so filling it costs no reference counting) and their new
+    /// frames, both with room for every item (entries past a solve's count are stale), and each
+    /// item's position in those lists (by item index; -1: not changed).
     private var changedItems: ContiguousArray<Int32> = []
     private var changedFrames: [Rect] = []
     private var changedPosition: ContiguousArray<Int32> = []
@@ -748,8 +749,6 @@ final class LayoutEngine {
         Rect(x: solver.value(it.x), y: solver.value(it.y), width: solver.value(it.w), height: solver.value(it.h))
     }
 
-    /// Records `frame` as the item's solved frame; returns the superview that must lay the view
-    /// out when the frame is new and differs from the view's (nil otherwise).
     /// Takes `frame` as the item's solution, and says which superview's layout pass must apply
     /// it (`last`: the previous item's, recognised without a reference).
     private func adopt(_ frame: Rect, for it: EngineItem, after last: View?) -> SolvedFrameTarget {
