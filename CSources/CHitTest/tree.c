@@ -409,7 +409,11 @@ ht_status ht_tree_set_layout_frames(ht_tree *t, ht_node parent, const ht_node *n
         int32_t s;
         st = resolve(t, nodes[i], &s);
         if (st != HT_OK) return st;
-        if (!all_finite(frames + 4 * i, 4)) return HT_E_NOT_FINITE;
+        const double *f = frames + 4 * i;
+        if (!all_finite(f, 4)) return HT_E_NOT_FINITE;
+        /* The center it would get (as the write below computes it): finite, as the setter's. */
+        double c[2] = {f[0] + t->anx[s] * f[2], f[1] + t->any[s] * f[3]};
+        if (t->parent[s] == p && !all_finite(c, 2)) return HT_E_NOT_FINITE;
     }
     const uint32_t fx = FIELD_FX[F_cx] | FIELD_FX[F_cy];
     size_t nr = 0;
@@ -423,7 +427,9 @@ ht_status ht_tree_set_layout_frames(ht_tree *t, ht_node parent, const ht_node *n
             continue;
         }
         if (t->cx[s] - ax * w == f[0] && t->cy[s] - ay * h == f[1]) continue; /* that frame already */
-        double v[2] = {f[0] + ax * w, f[1] + ay * h};
+        /* The frame's own size, as setLayoutFrame (equal to the bounds size by ==, which does
+         * not tell +0 from -0). */
+        double v[2] = {f[0] + ax * f[2], f[1] + ay * f[3]};
         if (memcmp(&t->cx[s], &v[0], sizeof v[0]) == 0 && memcmp(&t->cy[s], &v[1], sizeof v[1]) == 0) continue;
         change c = change_begin(t, s, fx);
         t->cx[s] = v[0];

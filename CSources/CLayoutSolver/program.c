@@ -1,7 +1,7 @@
 /*
  * program.c - the evaluation program: the values of the basic symbols, definitions in
- * creation order, recomputed from the oldest touched row on after an edit of constants alone;
- * and the change list that ht_solver_changes reads.
+ * creation order; after an edit of constants alone, the rows the edit reaches evaluated again
+ * (run_edit); and the change list that ht_solver_changes reads.
  */
 #include "solver.h"
 

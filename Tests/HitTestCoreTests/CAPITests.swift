@@ -126,6 +126,36 @@ import Testing
         #expect(center(a) == (25, 35))  // nothing written by a refused call
         #expect(ht_tree_set_layout_frames(tree.t, root, &nodes, &frames, 3, nil, &count) == HT_E_INVALID_ARGUMENT)
         #expect(ht_tree_set_layout_frames(tree.t, root, &nodes, &frames, 0, nil, &count) == HT_OK && count == 0)
+        // Frames the children have already change nothing: the prepared tree stays prepared.
+        var same: [Double] = [20, 30, 10, 10, 40, 50, 10, 10]
+        var two = [a, b]
+        #expect(ht_tree_prepare(tree.t) == HT_OK)
+        #expect(ht_tree_set_layout_frames(tree.t, root, &two, &same, 2, &resize, &count) == HT_OK && count == 0)
+        var out: ht_node = 0
+        #expect(ht_tree_hit_test(tree.t, root, 22, 32, nil, &out) == HT_OK && out == a)
+        same[0] = 21
+        #expect(ht_tree_set_layout_frames(tree.t, root, &two, &same, 2, &resize, &count) == HT_OK)
+        #expect(ht_tree_hit_test(tree.t, root, 22, 32, nil, &out) == HT_E_NOT_PREPARED)
+        // A center that would not be finite is refused, as ht_node_set_center refuses it.
+        let huge = tree.node(0, 0, 1e308, 10)
+        #expect(ht_node_attach(tree.t, huge, root, 0) == HT_OK)
+        #expect(ht_node_set_anchor(tree.t, huge, 1, 0.5) == HT_OK)
+        let before = center(huge)
+        var hugeNode = [huge]
+        var hugeFrame: [Double] = [1e308, 0, 1e308, 10]
+        #expect(ht_tree_set_layout_frames(tree.t, root, &hugeNode, &hugeFrame, 1, &resize, &count) == HT_E_NOT_FINITE)
+        #expect(center(huge) == before)
+        // The new center comes from the frame's size (setLayoutFrame's arithmetic), which equals
+        // the bounds size by == only: from a bounds width of -0, a frame of width +0 at x -0
+        // gets the center x of -0 + 0.5 × +0, that is +0.
+        let flat = tree.node(0, 0, 0, 10)
+        #expect(ht_node_attach(tree.t, flat, root, 0) == HT_OK)
+        #expect(ht_node_set_bounds(tree.t, flat, 0, 0, -0.0, 10) == HT_OK)
+        var flatNode = [flat]
+        var flatFrame: [Double] = [-0.0, 7, 0, 10]
+        #expect(ht_tree_set_layout_frames(tree.t, root, &flatNode, &flatFrame, 1, &resize, &count) == HT_OK && count == 0)
+        #expect(center(flat).0.bitPattern == (-0.0 + 0.5 * 0.0).bitPattern)
+        #expect(center(flat).0.bitPattern == 0.0.bitPattern)
         #expect(ht_tree_validate(tree.t) == HT_OK)
     }
 

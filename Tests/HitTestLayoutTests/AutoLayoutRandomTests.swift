@@ -191,8 +191,10 @@ extension AutoLayoutTests {
                 layOut(twin)
             }
             for (a, b) in zip(twins[0].views, twins[1].views) {
-                let same = a.center.x.bitPattern == b.center.x.bitPattern && a.center.y.bitPattern == b.center.y.bitPattern
-                    && a.bounds == b.bounds
+                let bits = { (v: View) in
+                    [v.center.x, v.center.y, v.bounds.minX, v.bounds.minY, v.bounds.width, v.bounds.height].map(\.bitPattern)
+                }
+                let same = bits(a) == bits(b)
                 #expect(same, "seed \(seed) step \(step): \(a.debugName) at \(a.center) \(a.bounds) under the setters, \(b.center) \(b.bounds) batched")
             }
         }

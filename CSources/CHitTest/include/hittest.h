@@ -286,7 +286,8 @@ HT_API ht_status ht_node_set_center(ht_tree *tree, ht_node node, double x, doubl
  * center; a node that is not a child of `parent` is left as it is.
  *
  * Checks every node and value before the first write: HT_E_STALE_NODE or HT_E_BAD_NODE for a
- * node that is not one, HT_E_NOT_FINITE for a NaN or infinite value, and then nothing changed.
+ * node that is not one, HT_E_NOT_FINITE for a NaN or infinite value or a center that would not
+ * be finite, and then nothing changed.
  * - Complexity: O(count), and each moved node's cost in ht_node_set_center.
  */
 HT_API ht_status ht_tree_set_layout_frames(ht_tree *tree, ht_node parent, const ht_node *nodes,

@@ -132,7 +132,8 @@ package final class CoreTree: CoreTreeStorage {
     /// `frames` (x, y, width, height per node) of the first `count` of `nodes`,
     /// `ht_tree_set_layout_frames`; the indices of the nodes whose size differs go to the start
     /// of `resize` (grown to `count` if shorter), their number is returned. Nil when the C core
-    /// refused the batch (a node not in this tree, a value not finite): nothing was written.
+    /// refused the batch (a stale or invalid node, a value or center not finite): nothing was
+    /// written. The nodes must be this tree's (a handle does not say which tree it is of).
     func writeLayoutFrames(
         of parent: View, count: Int, nodes: [Int32], frames: [Double], resize: inout [UInt32]
     ) -> Int? {

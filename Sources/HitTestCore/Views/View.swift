@@ -523,15 +523,16 @@ open class View: Responder {
         center = Point(x: r.minX + a.x * r.width, y: r.minY + a.y * r.height)
     }
 
-    /// Sets the untransformed frames of subviews at once, as `setLayoutFrame` on each in turn
-    /// would: the first `count` of `nodes` are the subviews' `node`s, `frames` their frames (x,
-    /// y, width, height each). The subviews that keep their size get their center written by
-    /// the C core in one call (their one effect beyond the row, Auto Layout's
-    /// `frameDidChange`, is the caller's to make quiet); the others are left to the caller: their
-    /// indices are the first entries of `resize` (grown to `count` if shorter), their number the
-    /// result. Nil, with nothing written, when a change recorder is open on this thread (an
-    /// animation block records each change), the receiver has no node, or the core refuses the
-    /// batch (a subview of another tree, a value not finite): the caller sets every frame.
+    /// Sets the untransformed frames of subviews at once: the first `count` of `nodes` are the
+    /// `node`s of subviews of the receiver (so of its index), `frames` their frames (x, y,
+    /// width, height each). The subviews that keep their size get the center `setLayoutFrame`
+    /// would give them, written by the C core in one call (their one effect beyond the row,
+    /// Auto Layout's `frameDidChange`, is the caller's to make quiet); the others are left to the
+    /// caller: their indices are the first entries of `resize` (grown to `count` if shorter),
+    /// their number the result. Nil, with nothing written, when a change recorder is open on
+    /// this thread (an animation block records each change), the receiver has no node, or the
+    /// core refuses the batch (a stale node, a value or center not finite): the caller sets
+    /// every frame.
     package final func setSubviewLayoutFrames(
         count: Int, nodes: [Int32], frames: [Double], resize: inout [UInt32]
     ) -> Int? {
