@@ -723,9 +723,11 @@ final class LayoutEngine {
         // a run (a view of the same superview as the last is recognised without a reference).
         var lastHost: View?
         var lastHostNode: AutoLayoutNode?
+        position.withUnsafeMutableBufferPointer { position in
+            for p in 0..<used { position[Int(changed[p])] = -1 }
+        }
         for p in 0..<used {
             let index = Int(changed[p])
-            position[index] = -1
             let it = items[index]
             switch adopt(frames[p], for: it, after: lastHost) {
             case .none: continue
