@@ -58,27 +58,9 @@ size_t htq_row_bytes(void) {
     return row;
 }
 
-/* Marks the block of `slot` out of date (no-op for -1), noting in it which child changed:
- * `moved`, a child whose change leaves the candidates and their order (prepare then patches the
- * block), or MOVED_MANY. A second different child makes it MOVED_MANY. */
-static void mark_dirty(htq_state *q, int32_t slot, int32_t moved) {
-    if (slot < 0) return;
-    block *b = q->blocks[slot];
-    if (!q->dirty[slot]) {
-        q->dirty[slot] = 1;
-        q->dirty_list[q->ndirty++] = slot;
-        if (b) b->moved = moved;
-    } else if (b && b->moved != moved) {
-        b->moved = MOVED_MANY;
-    }
-}
-
-/* What a change of `s` with effects `fx` tells its parent's block. */
-static int32_t moved_child(int32_t s, uint32_t fx) { return (fx & FX_CANDIDATES) ? MOVED_MANY : s; }
-
 void htq_mark_all_dirty(ht_tree *t) {
     for (int32_t s = 0; s < t->slots; s++)
-        if (t->alive[s] && t->nkids[s] > 0) mark_dirty(&t->hq, s, MOVED_MANY);
+        if (t->alive[s] && t->nkids[s] > 0) htq_mark_dirty(&t->hq, s, MOVED_MANY);
 }
 
 void htq_node_created(ht_tree *t, int32_t s) {
@@ -91,7 +73,7 @@ void htq_node_freed(ht_tree *t, int32_t s) { htq_free_block(t, s); }
 /* The old reach of `s`: measured now, in a batch only at its first change. Outside a batch, a
  * change that keeps the candidates measures the edges of `s`'s subtree instead, to mark only
  * the cells near them after the change. */
-static void reach_before(ht_tree *t, int32_t s, uint32_t fx) {
+void htq_reach_before(ht_tree *t, int32_t s, uint32_t fx) {
     htq_state *q = &t->hq;
     if (q->edges) q->edges->node = -1;
     if (q->answers.root < 0) return;
@@ -118,22 +100,6 @@ static void reach_before(ht_tree *t, int32_t s, uint32_t fx) {
     htq_answers_touch(t, s);
     q->batched[s] = 1;
     q->batch.slots[q->batch.count++] = s;
-}
-
-void htq_before(ht_tree *t, int32_t s, uint32_t fx) {
-    if (fx & FX_REACH) reach_before(t, s, fx);
-    /* A change that does not depend on the flags (a link change) leaves the parent's block. */
-    if ((fx & FX_PARENT_BLOCK) && !(fx & FX_IF_FLAGS_CHANGED))
-        mark_dirty(&t->hq, t->parent[s], moved_child(s, fx));
-}
-
-void htq_after(ht_tree *t, int32_t s, uint32_t fx) {
-    htq_state *q = &t->hq;
-    if (fx & FX_PARENT_BLOCK) mark_dirty(q, t->parent[s], moved_child(s, fx));
-    if ((fx & FX_OWN_BLOCK) && t->nkids[s] > 0) mark_dirty(q, s, MOVED_MANY);
-    /* In a batch the new reach is measured at the end, once per node. */
-    if ((fx & FX_REACH) && q->answers.root >= 0 && q->batch.depth == 0 && !htq_answers_edges_after(t, s))
-        htq_answers_touch(t, s);
 }
 
 /* Ends the deferral of a batch: every listed node's new reach is invalidated. */

@@ -72,7 +72,7 @@ typedef struct block {
     /* While the block is dirty: the one child whose row changed since the block was built, by
      * a change that keeps the candidates and their order (a move, a resize, a transform), so
      * that prepare patches its record and the cells it reaches instead of building the block
-     * anew; MOVED_MANY otherwise (hitq.c mark_dirty). MOVED_NONE in a clean block. */
+     * anew; MOVED_MANY otherwise (internal.h htq_mark_dirty). MOVED_NONE in a clean block. */
     int32_t moved;
     int32_t nx, ny;         /* grid size; 0 when there is no grid */
     int32_t nalways;        /* entries in always[] */
@@ -272,10 +272,10 @@ void htq_destroy(ht_tree *t);
 ht_status htq_grow(ht_tree *t, int32_t capacity);
 void htq_node_created(ht_tree *t, int32_t s);
 void htq_node_freed(ht_tree *t, int32_t s);
-/* Before a change of `fx` to `s` (its old reach; the old parent's block for a link change). */
-void htq_before(ht_tree *t, int32_t s, uint32_t fx);
-/* After it (the new reach; the blocks the change invalidated). */
-void htq_after(ht_tree *t, int32_t s, uint32_t fx);
+/* htq_before and htq_after (before and after a change of `fx` to `s`) are in internal.h, inline:
+ * every setter runs them. Their part for the answer grid, out of line: the old reach of `s`. */
+void htq_reach_before(ht_tree *t, int32_t s, uint32_t fx);
+/* (hitq.c: the grid's part of htq_after is htq_answers_edges_after and htq_answers_touch.) */
 /* Copies the subsystem of `src` (prepared) into `dst` (rows allocated, subsystem empty). */
 ht_status htq_clone(ht_tree *dst, const ht_tree *src);
 size_t htq_memory(const ht_tree *t);

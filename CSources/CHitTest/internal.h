@@ -99,6 +99,46 @@ struct ht_tree {
     /* A constraint solver's state goes here, beside `hq`. */
 };
 
+/* ---- the hit-query subsystem's side of the mutation protocol (hitq.h), inline: every setter
+ * runs it, and a layout pass's batch runs it per moved child ---- */
+
+/* Marks the block of `slot` out of date (no-op for -1), noting in it which child changed:
+ * `moved`, a child whose change leaves the candidates and their order (prepare then patches the
+ * block), or MOVED_MANY. A second different child makes it MOVED_MANY. */
+static inline void htq_mark_dirty(htq_state *q, int32_t slot, int32_t moved) {
+    if (slot < 0) return;
+    block *b = q->blocks[slot];
+    if (!q->dirty[slot]) {
+        q->dirty[slot] = 1;
+        q->dirty_list[q->ndirty++] = slot;
+        if (b) b->moved = moved;
+    } else if (b && b->moved != moved) {
+        b->moved = MOVED_MANY;
+    }
+}
+
+/* What a change of `s` with effects `fx` tells its parent's block. */
+static inline int32_t htq_moved_child(int32_t s, uint32_t fx) { return (fx & FX_CANDIDATES) ? MOVED_MANY : s; }
+
+/* Before a change of `fx` to `s`: its old reach (hitq.c; nothing to do without an answer grid
+ * or pending edges), the old parent's block for a link change. */
+static inline void htq_before(ht_tree *t, int32_t s, uint32_t fx) {
+    if ((fx & FX_REACH) && (t->hq.edges || t->hq.answers.root >= 0)) htq_reach_before(t, s, fx);
+    /* A change that does not depend on the flags (a link change) leaves the parent's block. */
+    if ((fx & FX_PARENT_BLOCK) && !(fx & FX_IF_FLAGS_CHANGED))
+        htq_mark_dirty(&t->hq, t->parent[s], htq_moved_child(s, fx));
+}
+
+/* After it: the blocks the change invalidated, and its new reach in the answer grid. */
+static inline void htq_after(ht_tree *t, int32_t s, uint32_t fx) {
+    htq_state *q = &t->hq;
+    if (fx & FX_PARENT_BLOCK) htq_mark_dirty(q, t->parent[s], htq_moved_child(s, fx));
+    if ((fx & FX_OWN_BLOCK) && t->nkids[s] > 0) htq_mark_dirty(q, s, MOVED_MANY);
+    /* In a batch the new reach is measured at the end, once per node. */
+    if ((fx & FX_REACH) && q->answers.root >= 0 && q->batch.depth == 0 && !htq_answers_edges_after(t, s))
+        htq_answers_touch(t, s);
+}
+
 /* ---- handles ---- */
 
 static inline ht_node make_handle(const ht_tree *t, int32_t slot) {

@@ -212,7 +212,7 @@ static change change_begin(ht_tree *t, int32_t s, uint32_t fx) {
 
 /* The row of `c.slot` has been written: re-derive what the effects name, then tell the
  * subsystems. */
-static void node_changed(ht_tree *t, change c) {
+HT_HOT void node_changed(ht_tree *t, change c) {
     int32_t s = c.slot;
     uint32_t fx = c.fx;
     if (fx & FX_TRANSFORM) derive_transform(t, s);
