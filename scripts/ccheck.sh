@@ -9,8 +9,10 @@
 #     and ht_tree_validate must report the stale block; the check fails if either does not;
 #     and with a change that leaves a grid the caching single queries started unmarked
 #     (scripts/plants/lazy-unmarked.patch), with a cell they settle keeping its old candidate
-#     list (scripts/plants/caching-relist.patch), and with a change that leaves unmarked the cells
-#     its node's old region alone holds (scripts/plants/edges-keep-old.patch): the answers must
+#     list (scripts/plants/caching-relist.patch), with a change that leaves unmarked the cells
+#     its node's old region alone holds (scripts/plants/edges-keep-old.patch), and with a layout
+#     pass's batch of frames stored past the protocol (scripts/plants/layout-frames-unmarked.patch):
+#     the answers must
 #     disagree; and with a change that marks cells UNKNOWN outside the rectangle a refresh looks
 #     at (scripts/plants/unknown-rect.patch): ht_tree_validate must report it;
 #  3. hidden internals: every global symbol of the objects of both C targets is public (ht_) or
@@ -98,9 +100,9 @@ if "$out/planted" 60 150; then
 fi
 echo "(ht_tree_validate noticed it, as it must)"
 # Bugs of the caching single query's grid: a started grid left unmarked by a change, a settled
-# cell keeping its old candidate list; and a change's edges (answers.c) that keep cells only the
-# old region holds.
-for plant in lazy-unmarked caching-relist edges-keep-old; do
+# cell keeping its old candidate list; a change's edges (answers.c) that keep cells only the
+# old region holds; and a layout pass's batch of frames that bypasses the protocol.
+for plant in lazy-unmarked caching-relist edges-keep-old layout-frames-unmarked; do
     planted "$plant" differential "$out/planted_$plant" -O2
     if "$out/planted_$plant" 60 150 answers-only; then
         echo "FAIL: the differential check did not notice the planted $plant" >&2

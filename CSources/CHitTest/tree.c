@@ -223,14 +223,11 @@ HT_HOT void node_changed(ht_tree *t, change c) {
     htq_after(t, s, fx);
 }
 
-/* Writes `n` (at most 6) double fields of one node: the generic setter. Always inlined: each
- * public setter passes constant fields, so the column lookups, the effects and the loops fold
- * into straight-line code for its fields (a scroll view writes its bounds at every drag move). */
-HT_HOT ht_status set_f64(ht_tree *t, ht_node node, const ht_field *ids, const double *v, int n) {
-    int32_t s;
-    ht_status st = begin_mutation(t, node, &s);
-    if (st != HT_OK) return st;
-    if (!all_finite(v, n)) return HT_E_NOT_FINITE;
+/* Writes `n` (at most 6) finite double fields of the live slot `s`: an unchanged value (to the
+ * bit) is no change; otherwise the effects of the fields, from the table, go through the
+ * protocol. Always inlined: each caller passes constant fields, so the column lookups, the
+ * effects and the loops fold into straight-line code for its fields. */
+HT_HOT void write_f64(ht_tree *t, int32_t s, const ht_field *ids, const double *v, int n) {
     double *cols[6];
     uint32_t fx = 0;
     int changed = 0;
@@ -239,10 +236,20 @@ HT_HOT ht_status set_f64(ht_tree *t, ht_node node, const ht_field *ids, const do
         fx |= FIELD_FX[ids[i]];
         changed |= memcmp(&cols[i][s], &v[i], sizeof v[i]) != 0;
     }
-    if (!changed) return HT_OK;
+    if (!changed) return;
     change c = change_begin(t, s, fx);
     for (int i = 0; i < n; i++) cols[i][s] = v[i];
     node_changed(t, c);
+}
+
+/* The generic setter: a handle's node, checked, then its fields written (a scroll view writes
+ * its bounds at every drag move). */
+HT_HOT ht_status set_f64(ht_tree *t, ht_node node, const ht_field *ids, const double *v, int n) {
+    int32_t s;
+    ht_status st = begin_mutation(t, node, &s);
+    if (st != HT_OK) return st;
+    if (!all_finite(v, n)) return HT_E_NOT_FINITE;
+    write_f64(t, s, ids, v, n);
     return HT_OK;
 }
 
@@ -394,10 +401,17 @@ ht_status ht_node_set_center(ht_tree *t, ht_node node, double x, double y) {
     return set_f64(t, node, (const ht_field[]){F_cx, F_cy}, (const double[]){x, y}, 2);
 }
 
+/* The center setLayoutFrame gives slot `s` for the frame `f` (x, y, w, h; View.swift): origin
+ * + anchor * the frame's own size (equal to the bounds size by ==, which does not tell +0 from
+ * -0, so the frame's is the one written). */
+HT_HOT void layout_center(const ht_tree *t, int32_t s, const double *f, double out[2]) {
+    out[0] = f[0] + t->anx[s] * f[2];
+    out[1] = f[1] + t->any[s] * f[3];
+}
+
 /* A layout pass's frames (Auto Layout's apply): the same write as ht_node_set_center for each
- * child that keeps its size, with setLayoutFrame's arithmetic (View.swift: the frame it has now
- * is center - anchor * size; the new center is origin + anchor * size), checked in full before
- * the first write so that a refused call changes nothing. */
+ * child that keeps its size, checked in full before the first write so that a refused call
+ * changes nothing. */
 ht_status ht_tree_set_layout_frames(ht_tree *t, ht_node parent, const ht_node *nodes, const double *frames,
                                     size_t count, uint32_t *resize, size_t *resize_count) {
     int32_t p;
@@ -411,30 +425,25 @@ ht_status ht_tree_set_layout_frames(ht_tree *t, ht_node parent, const ht_node *n
         if (st != HT_OK) return st;
         const double *f = frames + 4 * i;
         if (!all_finite(f, 4)) return HT_E_NOT_FINITE;
-        /* The center it would get (as the write below computes it): finite, as the setter's. */
-        double c[2] = {f[0] + t->anx[s] * f[2], f[1] + t->any[s] * f[3]};
+        double c[2];
+        layout_center(t, s, f, c); /* finite, as the setter requires */
         if (t->parent[s] == p && !all_finite(c, 2)) return HT_E_NOT_FINITE;
     }
-    const uint32_t fx = FIELD_FX[F_cx] | FIELD_FX[F_cy];
     size_t nr = 0;
     for (size_t i = 0; i < count; i++) {
         int32_t s = (int32_t)((uint32_t)nodes[i] & SLOT_MASK);
         if (t->parent[s] != p) continue;
         const double *f = frames + 4 * i;
-        double w = t->bw[s], h = t->bh[s], ax = t->anx[s], ay = t->any[s];
+        double w = t->bw[s], h = t->bh[s];
         if (!(w == f[2] && h == f[3])) {
             resize[nr++] = (uint32_t)i;
             continue;
         }
-        if (t->cx[s] - ax * w == f[0] && t->cy[s] - ay * h == f[1]) continue; /* that frame already */
-        /* The frame's own size, as setLayoutFrame (equal to the bounds size by ==, which does
-         * not tell +0 from -0). */
-        double v[2] = {f[0] + ax * f[2], f[1] + ay * f[3]};
-        if (memcmp(&t->cx[s], &v[0], sizeof v[0]) == 0 && memcmp(&t->cy[s], &v[1], sizeof v[1]) == 0) continue;
-        change c = change_begin(t, s, fx);
-        t->cx[s] = v[0];
-        t->cy[s] = v[1];
-        node_changed(t, c);
+        /* The frame it has now is center - anchor * size: that frame already, no write. */
+        if (t->cx[s] - t->anx[s] * w == f[0] && t->cy[s] - t->any[s] * h == f[1]) continue;
+        double c[2];
+        layout_center(t, s, f, c);
+        write_f64(t, s, (const ht_field[]){F_cx, F_cy}, c, 2);
     }
     *resize_count = nr;
     return HT_OK;

@@ -266,6 +266,21 @@ static inline int32_t ctz64(uint64_t w) {
 #endif
 }
 
+/* Row p of the evaluation program (program.c) from its inputs: its constant plus each
+ * coefficient times an older row's value, in the program's order. The one arithmetic every
+ * evaluation and ht_solver_validate use, so that their values agree to the bit; always inlined
+ * (its callers' loops are the edit's hot path, and a call per row costs more than the row). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline double hts_eval_row(const ht_solver *s, int32_t p) {
+    const int32_t *ref = s->pg_ref;
+    const double *coef = s->pg_coef, *val = s->pg_val;
+    double v = s->pg_const[p];
+    for (int32_t k = s->pg_off[p], e = s->pg_off[p + 1]; k < e; k++) v += coef[k] * val[ref[k]];
+    return v;
+}
+
 static inline int32_t next_cap(int32_t cap, int32_t need) {
     int64_t c = cap < 8 ? 8 : cap;
     while (c < need) c *= 2;

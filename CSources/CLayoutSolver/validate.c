@@ -64,8 +64,7 @@ ht_status ht_solver_validate(ht_solver *s) {
     hts_refresh_values(s);
     if (s->pg_ok && !s->vals_dirty) {
         for (int32_t p = 0; p < s->npg; p++) {
-            double v = s->pg_const[p];
-            for (int32_t k = s->pg_off[p]; k < s->pg_off[p + 1]; k++) v += s->pg_coef[k] * s->pg_val[s->pg_ref[k]];
+            double v = hts_eval_row(s, p);
             if (memcmp(&v, &s->pg_val[p], sizeof v) != 0 || memcmp(&v, &s->rval[s->pg_row[p]], sizeof v) != 0)
                 return HT_E_CORRUPT;
         }

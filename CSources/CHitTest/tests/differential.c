@@ -51,12 +51,38 @@ static void add_node(world *w) {
     else w->nodes[w->count++] = n;
 }
 
+/* A layout pass's frames for some children of `n`'s parent, in one call: most keep their size
+ * (moved or not), some are resized (listed back, not written), some belong elsewhere (left
+ * alone), now and then one is not finite (the call is refused and writes nothing). */
+static void layout_frames(world *w, ht_node n) {
+    ht_tree *t = w->t;
+    ht_node parent;
+    if (ht_node_parent(t, n, &parent) != HT_OK || parent == HT_NULL_NODE) return;
+    ht_node nodes[8];
+    double frames[32];
+    uint32_t resize[8];
+    size_t count = 1 + (size_t)below(8), resized = 0;
+    for (size_t i = 0; i < count; i++) {
+        nodes[i] = i == 0 ? n : w->nodes[below(w->count)];
+        ht_node_geometry g;
+        if (ht_node_get_geometry(t, nodes[i], &g) != HT_OK) return;
+        double *f = frames + 4 * i;
+        f[0] = unit() < 0.2 ? g.center_x - g.anchor_x * g.bounds_w : unit() * 300;
+        f[1] = unit() * 300;
+        f[2] = unit() < 0.8 ? g.bounds_w : unit() * 130;
+        f[3] = g.bounds_h;
+        if (unit() < 0.03) f[1] = NAN;
+    }
+    ht_status st = ht_tree_set_layout_frames(t, parent, nodes, frames, count, resize, &resized);
+    if (st != HT_OK && st != HT_E_NOT_FINITE) fprintf(stderr, "layout frames: %s\n", ht_status_string(st));
+}
+
 /* One random mutation through any mutator. */
 static void mutate(world *w) {
     ht_tree *t = w->t;
     int i = 1 + below(w->count - 1); /* never the root itself */
     ht_node n = w->nodes[i];
-    switch (below(12)) {
+    switch (below(13)) {
     case 0: ht_node_set_center(t, n, unit() * 300, unit() * 300); break;
     case 1: ht_node_set_bounds(t, n, unit() * 10 - 5, unit() * 10 - 5, unit() * 130, unit() * 130); break;
     case 2: ht_node_set_anchor(t, n, unit(), unit()); break;
@@ -84,6 +110,7 @@ static void mutate(world *w) {
             w->nodes[i] = w->nodes[--w->count];
         }
         break;
+    case 11: layout_frames(w, n); break;
     default:
         if (w->count < MAX_NODES) add_node(w);
         break;
