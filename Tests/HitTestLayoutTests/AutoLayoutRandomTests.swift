@@ -198,7 +198,10 @@ extension AutoLayoutTests {
                 #expect(same, "seed \(seed) step \(step): \(a.debugName) at \(a.center) \(a.bounds) under the setters, \(b.center) \(b.bounds) batched")
             }
         }
+        // Both paths were taken: the setters for the recorded twin, the batch for the other.
         #expect(recorder.moves.count > 0)
+        #expect((twins[1].window.core?.batchedLayoutFrames ?? 0) > 0)
+        #expect((twins[0].window.core?.batchedLayoutFrames ?? 0) == 0)
         for s in twins { #expect(s.window.mirrorMismatches() == []) }
     }
 

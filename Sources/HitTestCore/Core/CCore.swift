@@ -35,6 +35,10 @@ package final class CoreTree: CoreTreeStorage {
         return body()
     }
 
+    /// How many frames layout passes have written in one call (`writeLayoutFrames`), for the
+    /// tests that must know the batch was taken, not only that its answers are right.
+    private(set) var batchedLayoutFrames = 0
+
     override init() {
         var t: OpaquePointer?
         Self.check(ht_tree_create(0, &t), "creating a tree")
@@ -144,7 +148,9 @@ package final class CoreTree: CoreTreeStorage {
         let status = resize.withUnsafeMutableBufferPointer { out in
             ht_tree_set_layout_frames(tree, parent.node, nodes, frames, count, out.baseAddress, &resized)
         }
-        return status == HT_OK ? resized : nil
+        guard status == HT_OK else { return nil }
+        batchedLayoutFrames &+= count - resized
+        return resized
     }
 
     func writeBounds(_ b: Rect, of v: View) {

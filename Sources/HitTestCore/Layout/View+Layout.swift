@@ -306,6 +306,15 @@ package enum SolvedFrameTarget {
     case host(View)
 }
 
+extension View {
+    /// Whether `host`'s layout pass applies the receiver's solved frame: it is a subview of
+    /// `host` that does not translate its autoresizing mask. The one rule both the batch
+    /// (`nodeApplied(by:)`) and the setter path of Auto Layout's apply ask.
+    package final func takesSolvedFrame(from host: View) -> Bool {
+        hasSuperview(host) && !translatesMaskIntoConstraints
+    }
+}
+
 extension Unretained where Object == View {
     /// Where the view's new solved frame `frame` is applied (`SolvedFrameTarget`); `last` is
     /// the superview of the previous view asked about (siblings come in runs), recognised
@@ -319,11 +328,9 @@ extension Unretained where Object == View {
         } ?? .none
     }
 
-    /// The view's node when `host`'s layout pass applies its solved frame: it is a subview of
-    /// `host` that does not translate its mask; nil otherwise. Read without retaining it.
+    /// The view's node when `host`'s layout pass applies its solved frame
+    /// (`View.takesSolvedFrame(from:)`); nil otherwise. Read without retaining it.
     package func nodeApplied(by host: View) -> Int32? {
-        withObject { view in
-            view.hasSuperview(host) && !view.translatesMaskIntoConstraints ? view.node : nil
-        } ?? nil
+        withObject { view in view.takesSolvedFrame(from: host) ? view.node : nil } ?? nil
     }
 }

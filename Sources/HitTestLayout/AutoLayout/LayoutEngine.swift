@@ -987,7 +987,7 @@ extension View {
 
     /// Sets the solved frame of `it`, a subview's item, through the view's setters.
     private func setLayoutFrame(of it: EngineItem) {
-        guard !it.removed, let s = it.view, s.hasSuperview(self), !s.translatesMaskIntoConstraints else { return }
+        guard !it.removed, let s = it.view, s.takesSolvedFrame(from: self) else { return }
         s.setLayoutFrame(it.solved)
     }
 
