@@ -23,7 +23,8 @@
  *           (prepared for them, as the Swift bulk call is), beside the same call with nothing changed. Under callgrind,
  *           `--toggle-collect=ht_tree_prepare_points_for` counts what the change costs.
  * Prints ns per point (thread CPU time, median of REPS, default 5).
- * WALKED: a file of the points the grid's cells leave to the walk (and their node count): read
+ * WALKED: a file of the points the grid's cells leave (to the candidate lists, then the walk;
+ * hittest-bench's walked points) and their node count in the walk without the grid: read
  * when it exists, else written. So that two builds (one whose candidate lists answer some of
  * those points without a walk, one without lists) measure walk and walkg on the same points.
  */
@@ -214,10 +215,12 @@ int main(int argc, char **argv) {
         walked_tests = head[1];
     }
     for (size_t i = 0; i < n && !wf; i++) {
-        uint64_t tests = 0;
-        ht_node h;
-        if (ht_tree_hit_test_points_counted(t, root, &xy[2 * i], 1, 1, &h, &tests) != HT_OK) return 1;
-        if (tests > 0) {
+        int decision;
+        if (ht_tree_answer_grid_decision(t, root, xy[2 * i], xy[2 * i + 1], &decision) != HT_OK) return 1;
+        if (decision != HT_GRID_CELL) {
+            uint64_t tests = 0;
+            ht_node h;
+            if (ht_tree_hit_test_points_counted(t, root, &xy[2 * i], 1, 0, &h, &tests) != HT_OK) return 1;
             walk_xy[2 * nw] = xy[2 * i];
             walk_xy[2 * nw + 1] = xy[2 * i + 1];
             nw++;
