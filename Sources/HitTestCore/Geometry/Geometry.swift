@@ -244,3 +244,20 @@ public struct AffineTransform: Sendable, Hashable, Codable {
         return inv
     }
 }
+
+// MARK: - Finite values (the one statement of what a setter that takes these accepts)
+
+extension Size {
+    /// Both sides are finite.
+    package var isFinite: Bool { width.isFinite && height.isFinite }
+}
+
+extension Rect {
+    /// The origin and the size are finite.
+    package var isFinite: Bool { origin.isFinite && size.isFinite }
+}
+
+extension EdgeInsets {
+    /// All four insets are finite.
+    package var isFinite: Bool { top.isFinite && left.isFinite && bottom.isFinite && right.isFinite }
+}

@@ -220,9 +220,7 @@ extension View {
     public var layoutMargins: EdgeInsets {
         get { layoutState.layoutMargins }
         set {
-            View.requireFinite(
-                newValue.top.isFinite && newValue.left.isFinite && newValue.bottom.isFinite && newValue.right.isFinite,
-                "layoutMargins", newValue)
+            View.requireFinite(newValue.isFinite, "layoutMargins", newValue)
             guard newValue != layoutState.layoutMargins else { return }
             layoutState.layoutMargins = newValue
             layoutState.autoLayout?.layoutMarginsDidChange(of: self)
@@ -283,9 +281,7 @@ extension View {
 
 extension Window {
     func setWindowSafeAreaInsets(_ insets: EdgeInsets) {
-        View.requireFinite(
-            insets.top.isFinite && insets.left.isFinite && insets.bottom.isFinite && insets.right.isFinite,
-            "safeAreaInsets", insets)
+        View.requireFinite(insets.isFinite, "safeAreaInsets", insets)
         guard insets != storedSafeAreaInsets else { return }
         storedSafeAreaInsets = insets
         setNeedsLayout()

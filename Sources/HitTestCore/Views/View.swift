@@ -182,8 +182,7 @@ open class View: Responder {
     public var bounds: Rect {
         get { geometryAttribute(NodeRows.bounds(of:), \.bounds) }
         set {
-            View.requireFinite(
-                newValue.origin.isFinite && newValue.width.isFinite && newValue.height.isFinite, "bounds", newValue)
+            View.requireFinite(newValue.isFinite, "bounds", newValue)
             changeAttribute(.bounds, old: { .rect(geometry.bounds) }, new: .rect(newValue)) {
                 storeGeometryAttribute(newValue, CoreTree.writeBounds, \.bounds)
             }
@@ -303,8 +302,7 @@ open class View: Responder {
     /// Creates a view with the given frame: bounds `(0, 0, width, height)`, centre in the
     /// middle of the frame (`initWithFrame:`).
     public init(frame: Rect) {
-        View.requireFinite(
-            frame.origin.isFinite && frame.width.isFinite && frame.height.isFinite, "frame", frame)
+        View.requireFinite(frame.isFinite, "frame", frame)
         detached = DetachedRow(
             ViewGeometry(
                 center: Point(x: frame.midX, y: frame.midY),
@@ -441,7 +439,7 @@ open class View: Responder {
     open func updateConstraints() {}
 
     package static func requireFinite(_ ok: Bool, _ name: String, _ value: Any) {
-        precondition(ok, "View.\(name) must be finite, got \(value)")
+        requireValue(ok, "View.\(name)", "finite", value)
     }
 
     /// The view's next responder: its view controller when it is that controller's root view,
@@ -479,9 +477,7 @@ open class View: Responder {
             return Rect.boundingBox(of: g.bounds.corners.map { level.toSuperview($0) })
         }
         set {
-            View.requireFinite(
-                newValue.origin.isFinite && newValue.width.isFinite && newValue.height.isFinite,
-                "frame", newValue)
+            View.requireFinite(newValue.isFinite, "frame", newValue)
             let g = geometry
             let anchorPoint = g.anchorPoint
             if g.transform.isIdentity {

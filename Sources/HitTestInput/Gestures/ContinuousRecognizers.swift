@@ -42,34 +42,22 @@ open class PanGestureRecognizer: GestureRecognizer, RecordKeeping {
     /// Fingers needed to begin (default 1).
     public var minimumNumberOfTouches: Int {
         get { panFields.minimumNumberOfTouches }
-        set {
-            panFields.minimumNumberOfTouches = newValue
-            requireValue(panFields.minimumNumberOfTouches >= 1, "PanGestureRecognizer.minimumNumberOfTouches", "at least 1", panFields.minimumNumberOfTouches)
-        }
+        set { panFields.minimumNumberOfTouches = Setting.count(newValue, atLeast: 1, "PanGestureRecognizer.minimumNumberOfTouches") }
     }
     /// Fingers counted at most (default `Int.max`).
     public var maximumNumberOfTouches: Int {
         get { panFields.maximumNumberOfTouches }
-        set {
-            panFields.maximumNumberOfTouches = newValue
-            requireValue(panFields.maximumNumberOfTouches >= 1, "PanGestureRecognizer.maximumNumberOfTouches", "at least 1", panFields.maximumNumberOfTouches)
-        }
+        set { panFields.maximumNumberOfTouches = Setting.count(newValue, atLeast: 1, "PanGestureRecognizer.maximumNumberOfTouches") }
     }
     /// How far (pt, screen) the centroid must move before the pan begins.
     public var hysteresis: Double {
         get { panFields.hysteresis }
-        set {
-            panFields.hysteresis = newValue
-            requireValue(panFields.hysteresis >= 0 && panFields.hysteresis.isFinite, "PanGestureRecognizer.hysteresis", "a finite non-negative distance", panFields.hysteresis)
-        }
+        set { panFields.hysteresis = Setting.finiteNonNegative(newValue, "distance", "PanGestureRecognizer.hysteresis") }
     }
     /// How long (s) a finger may rest before lifting and still keep its velocity.
     public var restingInterval: Double {
         get { panFields.restingInterval }
-        set {
-            panFields.restingInterval = newValue
-            requireValue(panFields.restingInterval >= 0 && panFields.restingInterval.isFinite, "PanGestureRecognizer.restingInterval", "a finite non-negative time", panFields.restingInterval)
-        }
+        set { panFields.restingInterval = Setting.finiteNonNegative(newValue, "time", "PanGestureRecognizer.restingInterval") }
     }
 
 
@@ -313,7 +301,7 @@ open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
     public static let defaultScaleThreshold = 0.05
     /// How far from 1 the scale must get to begin.
     public var scaleThreshold = PinchGestureRecognizer.defaultScaleThreshold {
-        didSet { requireValue(scaleThreshold >= 0 && scaleThreshold.isFinite, "PinchGestureRecognizer.scaleThreshold", "a finite non-negative number", scaleThreshold) }
+        didSet { _ = Setting.finiteNonNegative(scaleThreshold, "number", "PinchGestureRecognizer.scaleThreshold") }
     }
 
 
@@ -376,7 +364,7 @@ open class RotationGestureRecognizer: TwoFingerGestureRecognizer {
     public static let defaultRotationThreshold = 0.1
     /// How far (radians) the fingers must turn to begin.
     public var rotationThreshold = RotationGestureRecognizer.defaultRotationThreshold {
-        didSet { requireValue(rotationThreshold >= 0 && rotationThreshold.isFinite, "RotationGestureRecognizer.rotationThreshold", "a finite non-negative angle", rotationThreshold) }
+        didSet { _ = Setting.finiteNonNegative(rotationThreshold, "angle", "RotationGestureRecognizer.rotationThreshold") }
     }
 
 

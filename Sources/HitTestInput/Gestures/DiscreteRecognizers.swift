@@ -87,34 +87,22 @@ open class TapGestureRecognizer: GestureRecognizer, RecordKeeping {
     /// Taps needed (default 1).
     public var numberOfTapsRequired: Int {
         get { tapFields.numberOfTapsRequired }
-        set {
-            tapFields.numberOfTapsRequired = newValue
-            requireValue(tapFields.numberOfTapsRequired >= 1, "TapGestureRecognizer.numberOfTapsRequired", "at least 1", tapFields.numberOfTapsRequired)
-        }
+        set { tapFields.numberOfTapsRequired = Setting.count(newValue, atLeast: 1, "TapGestureRecognizer.numberOfTapsRequired") }
     }
     /// Fingers per tap (default 1).
     public var numberOfTouchesRequired: Int {
         get { tapFields.numberOfTouchesRequired }
-        set {
-            tapFields.numberOfTouchesRequired = newValue
-            requireValue(tapFields.numberOfTouchesRequired >= 1, "TapGestureRecognizer.numberOfTouchesRequired", "at least 1", tapFields.numberOfTouchesRequired)
-        }
+        set { tapFields.numberOfTouchesRequired = Setting.count(newValue, atLeast: 1, "TapGestureRecognizer.numberOfTouchesRequired") }
     }
     /// How far (pt, screen) a finger may move from where it went down before the tap fails.
     public var allowableMovement: Double {
         get { tapFields.allowableMovement }
-        set {
-            tapFields.allowableMovement = newValue
-            requireValue(tapFields.allowableMovement >= 0, "TapGestureRecognizer.allowableMovement", "a non-negative distance", tapFields.allowableMovement)
-        }
+        set { tapFields.allowableMovement = Setting.nonNegative(newValue, "distance", "TapGestureRecognizer.allowableMovement") }
     }
     /// The longest wait (s) from a lift to the next tap's touch-down.
     public var maximumTapInterval: Double {
         get { tapFields.maximumTapInterval }
-        set {
-            tapFields.maximumTapInterval = newValue
-            requireValue(tapFields.maximumTapInterval >= 0 && tapFields.maximumTapInterval.isFinite, "TapGestureRecognizer.maximumTapInterval", "a finite non-negative time", tapFields.maximumTapInterval)
-        }
+        set { tapFields.maximumTapInterval = Setting.finiteNonNegative(newValue, "time", "TapGestureRecognizer.maximumTapInterval") }
     }
 
 
@@ -217,42 +205,27 @@ open class LongPressGestureRecognizer: GestureRecognizer, RecordKeeping {
     /// How long (s) the fingers must stay down (default 0.5).
     public var minimumPressDuration: Double {
         get { pressFields.minimumPressDuration }
-        set {
-            pressFields.minimumPressDuration = newValue
-            requireValue(pressFields.minimumPressDuration >= 0 && pressFields.minimumPressDuration.isFinite, "LongPressGestureRecognizer.minimumPressDuration", "a finite non-negative time", pressFields.minimumPressDuration)
-        }
+        set { pressFields.minimumPressDuration = Setting.finiteNonNegative(newValue, "time", "LongPressGestureRecognizer.minimumPressDuration") }
     }
     /// How far (pt, screen) a finger may move before the press began (default 10).
     public var allowableMovement: Double {
         get { pressFields.allowableMovement }
-        set {
-            pressFields.allowableMovement = newValue
-            requireValue(pressFields.allowableMovement >= 0, "LongPressGestureRecognizer.allowableMovement", "a non-negative distance", pressFields.allowableMovement)
-        }
+        set { pressFields.allowableMovement = Setting.nonNegative(newValue, "distance", "LongPressGestureRecognizer.allowableMovement") }
     }
     /// Taps before the press (default 0).
     public var numberOfTapsRequired: Int {
         get { pressFields.numberOfTapsRequired }
-        set {
-            pressFields.numberOfTapsRequired = newValue
-            requireValue(pressFields.numberOfTapsRequired >= 0, "LongPressGestureRecognizer.numberOfTapsRequired", "at least 0", pressFields.numberOfTapsRequired)
-        }
+        set { pressFields.numberOfTapsRequired = Setting.count(newValue, atLeast: 0, "LongPressGestureRecognizer.numberOfTapsRequired") }
     }
     /// Fingers (default 1).
     public var numberOfTouchesRequired: Int {
         get { pressFields.numberOfTouchesRequired }
-        set {
-            pressFields.numberOfTouchesRequired = newValue
-            requireValue(pressFields.numberOfTouchesRequired >= 1, "LongPressGestureRecognizer.numberOfTouchesRequired", "at least 1", pressFields.numberOfTouchesRequired)
-        }
+        set { pressFields.numberOfTouchesRequired = Setting.count(newValue, atLeast: 1, "LongPressGestureRecognizer.numberOfTouchesRequired") }
     }
     /// The longest wait (s) between the taps before the press (default 0.35). [ours]
     public var maximumTapInterval: Double {
         get { pressFields.maximumTapInterval }
-        set {
-            pressFields.maximumTapInterval = newValue
-            requireValue(pressFields.maximumTapInterval >= 0 && pressFields.maximumTapInterval.isFinite, "LongPressGestureRecognizer.maximumTapInterval", "a finite non-negative time", pressFields.maximumTapInterval)
-        }
+        set { pressFields.maximumTapInterval = Setting.finiteNonNegative(newValue, "time", "LongPressGestureRecognizer.maximumTapInterval") }
     }
 
 
@@ -374,26 +347,17 @@ open class SwipeGestureRecognizer: GestureRecognizer, RecordKeeping {
     /// Fingers (default 1).
     public var numberOfTouchesRequired: Int {
         get { swipeFields.numberOfTouchesRequired }
-        set {
-            swipeFields.numberOfTouchesRequired = newValue
-            requireValue(swipeFields.numberOfTouchesRequired >= 1, "SwipeGestureRecognizer.numberOfTouchesRequired", "at least 1", swipeFields.numberOfTouchesRequired)
-        }
+        set { swipeFields.numberOfTouchesRequired = Setting.count(newValue, atLeast: 1, "SwipeGestureRecognizer.numberOfTouchesRequired") }
     }
     /// The shortest displacement (pt) along the swipe's axis (default 50). [ours]
     public var minimumDistance: Double {
         get { swipeFields.minimumDistance }
-        set {
-            swipeFields.minimumDistance = newValue
-            requireValue(swipeFields.minimumDistance >= 0 && swipeFields.minimumDistance.isFinite, "SwipeGestureRecognizer.minimumDistance", "a finite non-negative distance", swipeFields.minimumDistance)
-        }
+        set { swipeFields.minimumDistance = Setting.finiteNonNegative(newValue, "distance", "SwipeGestureRecognizer.minimumDistance") }
     }
     /// The longest time (s) from touch-down to lift (default 0.5). [ours]
     public var maximumDuration: Double {
         get { swipeFields.maximumDuration }
-        set {
-            swipeFields.maximumDuration = newValue
-            requireValue(swipeFields.maximumDuration >= 0, "SwipeGestureRecognizer.maximumDuration", "a non-negative time", swipeFields.maximumDuration)
-        }
+        set { swipeFields.maximumDuration = Setting.nonNegative(newValue, "time", "SwipeGestureRecognizer.maximumDuration") }
     }
 
 

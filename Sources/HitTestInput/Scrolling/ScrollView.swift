@@ -127,9 +127,8 @@ open class ScrollView: View {
     public var contentSize: Size {
         get { scrollFields.contentSize }
         set {
+            requireValue(newValue.isFinite, "ScrollView.contentSize", "finite", newValue)
             scrollFields.contentSize = newValue
-            requireValue(
-                scrollFields.contentSize.width.isFinite && scrollFields.contentSize.height.isFinite, "ScrollView.contentSize", "finite", scrollFields.contentSize)
         }
     }
 
@@ -138,11 +137,8 @@ open class ScrollView: View {
     public var contentInset: EdgeInsets {
         get { scrollFields.contentInset }
         set {
+            requireValue(newValue.isFinite, "ScrollView.contentInset", "finite", newValue)
             scrollFields.contentInset = newValue
-            let e = scrollFields.contentInset
-            requireValue(
-                e.top.isFinite && e.left.isFinite && e.bottom.isFinite && e.right.isFinite, "ScrollView.contentInset", "finite",
-                e)
         }
     }
 
@@ -195,10 +191,9 @@ open class ScrollView: View {
     public var decelerationRate: DecelerationRate {
         get { scrollFields.decelerationRate }
         set {
-            scrollFields.decelerationRate = newValue
             requireValue(
-                scrollFields.decelerationRate.isValid, "ScrollView.decelerationRate", "in (0, \(DecelerationRate.slowest.rawValue)]",
-                scrollFields.decelerationRate.rawValue)
+                newValue.isValid, "ScrollView.decelerationRate", "in (0, \(DecelerationRate.slowest.rawValue)]", newValue.rawValue)
+            scrollFields.decelerationRate = newValue
         }
     }
 

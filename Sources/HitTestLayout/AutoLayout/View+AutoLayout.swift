@@ -159,7 +159,7 @@ extension View {
     public func systemLayoutSizeFitting(
         _ target: Size, withHorizontalFittingPriority horizontal: LayoutPriority, verticalFittingPriority vertical: LayoutPriority
     ) -> Size {
-        View.requireFinite(target.width.isFinite && target.height.isFinite, "systemLayoutSizeFitting target", target)
+        View.requireFinite(target.isFinite, "systemLayoutSizeFitting target", target)
         LayoutPriority.requireValid(horizontal)
         LayoutPriority.requireValid(vertical)
         let root = treeRoot
