@@ -269,7 +269,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memset(&m, 0, sizeof m);
     input in = {data, size};
     while (in.left) {
-        uint8_t op = byte(&in) % 14;
+        uint8_t op = byte(&in) % 15;
         ht_node h = pick(&m, &in);
         int i = find(&m, h);
         ht_status st;
@@ -462,6 +462,48 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 CHECK(a == b);
             }
             ht_tree_destroy(copy);
+            break;
+        }
+        case 14: { /* a layout pass's frames for children of h (ht_tree_set_layout_frames) */
+            ht_node nodes[5];
+            double f[20];
+            uint32_t resize[5];
+            size_t count = byte(&in) % 6, resized = 99;
+            int ok = i >= 0; /* the status the model predicts: nodes live, values finite */
+            for (size_t k = 0; k < count; k++) {
+                nodes[k] = pick(&m, &in);
+                int c = find(&m, nodes[k]);
+                int keep = byte(&in) < 192 && c >= 0; /* mostly the size it has: a move */
+                for (int j = 0; j < 4; j++) f[4 * k + j] = number(&in);
+                if (keep) {
+                    f[4 * k + 2] = m.n[c].bw;
+                    f[4 * k + 3] = m.n[c].bh;
+                }
+                if (c < 0 || !finite_all(&f[4 * k], 4)) ok = 0;
+                else if (m.n[c].parent == i &&
+                         !(isfinite(f[4 * k] + m.n[c].ax * f[4 * k + 2]) && isfinite(f[4 * k + 1] + m.n[c].ay * f[4 * k + 3])))
+                    ok = 0;
+            }
+            st = ht_tree_set_layout_frames(t, h, nodes, f, count, resize, &resized);
+            CHECK((st == HT_OK) == ok);
+            if (!ok) break;
+            /* The model's writes, in order: a child that keeps its size moves (unless it has
+             * that frame already), one that does not is listed back; others are left alone. */
+            size_t nr = 0;
+            for (size_t k = 0; k < count; k++) {
+                mnode *v = &m.n[find(&m, nodes[k])];
+                const double *q = &f[4 * k];
+                if (v->parent != i) continue;
+                if (!(v->bw == q[2] && v->bh == q[3])) {
+                    CHECK(nr < resized && resize[nr] == k);
+                    nr++;
+                    continue;
+                }
+                if (v->cx - v->ax * v->bw == q[0] && v->cy - v->ay * v->bh == q[1]) continue;
+                v->cx = q[0] + v->ax * q[2];
+                v->cy = q[1] + v->ay * q[3];
+            }
+            CHECK(nr == resized);
             break;
         }
         }
