@@ -151,10 +151,11 @@ void hts_note_all_vars(ht_solver *s) {
 /* Every row of a new program, in order (a row refers only to older rows); the caller then
  * compares every variable with the value last reported (hts_note_all_vars). */
 static void run_program(ht_solver *s) {
+    const hts_program g = hts_program_of(s);
     for (int32_t p = 0, n = s->npg; p < n; p++) {
-        double v = hts_eval_row(s, p);
-        s->pg_val[p] = v;
-        s->rval[s->pg_row[p]] = v;
+        double v = hts_eval_row(&g, p);
+        g.val[p] = v;
+        g.rval[g.row[p]] = v;
     }
 }
 
@@ -163,20 +164,21 @@ static void run_program(ht_solver *s) {
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
-static inline void set_row(ht_solver *s, int32_t p, double v) {
-    int32_t var = s->pg_var[p];
-    if (var >= 0 && v != s->pg_val[p]) {
+static inline void set_row(ht_solver *s, const hts_program *g, int32_t p, double v) {
+    int32_t var = g->var[p];
+    if (var >= 0 && v != g->val[p]) {
         note_var(s, var, v);
         note_chk(s, var, v);
     }
-    s->pg_val[p] = v;
-    s->rval[s->pg_row[p]] = v;
+    g->val[p] = v;
+    g->rval[g->row[p]] = v;
 }
 
 /* Rows `from` to the end of the program evaluated again after an edit (the rows before `from`
  * are final). */
 static void run_rest(ht_solver *s, int32_t from) {
-    for (int32_t p = from, n = s->npg; p < n; p++) set_row(s, p, hts_eval_row(s, p));
+    const hts_program g = hts_program_of(s);
+    for (int32_t p = from, n = s->npg; p < n; p++) set_row(s, &g, p, hts_eval_row(&g, p));
 }
 
 /* The rows an edit crosses before its evaluation may switch to run_rest. */
@@ -193,6 +195,7 @@ static void run_rest(ht_solver *s, int32_t from) {
  * evaluated in order (run_rest; a row before the pass's position is final), and the bits left
  * are cleared. */
 static void run_edit(ht_solver *s, int32_t from) {
+    const hts_program g = hts_program_of(s);
     const int32_t *uhead = s->pg_uhead, *unext = s->pg_unext, *kown = s->pg_kown;
     uint64_t *pend = s->pg_pend;
     int32_t nw = (s->npg + 63) / 64, w = from / 64;
@@ -202,9 +205,9 @@ static void run_edit(ht_solver *s, int32_t from) {
             int32_t p = w * 64 + ctz64(pend[w]);
             pend[w] &= pend[w] - 1;
             taken++;
-            double v = hts_eval_row(s, p);
-            if (memcmp(&v, &s->pg_val[p], sizeof v) == 0) continue; /* its users are unchanged */
-            set_row(s, p, v);
+            double v = hts_eval_row(&g, p);
+            if (memcmp(&v, &g.val[p], sizeof v) == 0) continue; /* its users are unchanged */
+            set_row(s, &g, p, v);
             if (8 * (int64_t)s->pg_ucount[p] > (int64_t)(s->npg - p)) {
                 /* Its users are a large share of the rest: the rest in order, without them. */
                 memset(pend + w, 0, sizeof(uint64_t) * (size_t)(nw - w));

@@ -266,18 +266,28 @@ static inline int32_t ctz64(uint64_t w) {
 #endif
 }
 
-/* Row p of the evaluation program (program.c) from its inputs: its constant plus each
- * coefficient times an older row's value, in the program's order. The one arithmetic every
- * evaluation and ht_solver_validate use, so that their values agree to the bit; always inlined
- * (its callers' loops are the edit's hot path, and a call per row costs more than the row). */
+/* The evaluation program's arrays (program.c), read once into a local so that a loop over
+ * rows keeps them in registers (a store of a value or of a noted variable cannot move them). */
+typedef struct hts_program {
+    const int32_t *off, *ref, *row, *var;
+    const double *cst, *coef;
+    double *val, *rval;
+} hts_program;
+
+static inline hts_program hts_program_of(const ht_solver *s) {
+    return (hts_program){s->pg_off, s->pg_ref, s->pg_row, s->pg_var, s->pg_const, s->pg_coef, s->pg_val, s->rval};
+}
+
+/* Row p of the program from its inputs: its constant plus each coefficient times an older
+ * row's value, in the program's order. The one arithmetic every evaluation and
+ * ht_solver_validate use, so that their values agree to the bit; always inlined (its callers'
+ * loops are the edit's hot path, and a call per row costs more than the row). */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
-static inline double hts_eval_row(const ht_solver *s, int32_t p) {
-    const int32_t *ref = s->pg_ref;
-    const double *coef = s->pg_coef, *val = s->pg_val;
-    double v = s->pg_const[p];
-    for (int32_t k = s->pg_off[p], e = s->pg_off[p + 1]; k < e; k++) v += coef[k] * val[ref[k]];
+static inline double hts_eval_row(const hts_program *g, int32_t p) {
+    double v = g->cst[p];
+    for (int32_t k = g->off[p], e = g->off[p + 1]; k < e; k++) v += g->coef[k] * g->val[g->ref[k]];
     return v;
 }
 

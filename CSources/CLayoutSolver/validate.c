@@ -63,8 +63,9 @@ ht_status ht_solver_validate(ht_solver *s) {
      * run_edit) are its own evaluation of every row, to the bit, and no row is left pending. */
     hts_refresh_values(s);
     if (s->pg_ok && !s->vals_dirty) {
+        const hts_program g = hts_program_of(s);
         for (int32_t p = 0; p < s->npg; p++) {
-            double v = hts_eval_row(s, p);
+            double v = hts_eval_row(&g, p);
             if (memcmp(&v, &s->pg_val[p], sizeof v) != 0 || memcmp(&v, &s->rval[s->pg_row[p]], sizeof v) != 0)
                 return HT_E_CORRUPT;
         }
