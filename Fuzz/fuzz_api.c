@@ -465,11 +465,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             break;
         }
         case 14: { /* a layout pass's frames for children of h (ht_tree_set_layout_frames) */
-            ht_node nodes[5];
+            ht_node nodes[5], probe;
             double f[20];
             uint32_t resize[5];
             size_t count = byte(&in) % 6, resized = 99;
-            int ok = i >= 0; /* the status the model predicts: nodes live, values finite */
+            /* The status the model predicts, in the function's order: the parent (resolved as
+             * any call resolves it), then each entry: its node, its values, a child's center. */
+            ht_status want = ht_node_parent(t, h, &probe);
             for (size_t k = 0; k < count; k++) {
                 nodes[k] = pick(&m, &in);
                 int c = find(&m, nodes[k]);
@@ -479,16 +481,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                     f[4 * k + 2] = m.n[c].bw;
                     f[4 * k + 3] = m.n[c].bh;
                 }
-                if (c < 0 || !finite_all(&f[4 * k], 4)) ok = 0;
+                if (want != HT_OK) continue;
+                ht_status node_st = ht_node_parent(t, nodes[k], &probe);
+                CHECK((node_st == HT_OK) == (c >= 0));
+                if (node_st != HT_OK) want = node_st;
+                else if (!finite_all(&f[4 * k], 4)) want = HT_E_NOT_FINITE;
                 else if (m.n[c].parent == i &&
                          !(isfinite(f[4 * k] + m.n[c].ax * f[4 * k + 2]) && isfinite(f[4 * k + 1] + m.n[c].ay * f[4 * k + 3])))
-                    ok = 0;
+                    want = HT_E_NOT_FINITE;
             }
             st = ht_tree_set_layout_frames(t, h, nodes, f, count, resize, &resized);
-            CHECK((st == HT_OK) == ok);
-            if (!ok) break;
+            CHECK(st == want);
+            if (st != HT_OK) {
+                CHECK(resized == 99); /* refused: nothing written */
+                break;
+            }
             /* The model's writes, in order: a child that keeps its size moves (unless it has
-             * that frame already), one that does not is listed back; others are left alone. */
+             * that frame already), one that does not is listed back; others are left alone.
+             * Every moved child's center is read back. */
             size_t nr = 0;
             for (size_t k = 0; k < count; k++) {
                 mnode *v = &m.n[find(&m, nodes[k])];
@@ -504,6 +514,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 v->cy = q[1] + v->ay * q[3];
             }
             CHECK(nr == resized);
+            for (size_t k = 0; k < count; k++) {
+                const mnode *v = &m.n[find(&m, nodes[k])];
+                ht_node_geometry g;
+                CHECK(ht_node_get_geometry(t, nodes[k], &g) == HT_OK);
+                CHECK(memcmp(&g.center_x, &v->cx, sizeof v->cx) == 0 && memcmp(&g.center_y, &v->cy, sizeof v->cy) == 0);
+            }
             break;
         }
         }

@@ -275,25 +275,25 @@ int hts_program_append(ht_solver *s, int32_t r) {
     int32_t p = s->npg, k = s->pg_off[p], nref = 0;
     for (int32_t i = 0; i < s->rlen[r]; i++) nref += s->srow[s->rsym[r][i]] >= 0;
     if (!program_reserve(s, p + 2, k + nref)) return 0;
-    double v = s->rconst[r];
     for (int32_t i = 0; i < s->rlen[r]; i++) {
         int32_t q = s->srow[s->rsym[r][i]];
         if (q < 0) continue;
         s->pg_ref[k] = s->row_pg[q];
         s->pg_coef[k] = s->rcoef[r][i];
-        v += s->rcoef[r][i] * s->pg_val[s->row_pg[q]];
         add_user(s, k, p);
         k++;
     }
+    s->pg_const[p] = s->rconst[r];
+    s->pg_off[p + 1] = k;
+    const hts_program g = hts_program_of(s);
+    double v = hts_eval_row(&g, p);
     s->pg_uhead[p] = -1;
     s->pg_ucount[p] = 0;
     int32_t b = s->rbasic[r];
     s->row_pg[r] = p;
     s->pg_row[p] = r;
     s->pg_var[p] = s->skind[b] == K_EXT ? s->sowner[b] : -1;
-    s->pg_const[p] = s->rconst[r];
     s->pg_val[p] = v;
-    s->pg_off[p + 1] = k;
     s->npg = p + 1;
     s->rval[r] = v;
     if (s->pg_var[p] >= 0) {

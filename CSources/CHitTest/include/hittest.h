@@ -285,9 +285,11 @@ HT_API ht_status ht_node_set_center(ht_tree *tree, ht_node node, double x, doubl
  * `resize` (room for `count`), `*resize_count` of them, for the caller to set its bounds and
  * center; a node that is not a child of `parent` is left as it is.
  *
- * Checks every node and value before the first write: HT_E_STALE_NODE or HT_E_BAD_NODE for a
- * node that is not one, HT_E_NOT_FINITE for a NaN or infinite value or a center that would not
- * be finite, and then nothing changed.
+ * Checks every node and value before the first write, in this order: `parent` (as any mutator,
+ * HT_E_BUSY inside a query with hooks), the pointers (HT_E_INVALID_ARGUMENT), then each entry
+ * in turn: HT_E_STALE_NODE or HT_E_BAD_NODE for a node that is not one, HT_E_NOT_FINITE for a
+ * NaN or infinite value, or for a child of `parent` whose center would not be finite; a refused
+ * call changes nothing and leaves `*resize_count` as it was.
  * - Complexity: O(count), and each moved node's cost in ht_node_set_center.
  */
 HT_API ht_status ht_tree_set_layout_frames(ht_tree *tree, ht_node parent, const ht_node *nodes,

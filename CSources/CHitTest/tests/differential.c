@@ -67,14 +67,18 @@ static void layout_frames(world *w, ht_node n) {
         ht_node_geometry g;
         if (ht_node_get_geometry(t, nodes[i], &g) != HT_OK) return;
         double *f = frames + 4 * i;
-        f[0] = unit() < 0.2 ? g.center_x - g.anchor_x * g.bounds_w : unit() * 300;
-        f[1] = unit() * 300;
+        int same = unit() < 0.2; /* the frame it has: no write */
+        f[0] = same ? g.center_x - g.anchor_x * g.bounds_w : unit() * 300;
+        f[1] = same ? g.center_y - g.anchor_y * g.bounds_h : unit() * 300;
         f[2] = unit() < 0.8 ? g.bounds_w : unit() * 130;
         f[3] = g.bounds_h;
         if (unit() < 0.03) f[1] = NAN;
     }
     ht_status st = ht_tree_set_layout_frames(t, parent, nodes, frames, count, resize, &resized);
-    if (st != HT_OK && st != HT_E_NOT_FINITE) fprintf(stderr, "layout frames: %s\n", ht_status_string(st));
+    if (st != HT_OK && st != HT_E_NOT_FINITE) {
+        fprintf(stderr, "layout frames: %s\n", ht_status_string(st));
+        exit(1);
+    }
 }
 
 /* One random mutation through any mutator. */

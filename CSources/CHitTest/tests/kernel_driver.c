@@ -198,7 +198,7 @@ int main(int argc, char **argv) {
         xy[2 * i] = r.bounds_x + rng_unit(&seed) * r.bounds_w;
         xy[2 * i + 1] = r.bounds_y + rng_unit(&seed) * r.bounds_h;
     }
-    /* The points the grid leaves to the walk. */
+    /* The points the grid's cells leave (to the candidate lists, then the walk). */
     size_t nw = 0;
     uint64_t walked_tests = 0;
     const char *wfile = argc > 6 ? argv[6] : NULL;
@@ -240,7 +240,7 @@ int main(int argc, char **argv) {
     if (strcmp(m, "share") == 0) {
         size_t bytes = 0, cells = 0;
         if (ht_tree_answer_grid_stats(t, root, &bytes, &cells, NULL) != HT_OK) return 1;
-        printf("grid answers %.2f%% of %zu points; walked %zu points, %.2f nodes each; grid %zu cells, %zu KiB\n",
+        printf("grid cells answer %.2f%% of %zu points; the rest %zu points, %.2f nodes each in the walk without it; grid %zu cells, %zu KiB\n",
                100.0 * (double)(n - nw) / (double)n, n, nw, nw ? (double)walked_tests / (double)nw : 0.0,
                cells, bytes / 1024);
         return 0;

@@ -35,8 +35,9 @@ package final class CoreTree: CoreTreeStorage {
         return body()
     }
 
-    /// How many frames layout passes have written in one call (`writeLayoutFrames`), for the
-    /// tests that must know the batch was taken, not only that its answers are right.
+    /// How many frames layout passes have handed to the batch (`writeLayoutFrames`) and not had
+    /// back to resize, for the tests that must know the batch was taken, not only that its
+    /// answers are right.
     private(set) var batchedLayoutFrames = 0
 
     override init() {

@@ -13,8 +13,9 @@ func failValue(_ property: String, _ expected: String, _ value: Any) -> Never {
 }
 
 /// The rules of the numeric settings (gesture recognizers' counts, distances, times and
-/// thresholds), each stated once: a setter stores what these return; a value outside its rule
-/// stops the program with `requireValue`'s message.
+/// thresholds), each stated once: a setter stores what these return (a stored property's
+/// observer checks the value just stored); a value outside its rule stops the program with
+/// `requireValue`'s message.
 package enum Setting {
     /// A count of at least `minimum` (fingers, taps).
     @inlinable

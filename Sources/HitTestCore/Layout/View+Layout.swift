@@ -237,7 +237,7 @@ extension View {
         if insets == .zero { return .zero }
         let w = window.bounds
         let r = window === self ? w : convert(bounds, to: window)
-        guard r.origin.isFinite, r.width.isFinite, r.height.isFinite else { return .zero }
+        guard r.isFinite else { return .zero }
         func clamp(_ v: Double, _ limit: Double) -> Double { max(0, min(v, max(0, limit))) }
         return EdgeInsets(
             top: clamp(w.minY + insets.top - r.minY, r.height),

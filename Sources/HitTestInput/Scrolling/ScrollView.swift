@@ -546,7 +546,7 @@ open class ScrollView: View {
     ///
     /// - Precondition: `p` is finite.
     public func setContentOffset(_ p: Point, animated: Bool) {
-        requireValue(p.x.isFinite && p.y.isFinite, "ScrollView.setContentOffset(_:animated:): the offset", "finite", p)
+        requireValue(p.isFinite, "ScrollView.setContentOffset(_:animated:): the offset", "finite", p)
         stopMotion()
         if animated, window?.application != nil, p != contentOffset {
             startAnimation(to: p, kind: .animate)
