@@ -425,9 +425,10 @@ ht_status ht_tree_set_layout_frames(ht_tree *t, ht_node parent, const ht_node *n
         if (st != HT_OK) return st;
         const double *f = frames + 4 * i;
         if (!all_finite(f, 4)) return HT_E_NOT_FINITE;
+        if (t->parent[s] != p) continue; /* left alone: its center is never computed */
         double c[2];
         layout_center(t, s, f, c); /* finite, as the setter requires */
-        if (t->parent[s] == p && !all_finite(c, 2)) return HT_E_NOT_FINITE;
+        if (!all_finite(c, 2)) return HT_E_NOT_FINITE;
     }
     size_t nr = 0;
     for (size_t i = 0; i < count; i++) {
