@@ -396,15 +396,20 @@ static int32_t box_answer(const ht_tree *t, const answer_grid *g, ht_box b, scra
     return sure_answer(t, root, b, s);
 }
 
+/* A box that holds every point that maps to a cell in columns ix0..ix1, rows iy0..iy1 of `g`
+ * (the mapping is monotonic, and so are these bounds in the cell numbers: the box of a block of
+ * cells holds each of its cells' boxes). */
+static ht_box cells_box(const answer_grid *g, int32_t ix0, int32_t ix1, int32_t iy0, int32_t iy1) {
+    double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
+    double slack = ht_box_slack((ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
+    return (ht_box){g->gx0 + ix0 * cw - slack, g->gy0 + iy0 * ch - slack, g->gx0 + (ix1 + 1) * cw + slack,
+                    g->gy0 + (iy1 + 1) * ch + slack};
+}
+
 /* The answer every point of cell (ix, iy) of `g` surely gets, or UNSURE. */
 static int32_t cell_answer(const ht_tree *t, const answer_grid *g, int32_t ix, int32_t iy,
                            scratch *s) {
-    double cw = (g->gx1 - g->gx0) / g->nx, ch = (g->gy1 - g->gy0) / g->ny;
-    double slack = ht_box_slack((ht_box){g->gx0, g->gy0, g->gx1, g->gy1});
-    /* Every point that maps to this cell lies in this box (the mapping is monotonic). */
-    ht_box b = {g->gx0 + ix * cw - slack, g->gy0 + iy * ch - slack, g->gx0 + (ix + 1) * cw + slack,
-              g->gy0 + (iy + 1) * ch + slack};
-    return box_answer(t, g, b, s);
+    return box_answer(t, g, cells_box(g, ix, ix, iy, iy), s);
 }
 
 /* ---- candidate lists (hitq.h) ---- */
@@ -797,6 +802,40 @@ static uint16_t settle_cell(ht_tree *t, answer_grid *g, size_t c, int32_t a, scr
     return r == SUBGRID && g->sub_base < MAX_CODES ? sub_code(k) : code_of(g, r);
 }
 
+/* Cells settled together: the box of a tile of TILE x TILE cells is walked first; when every
+ * point of it surely gets one answer, so does every point of each of its cells, which take that
+ * answer without a walk of their own (a scene's interiors, away from its edges, settle 16 cells
+ * a walk); the cells of a tile that is not sure are walked one by one. */
+#define TILE 4
+
+static int unsettled(uint16_t code) { return code == CODE_UNKNOWN || code == CODE_SEEN; }
+
+/* Settles every UNKNOWN (or SEEN) cell of `g` in columns ix0..ix1 and rows iy0..iy1, tile by
+ * tile (TILE); with `lists`, gives each its candidate list again (relist). */
+static void settle_cells(ht_tree *t, answer_grid *g, int32_t ix0, int32_t ix1, int32_t iy0, int32_t iy1,
+                         int lists, scratch *s) {
+    for (int32_t ty = iy0 - iy0 % TILE; ty <= iy1; ty += TILE) {
+        int32_t y0 = ty < iy0 ? iy0 : ty, y1 = ty + TILE - 1 > iy1 ? iy1 : ty + TILE - 1;
+        for (int32_t tx = ix0 - ix0 % TILE; tx <= ix1; tx += TILE) {
+            int32_t x0 = tx < ix0 ? ix0 : tx, x1 = tx + TILE - 1 > ix1 ? ix1 : tx + TILE - 1;
+            int n = 0;
+            for (int32_t iy = y0; iy <= y1; iy++)
+                for (int32_t ix = x0; ix <= x1; ix++)
+                    n += unsettled(g->codes[(size_t)iy * (size_t)g->nx + (size_t)ix]);
+            if (n == 0) continue;
+            int32_t tile = n > 1 ? box_answer(t, g, cells_box(g, x0, x1, y0, y1), s) : UNSURE;
+            for (int32_t iy = y0; iy <= y1; iy++)
+                for (int32_t ix = x0; ix <= x1; ix++) {
+                    size_t c = (size_t)iy * (size_t)g->nx + (size_t)ix;
+                    if (!unsettled(g->codes[c])) continue;
+                    int32_t a = tile >= HT_NULL_NODE ? tile : cell_answer(t, g, ix, iy, s);
+                    g->codes[c] = settle_cell(t, g, c, a, s);
+                    if (lists) relist(t, g, c, s);
+                }
+        }
+    }
+}
+
 /* Cell `c` has a list that leaves only points within a margin of an edge to the walk (no
  * entry stands for a subtree it does not fold): a sub-grid would add memory, not answers. */
 static int list_decides(const answer_grid *g, size_t c) {
@@ -965,11 +1004,11 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
         g->codes[c] = code_of(g, a);
         any_sure |= a >= HT_NULL_NODE;
     }
-    for (size_t c = 0; c < ncells; c++)
-        if (g->codes[c] == CODE_UNKNOWN)
-            g->codes[c] = any_sure ? code_of(g, cell_answer(t, g, (int32_t)(c % (size_t)nx),
-                                                            (int32_t)(c / (size_t)nx), &s))
-                                   : CODE_UNSURE;
+    if (any_sure)
+        settle_cells(t, g, 0, nx - 1, 0, g->ny - 1, 0, &s);
+    else
+        for (size_t c = 0; c < ncells; c++)
+            if (g->codes[c] == CODE_UNKNOWN) g->codes[c] = CODE_UNSURE;
     /* Sub-grids come later (htq_answers_announce): a grid with none is just as exact. */
     g->subs_pending = any_sure;
     g->announced = 0;
@@ -1069,18 +1108,15 @@ void htq_answers_announce(ht_tree *t, size_t points, int now) {
 void htq_refresh_answers(ht_tree *t) {
     answer_grid *g = &t->hq.answers;
     if (g->root < 0 || !g->unknown) return;
+    /* A memo in proportion to the cells to settle: a wide refresh (a big subtree moved) lists
+     * thousands of nodes, a small one a few, and each refresh makes its memo afresh. */
+    size_t area = (size_t)(g->ux1 - g->ux0 + 1) * (size_t)(g->uy1 - g->uy0 + 1);
+    uint32_t bits = 10;
+    while (bits < 14 && ((size_t)1 << bits) < area) bits++;
     lift_memo memo;
-    scratch s = {malloc(UNION_CAP * sizeof(uint32_t)), UNION_CAP, 0, memo_make(&memo, 10) ? &memo : NULL};
+    scratch s = {malloc(UNION_CAP * sizeof(uint32_t)), UNION_CAP, 0, memo_make(&memo, bits) ? &memo : NULL};
     if (!s.buf) s.cap = 0;
-    for (int32_t iy = g->uy0; iy <= g->uy1; iy++) {
-        uint16_t *row = g->codes + (size_t)iy * (size_t)g->nx;
-        for (int32_t ix = g->ux0; ix <= g->ux1; ix++)
-            if (row[ix] == CODE_UNKNOWN || row[ix] == CODE_SEEN) {
-                size_t c = (size_t)iy * (size_t)g->nx + (size_t)ix;
-                row[ix] = settle_cell(t, g, c, cell_answer(t, g, ix, iy, &s), &s);
-                relist(t, g, c, &s);
-            }
-    }
+    settle_cells(t, g, g->ux0, g->ux1, g->uy0, g->uy1, 1, &s);
     /* Entries replaced since the lists were built: when they are as many as those in use, the
      * lists are built anew (the table shrinks back; every cell is settled now). */
     if (g->listbits && g->nentries > 2 * g->entries_built + 1024) build_lists(t, g, &s);

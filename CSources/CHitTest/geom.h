@@ -115,31 +115,40 @@ typedef struct ht_map {
     int identity, up;
 } ht_map;
 
+/* Corner (x, y) of a box mapped through `map`, taken into the bounding box `r` and the
+ * magnitude `corners` of the slack rule. */
+HT_HOT void ht_box_corner(const ht_map *map, double x, double y, ht_box *r, double *corners) {
+    double px, py;
+    if (map->up)
+        to_parent(x, y, map->cx, map->cy, map->offx, map->offy, map->m, map->identity, &px, &py);
+    else
+        to_local(x, y, map->cx, map->cy, map->offx, map->offy, map->m, map->identity, &px, &py);
+    r->x0 = px < r->x0 ? px : r->x0;
+    r->x1 = px > r->x1 ? px : r->x1;
+    r->y0 = py < r->y0 ? py : r->y0;
+    r->y1 = py > r->y1 ? py : r->y1;
+    *corners = ht_maxabs(ht_maxabs(ht_maxabs(ht_maxabs(*corners, x), y), px), py);
+}
+
 /*
  * The one corner-mapping routine: maps the four corners of `b` through `map`, writes their
  * bounding box widened by the slack rule (times `extra`, 1 unless the caller needs more) to
  * `*out`, and returns whether it is finite. The unwidened box goes to `*tight` when not NULL
  * (block boxes keep it to shrink a "surely covered" box inwards by the same slack).
+ * A translation keeps the order of coordinates, so two corners, (x0, y0) and (x1, y1), give the
+ * same box and magnitude, bit for bit, as all four: each value comes first in the same order,
+ * and the minimum, the maximum and the magnitudes skip a NaN in any order.
  */
 HT_HOT int ht_box_map(ht_box b, const ht_map *map, double extra, ht_box *out,
                              ht_box *tight, double *slack_out) {
-    double xs[4] = {b.x0, b.x1, b.x0, b.x1}, ys[4] = {b.y0, b.y0, b.y1, b.y1};
     ht_box r = {INFINITY, INFINITY, -INFINITY, -INFINITY};
     double corners = 0;
-    for (int i = 0; i < 4; i++) {
-        double px, py;
-        if (map->up)
-            to_parent(xs[i], ys[i], map->cx, map->cy, map->offx, map->offy, map->m, map->identity,
-                      &px, &py);
-        else
-            to_local(xs[i], ys[i], map->cx, map->cy, map->offx, map->offy, map->m, map->identity,
-                     &px, &py);
-        r.x0 = px < r.x0 ? px : r.x0;
-        r.x1 = px > r.x1 ? px : r.x1;
-        r.y0 = py < r.y0 ? py : r.y0;
-        r.y1 = py > r.y1 ? py : r.y1;
-        corners = ht_maxabs(ht_maxabs(ht_maxabs(ht_maxabs(corners, xs[i]), ys[i]), px), py);
+    ht_box_corner(map, b.x0, b.y0, &r, &corners);
+    if (!map->identity) {
+        ht_box_corner(map, b.x1, b.y0, &r, &corners);
+        ht_box_corner(map, b.x0, b.y1, &r, &corners);
     }
+    ht_box_corner(map, b.x1, b.y1, &r, &corners);
     double mag = fabs(map->cx) + fabs(map->cy) + fabs(map->offx) + fabs(map->offy) + corners;
     double cond = 1;
     if (!map->identity) {

@@ -20,7 +20,7 @@
  * thresholds (the walk without the grid uses them too, so no comparison with it can).
  * The candidate lists of UNSURE cells (hitq.h) answer most of the points near edges here,
  * through the bulk and the single call.
- * Planted bugs (scripts/plants/sub-off-by-one, union-missing, zero-margin, lookup-round,
+ * Planted bugs (scripts/plants/sub-off-by-one, union-missing, zero-margin, tile-short, lookup-round,
  * sub-code, threshold-ulp, list-margin and list-cut.patch, applied to a copy of the core's sources) must make it exit 1.
  */
 #include <hittest.h>
