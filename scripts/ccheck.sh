@@ -157,7 +157,7 @@ echo "== 5. answer grid, sub-grids and unions against the plain walk"
 "$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
     "${src[@]}" "$tests/answers_check.c" -lm -o "$out/answers_check" 2> >(grep -v "Cannot export local symbol" >&2)
 ASAN_OPTIONS=detect_leaks=1 "$out/answers_check" 6
-for plant in sub-off-by-one union-missing zero-margin tile-short lookup-round sub-code threshold-ulp list-margin list-cut; do
+for plant in sub-off-by-one union-missing zero-margin tile-short subgrid-stale lookup-round sub-code threshold-ulp list-margin list-cut; do
     planted "$plant" answers_check "$out/planted_$plant" -O2
     if "$out/planted_$plant" 6 >/dev/null 2>&1; then
         echo "FAIL: answers_check did not notice the planted $plant" >&2

@@ -793,9 +793,18 @@ static int32_t fill_sub(ht_tree *t, answer_grid *g, int32_t ix, int32_t iy, uint
 }
 
 /* Cell `c`'s code after its own box walk gave `a`: a sure answer as is; otherwise, when the
- * cell has a sub-grid slot, the sub-grid recomputed in place. */
-static uint16_t settle_cell(ht_tree *t, answer_grid *g, size_t c, int32_t a, scratch *s) {
+ * cell has a sub-grid slot, the sub-grid recomputed in place when `fill`, else UNSURE. */
+static uint16_t settle_cell(ht_tree *t, answer_grid *g, size_t c, int32_t a, int fill, scratch *s) {
     if (a >= HT_NULL_NODE || !g->subbits || !(g->subbits[c >> 6] >> (c & 63) & 1)) return code_of(g, a);
+    if (!fill) {
+        /* Left UNSURE (its list decides, or the walk): the sub-grids are pending again, rebuilt
+         * once the points announced from here on pay for them. */
+        if (!g->subs_pending) {
+            g->subs_pending = 1;
+            g->announced = 0;
+        }
+        return code_of(g, a);
+    }
     int32_t k = htq_sub_index(g, c);
     uint16_t *sub = g->sub + (size_t)k * SUB_CELLS;
     int32_t r = fill_sub(t, g, (int32_t)(c % (size_t)g->nx), (int32_t)(c / (size_t)g->nx), sub, s);
@@ -811,9 +820,10 @@ static uint16_t settle_cell(ht_tree *t, answer_grid *g, size_t c, int32_t a, scr
 static int unsettled(uint16_t code) { return code == CODE_UNKNOWN || code == CODE_SEEN; }
 
 /* Settles every UNKNOWN (or SEEN) cell of `g` in columns ix0..ix1 and rows iy0..iy1, tile by
- * tile (TILE); with `lists`, gives each its candidate list again (relist). */
+ * tile (TILE); with `lists`, gives each its candidate list again (relist); `fill` as for
+ * settle_cell. */
 static void settle_cells(ht_tree *t, answer_grid *g, int32_t ix0, int32_t ix1, int32_t iy0, int32_t iy1,
-                         int lists, scratch *s) {
+                         int lists, int fill, scratch *s) {
     for (int32_t ty = iy0 - iy0 % TILE; ty <= iy1; ty += TILE) {
         int32_t y0 = ty < iy0 ? iy0 : ty, y1 = ty + TILE - 1 > iy1 ? iy1 : ty + TILE - 1;
         for (int32_t tx = ix0 - ix0 % TILE; tx <= ix1; tx += TILE) {
@@ -829,7 +839,7 @@ static void settle_cells(ht_tree *t, answer_grid *g, int32_t ix0, int32_t ix1, i
                     size_t c = (size_t)iy * (size_t)g->nx + (size_t)ix;
                     if (!unsettled(g->codes[c])) continue;
                     int32_t a = tile >= HT_NULL_NODE ? tile : cell_answer(t, g, ix, iy, s);
-                    g->codes[c] = settle_cell(t, g, c, a, s);
+                    g->codes[c] = settle_cell(t, g, c, a, fill, s);
                     if (lists) relist(t, g, c, s);
                 }
         }
@@ -859,6 +869,11 @@ static int list_decides(const answer_grid *g, size_t c) {
  * memory, cells stay as they are. */
 static void build_subgrids(ht_tree *t, answer_grid *g, scratch *s) {
     size_t ncells = (size_t)g->nx * (size_t)g->ny, words = sub_words(ncells);
+    /* The sub-grids of an earlier build (a refresh left others pending): their cells are
+     * UNSURE again, and get their sub-grids anew with the rest. */
+    if (g->nsub > 0)
+        for (size_t c = 0; c < ncells; c++)
+            if (g->codes[c] == CODE_SUBGRID || g->codes[c] >= g->sub_base) g->codes[c] = CODE_UNSURE;
     free(g->subbits);
     free(g->subrank);
     free(g->sub);
@@ -1005,7 +1020,7 @@ ht_status htq_build_answers(ht_tree *t, int32_t root) {
         any_sure |= a >= HT_NULL_NODE;
     }
     if (any_sure)
-        settle_cells(t, g, 0, nx - 1, 0, g->ny - 1, 0, &s);
+        settle_cells(t, g, 0, nx - 1, 0, g->ny - 1, 0, 1, &s);
     else
         for (size_t c = 0; c < ncells; c++)
             if (g->codes[c] == CODE_UNKNOWN) g->codes[c] = CODE_UNSURE;
@@ -1077,7 +1092,7 @@ int32_t htq_settle_at(ht_tree *t, double x, double y) {
     }
     scratch s = {g->scratch, UNION_CAP, 0, NULL};
     int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);
-    g->codes[c] = settle_cell(t, g, c, cell_answer(t, g, ix, iy, &s), &s);
+    g->codes[c] = settle_cell(t, g, c, cell_answer(t, g, ix, iy, &s), 1, &s);
     relist(t, g, c, &s);
     return cell_lookup(g, x, y);
 }
@@ -1105,7 +1120,7 @@ void htq_answers_announce(ht_tree *t, size_t points, int now) {
     g->subs_pending = 0;
 }
 
-void htq_refresh_answers(ht_tree *t) {
+void htq_refresh_answers(ht_tree *t, int subgrids) {
     answer_grid *g = &t->hq.answers;
     if (g->root < 0 || !g->unknown) return;
     /* A memo in proportion to the cells to settle: a wide refresh (a big subtree moved) lists
@@ -1116,7 +1131,7 @@ void htq_refresh_answers(ht_tree *t) {
     lift_memo memo;
     scratch s = {malloc(UNION_CAP * sizeof(uint32_t)), UNION_CAP, 0, memo_make(&memo, bits) ? &memo : NULL};
     if (!s.buf) s.cap = 0;
-    settle_cells(t, g, g->ux0, g->ux1, g->uy0, g->uy1, 1, &s);
+    settle_cells(t, g, g->ux0, g->ux1, g->uy0, g->uy1, 1, subgrids, &s);
     /* Entries replaced since the lists were built: when they are as many as those in use, the
      * lists are built anew (the table shrinks back; every cell is settled now). */
     if (g->listbits && g->nentries > 2 * g->entries_built + 1024) build_lists(t, g, &s);

@@ -163,7 +163,7 @@ static ht_status prepare_points(ht_tree *t, ht_node node, size_t points, int all
     if (!(g->root == slot && g->codes) || g->lazy) {
         if ((st = htq_build_answers(t, slot)) != HT_OK) return st;
     } else {
-        htq_refresh_answers(t);
+        htq_refresh_answers(t, all);
     }
     htq_answers_announce(t, points, all);
     return HT_OK;

@@ -189,7 +189,8 @@ typedef struct answer_grid {
      * together; MAX_CODES (none) otherwise, and the palette never grows into them. */
     int32_t sub_base;
     /* Sub-grids are built when the grid is, or deferred (ht_tree_prepare_points_for) until the
-     * bulk points announced since the grid's build pay for them (SUB_PAY_POINTS per cell). */
+     * bulk points announced since the grid's build, or since a refresh left cells with a sub-grid
+     * UNSURE, pay for them (SUB_PAY_POINTS per cell). */
     int subs_pending;
     uint64_t announced;
     /* Started by the single queries (htq_start_answers): cells are settled where points land,
@@ -316,7 +317,11 @@ ht_status htq_build_answers(ht_tree *t, int32_t root);
 /* After a build or refresh: `points` more bulk points are coming; builds the pending sub-grids
  * when `now` or when the points announced since the grid's build pay for them. */
 void htq_answers_announce(ht_tree *t, size_t points, int now);
-void htq_refresh_answers(ht_tree *t); /* recomputes the UNKNOWN cells (derived blocks prepared) */
+/* Recomputes the UNKNOWN cells (derived blocks prepared); a cell that is not sure and has a
+ * sub-grid gets it recomputed when `subgrids`, else stays UNSURE with the sub-grids pending
+ * again (what a bulk call's refresh does: a cell between two changes seldom gets the 64 points
+ * that pay for its sub-grid). */
+void htq_refresh_answers(ht_tree *t, int subgrids);
 /* Lays out a grid for `root` with no cell computed yet (every cell UNKNOWN). */
 ht_status htq_start_answers(ht_tree *t, int32_t root);
 

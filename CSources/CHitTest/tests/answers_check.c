@@ -13,15 +13,17 @@
  * and one ulp of, every edge (corners and middles) of every view's region,
  * converted to the root's space, first with the sub-grids deferred (ht_tree_prepare_points_for
  * with too few points to pay for them), then with them built late; then after random mutations
- * and a refresh of the grid. One point in 64 is traced too (ht_tree_hit_test_trace): its
- * trail must end with the walk's answer.
+ * and a refresh of the grid (the bulk path's, which leaves sub-grids pending, then a whole
+ * one). One point in 64 is traced too (ht_tree_hit_test_trace): its trail must end with the
+ * walk's answer.
  *   answers_check [scenes]    exit 0: every answer agrees; 1: a difference (printed)
  * Every scene is also checked by ht_tree_validate, which proves each compact test record's
  * thresholds (the walk without the grid uses them too, so no comparison with it can).
  * The candidate lists of UNSURE cells (hitq.h) answer most of the points near edges here,
  * through the bulk and the single call.
- * Planted bugs (scripts/plants/sub-off-by-one, union-missing, zero-margin, tile-short, lookup-round,
- * sub-code, threshold-ulp, list-margin and list-cut.patch, applied to a copy of the core's sources) must make it exit 1.
+ * Planted bugs (scripts/plants/sub-off-by-one, union-missing, zero-margin, tile-short,
+ * subgrid-stale, lookup-round, sub-code, threshold-ulp, list-margin and list-cut.patch, applied
+ * to a copy of the core's sources) must make it exit 1.
  */
 #include <hittest.h>
 
@@ -286,7 +288,9 @@ int main(int argc, char **argv) {
                        1);
         bad += compare(&s, n, dense ? "dense scene" : "random tree", 0);
         points += 2 * (long)n;
-        /* Mutations, then the grid's refresh (cells and sub-grids recomputed in place). */
+        /* Mutations, then the grid's refresh: first as the bulk path does it (the cells
+         * recomputed, the sub-grids of those not sure left pending), then whole (the sub-grids
+         * recomputed in place). */
         for (int step = 0; step < 40; step++) {
             ht_node v = s.nodes[1 + below(s.count - 1)];
             switch (below(4)) {
@@ -298,6 +302,7 @@ int main(int argc, char **argv) {
         }
         if ((st = ht_tree_prepare(s.t)) != HT_OK) return fail("prepare", st);
         n = make_points(&s);
+        bad += compare(&s, n, "after mutations, refreshed by the bulk path", 1);
         bad += compare(&s, n, "after mutations", 0);
         points += n;
         if ((st = ht_tree_validate(s.t)) != HT_OK) {

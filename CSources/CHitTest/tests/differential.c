@@ -242,7 +242,12 @@ int main(int argc, char **argv) {
             int n = 1 + below(batch ? 12 : 2);
             for (int k = 0; k < n; k++) mutate(&w);
             if (batch) ht_tree_end_batch(w.t);
-            if (!caching && unit() < 0.3) ht_tree_prepare_points(w.t, w.root); /* refreshes UNKNOWN cells */
+            /* Refreshes the UNKNOWN cells: whole, or as a bulk call does (the sub-grids of the
+             * cells not sure left pending until a whole refresh). */
+            if (!caching && unit() < 0.3) {
+                if (unit() < 0.5) ht_tree_prepare_points(w.t, w.root);
+                else ht_tree_prepare_points_for(w.t, w.root, 0);
+            }
             /* A full grid (with its sub-grids and lists) under the caching queries now and then:
              * they settle its changed cells themselves. */
             if (caching && unit() < 0.15) ht_tree_prepare_points(w.t, w.root);
