@@ -857,8 +857,9 @@ extension AutoLayoutNode {
         if let i = affecting.lastIndex(where: { $0 === c }) { affecting.remove(at: i) }
     }
 
-    /// Queues a subview's item for the next `applyAutoLayoutFrames`.
-    func queueApply(_ it: EngineItem) {
+    /// Queues a subview's item for the next `applyAutoLayoutFrames`. `consuming`: the solve's
+    /// loop hands over the reference it loaded, which the queue keeps (one retain fewer each).
+    func queueApply(_ it: consuming EngineItem) {
         if it.applyQueued { return }
         it.applyQueued = true
         pendingApply.append(it)
@@ -978,7 +979,9 @@ extension View {
         } else {
             for p in 0..<n { setLayoutFrame(of: queue[Int(lists.positions[p])]) }
         }
-        for it in queue { it.applyQueued = false }
+        queue.withUnsafeBufferPointer { queue in
+            for k in 0..<queue.count { queue[k].applyQueued = false }
+        }
         engine?.applyLists = lists
         // The queue's buffer serves the next solve (no growth from empty at each pass).
         queue.removeAll(keepingCapacity: true)
