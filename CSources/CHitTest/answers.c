@@ -35,12 +35,13 @@
 /* Rent per cell of the full grid that buys a lazy grid's replacement by the full one (ski
  * rental: the build is paid once the queries have lost about as much without it, which bounds
  * their cost at twice the better of never building it and building it at once). The full grid
- * costs some 200 ns a cell to build (hittest-bench --quick, the answer grid: app 17.5 ms for
- * 93,120 cells, pin-map 62 ms for 262,144); a single query the lazy grid leaves to a list or
- * the walk, or that settles a cell, costs some 50 ns more than one a cell decides. A scene that
- * keeps changing drops or refreshes its lazy grid before the rent comes due. */
+ * costs some 70 to 175 ns a cell to build (hittest-bench --quick, the answer grid: app 6.55 ms
+ * for 93,120 cells, pin-map 45.9 ms for 262,144), about 100 ns on the whole; a single query the
+ * lazy grid leaves to a list or the walk, or that settles a cell, costs some 50 ns more than
+ * one a cell decides. A scene that keeps changing drops or refreshes its lazy grid before the
+ * rent comes due. */
 #ifndef RENT_PER_CELL
-#define RENT_PER_CELL 4
+#define RENT_PER_CELL 2
 #endif
 #define MAX_BOX_DEPTH 128
 #define SCAN_LIMIT 64
