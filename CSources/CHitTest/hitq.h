@@ -179,7 +179,8 @@ typedef struct answer_grid {
     int32_t hash_cap;
     /* Sub-grids: the cells that have one are the set bits of `subbits` (64 cells a word);
      * a cell's sub-grid is number subrank[word] + (set bits before it in its word). A cell
-     * keeps its sub-grid slot for the grid's life (a refresh recomputes it in place). */
+     * keeps its sub-grid slot until the sub-grids are built again: a whole refresh recomputes
+     * it in place, a bulk call's refresh leaves the cell UNSURE and the slot unread. */
     uint64_t *subbits;
     int32_t *subrank;
     uint16_t *sub;     /* SUB_CELLS codes per sub-grid */
