@@ -23,7 +23,8 @@
 #     lists, the candidate lists of UNSURE cells) against the plain walk on dense scenes, random
 #     trees and views aligned to the grid's boundaries, edge points included
 #     (CSources/CHitTest/tests/answers_check.c), under ASan and UBSan; then each planted bug (a
-#     sub-cell off by one, a candidate missing from a union, a margin of zero, the bulk loop's
+#     sub-cell off by one, a candidate missing from a union, a margin of zero, a cell's box cut
+#     to the grid's domain half a cell short, the bulk loop's
 #     branch-free cell lookup rounding instead of truncating, a sub-grid code naming the wrong
 #     sub-grid, a compact record's threshold one ulp off: the last caught by ht_tree_validate's
 #     check of every threshold; a candidate list's boxes without their margin, a candidate list
@@ -157,7 +158,7 @@ echo "== 5. answer grid, sub-grids and unions against the plain walk"
 "$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
     "${src[@]}" "$tests/answers_check.c" -lm -o "$out/answers_check" 2> >(grep -v "Cannot export local symbol" >&2)
 ASAN_OPTIONS=detect_leaks=1 "$out/answers_check" 6
-for plant in sub-off-by-one union-missing zero-margin tile-short subgrid-stale lookup-round sub-code threshold-ulp list-margin list-cut; do
+for plant in sub-off-by-one union-missing zero-margin tile-short subgrid-stale domain-cut lookup-round sub-code threshold-ulp list-margin list-cut; do
     planted "$plant" answers_check "$out/planted_$plant" -O2
     if "$out/planted_$plant" 6 >/dev/null 2>&1; then
         echo "FAIL: answers_check did not notice the planted $plant" >&2

@@ -228,10 +228,19 @@ static int scratch_add(scratch *s, const uint32_t *items, size_t n) {
     return 1;
 }
 
-/* `b` (parent space) mapped into the child's bounds space, widened; 0 if not finite. */
+/* `b` (parent space) mapped into the child's bounds space: a box that holds the image of each
+ * of its points as the walk converts it (to_local); 0 if not finite. Widened by the slack rule,
+ * but for a translation: there each coordinate goes through (x - cx) + offx, two rounded steps
+ * that never reverse an order, so the images of the box's corners bound those of its points
+ * exactly, and a box whose edges meet a view's edges exactly (a full-screen view in a window,
+ * a cell on a row boundary) is still proved inside or outside it. */
 static int map_box(const kid *k, ht_box b, ht_box *out) {
-    ht_map map = {k->cx, k->cy, k->offx, k->offy, k->inv, (k->flags & K_IDENTITY) != 0, 0};
-    return ht_box_map(b, &map, 1, out, NULL, NULL);
+    int identity = (k->flags & K_IDENTITY) != 0;
+    ht_map map = {k->cx, k->cy, k->offx, k->offy, k->inv, identity, 0};
+    ht_box tight;
+    if (!ht_box_map(b, &map, 1, out, &tight, NULL)) return 0;
+    if (identity) *out = tight;
+    return 1;
 }
 
 static inline int box_inside(ht_box b, double x0, double y0, double x1, double y1) {
@@ -386,10 +395,20 @@ static int32_t sure_answer(const ht_tree *t, int32_t root, ht_box b, scratch *s)
     }
 }
 
-/* The answer every point of box `b` (in the root's space) surely gets, or UNSURE. */
+/* The answer every point of box `b` (in the root's space) that the grid is asked for surely
+ * gets, or UNSURE. The grid is asked only for points of its domain, [gx0, gx1) x [gy0, gy1)
+ * (every lookup tests it first), so the box is cut to the domain's closed hull of those points
+ * first: a cell on the domain's edge is not left unsure by the part of its widened box that lies
+ * outside, where no point is ever looked up. (The domain is the root's region when the grid is
+ * laid out; a change of the root's region is judged as any other, against the cut box.) */
 static int32_t box_answer(const ht_tree *t, const answer_grid *g, ht_box b, scratch *s) {
     int32_t root = g->root;
     if (!(t->flags[root] & K_ELIGIBLE)) return HT_NULL_NODE;
+    b.x0 = fmax(b.x0, g->gx0);
+    b.y0 = fmax(b.y0, g->gy0);
+    b.x1 = fmin(b.x1, nextafter(g->gx1, -INFINITY));
+    b.y1 = fmin(b.y1, nextafter(g->gy1, -INFINITY));
+    if (!(b.x0 <= b.x1 && b.y0 <= b.y1)) return UNSURE; /* no point of it is asked (or NaN) */
     double x0 = t->rx0[root], y0 = t->ry0[root], x1 = t->rx1[root], y1 = t->ry1[root];
     if (box_outside(b, x0, y0, x1, y1)) return HT_NULL_NODE;
     if (!box_inside(b, x0, y0, x1, y1)) return UNSURE;

@@ -490,7 +490,19 @@ static ht_status run(const ht_tree *t, int32_t slot, const answer_grid *g, const
             /* Every point's cell, without a branch; the points not answered are listed. */
 #if defined(__SSE2__)
             if (ys == xs + 1 && stride == 2) {
-                for (size_t i = i0; i < end; i++) {
+                size_t i = i0;
+                if (p.pairs)
+                    for (; i + 1 < end; i += 2) {
+                        int32_t a[2];
+                        cell_pass_lookup_xy2(&p, xs + 2 * i, a);
+                        out[i] = a[0];
+                        pending[np] = (uint32_t)(i - i0);
+                        np += a[0] < HT_NULL_NODE;
+                        out[i + 1] = a[1];
+                        pending[np] = (uint32_t)(i + 1 - i0);
+                        np += a[1] < HT_NULL_NODE;
+                    }
+                for (; i < end; i++) {
                     int32_t a = cell_pass_lookup_xy(&p, xs + 2 * i);
                     out[i] = a;
                     pending[np] = (uint32_t)(i - i0);

@@ -502,6 +502,8 @@ HT_HOT int32_t list_lookup(const answer_grid *g, double x, double y) {
 typedef struct cell_pass {
 #if defined(__SSE2__)
     __m128d g0, g1, s, m; /* (gx0, gy0), (gx1, gy1), (sx, sy), (nx - 1, ny - 1) */
+    __m128i row;          /* 16-bit words 1, nx, 1, nx, ... (cell_pass_lookup_xy2) */
+    int pairs;            /* nx and ny are below 2^15: cell_pass_lookup_xy2 may be used */
 #endif
     double gx0, gy0, gx1, gy1, sx, sy;
     double mx, my; /* nx - 1, ny - 1 */
@@ -530,6 +532,8 @@ static inline cell_pass cell_pass_of(const answer_grid *g) {
     p.g1 = _mm_set_pd(p.gy1, p.gx1);
     p.s = _mm_set_pd(p.sy, p.sx);
     p.m = _mm_set_pd(p.my, p.mx);
+    p.pairs = g->nx < 32768 && g->ny < 32768;
+    p.row = _mm_set1_epi32((int32_t)((uint32_t)(p.pairs ? g->nx : 0) << 16 | 1u));
 #endif
     return p;
 }
@@ -538,11 +542,9 @@ static inline cell_pass cell_pass_of(const answer_grid *g) {
  * own code, UNSURE when the point is not inside the grid (`in` is 0), all without a branch. */
 static inline int32_t cell_pass_answer(const cell_pass *p, size_t c, int in) {
     uint32_t code = p->codes[c];
-    int32_t sub = code >= p->sub_base; /* a sub-grid's own code: SUBGRID */
-    int32_t a = p->palette[sub ? 0 : code];
-    a = sub ? SUBGRID : a;
-    int32_t m = -in;
-    return (a & m) | (UNSURE & ~m);
+    code = code >= p->sub_base ? CODE_SUBGRID : code; /* a sub-grid's own code: SUBGRID */
+    code = in ? code : CODE_UNSURE;
+    return p->palette[code];
 }
 
 /* cell_lookup without its sub-grid step (SUBGRID is returned as is) and without a branch: the
@@ -556,7 +558,7 @@ HT_HOT int32_t cell_pass_lookup(const cell_pass *p, double x, double y) {
     fy = fy > 0 ? fy : 0;
     fx = fx < p->mx ? fx : p->mx;
     fy = fy < p->my ? fy : p->my;
-    size_t c = (size_t)(int32_t)fy * p->nx + (size_t)(int32_t)fx;
+    size_t c = (size_t)(uint32_t)(int32_t)fy * p->nx + (size_t)(uint32_t)(int32_t)fx; /* both >= 0 */
     return cell_pass_answer(p, c, in);
 }
 
@@ -570,8 +572,25 @@ HT_HOT int32_t cell_pass_lookup_xy(const cell_pass *p, const double *xy) {
     int in = _mm_movemask_pd(_mm_and_pd(_mm_cmpge_pd(v, p->g0), _mm_cmplt_pd(v, p->g1))) == 3;
     f = _mm_min_pd(_mm_max_pd(f, _mm_setzero_pd()), p->m);
     __m128i i = _mm_cvttpd_epi32(f);
-    size_t c = (size_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(i, 1)) * p->nx + (size_t)_mm_cvtsi128_si32(i);
+    size_t c = (size_t)(uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(i, 1)) * p->nx +
+               (size_t)(uint32_t)_mm_cvtsi128_si32(i);
     return cell_pass_answer(p, c, in);
+}
+
+/* cell_pass_lookup_xy of the two points xy[0..1] and xy[2..3], into a[0] and a[1]: the same
+ * lanes, and both cells' numbers iy * nx + ix from one multiply-add of (ix, iy) as 16-bit
+ * words by (1, nx), exact while nx and ny fit in 15 bits (cell_pass.pairs). */
+HT_HOT void cell_pass_lookup_xy2(const cell_pass *p, const double *xy, int32_t *a) {
+    __m128d v0 = _mm_loadu_pd(xy), v1 = _mm_loadu_pd(xy + 2);
+    __m128d f0 = _mm_mul_pd(_mm_sub_pd(v0, p->g0), p->s), f1 = _mm_mul_pd(_mm_sub_pd(v1, p->g0), p->s);
+    int in0 = _mm_movemask_pd(_mm_and_pd(_mm_cmpge_pd(v0, p->g0), _mm_cmplt_pd(v0, p->g1))) == 3;
+    int in1 = _mm_movemask_pd(_mm_and_pd(_mm_cmpge_pd(v1, p->g0), _mm_cmplt_pd(v1, p->g1))) == 3;
+    f0 = _mm_min_pd(_mm_max_pd(f0, _mm_setzero_pd()), p->m);
+    f1 = _mm_min_pd(_mm_max_pd(f1, _mm_setzero_pd()), p->m);
+    __m128i i = _mm_unpacklo_epi64(_mm_cvttpd_epi32(f0), _mm_cvttpd_epi32(f1)); /* ix0 iy0 ix1 iy1 */
+    __m128i c = _mm_madd_epi16(_mm_packs_epi32(i, i), p->row);
+    a[0] = cell_pass_answer(p, (uint32_t)_mm_cvtsi128_si32(c), in0);
+    a[1] = cell_pass_answer(p, (uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(c, 1)), in1);
 }
 #endif
 

@@ -11,7 +11,8 @@
  * (ht_tree_hit_test_points_counted with use_answer_grid 0) on random points and on points on,
  * and within 1e-12, 1e-9, 1e-6, 3e-5 or 1e-4 (the candidate lists' margins and float boxes)
  * and one ulp of, every edge (corners and middles) of every view's region,
- * converted to the root's space, first with the sub-grids deferred (ht_tree_prepare_points_for
+ * converted to the root's space (and, for two scenes, a root a strip 0.01 pt high, whose
+ * grid has too many columns for the paired lookup), first with the sub-grids deferred (ht_tree_prepare_points_for
  * with too few points to pay for them), then with them built late; then after random mutations
  * and a refresh of the grid (the bulk path's, which leaves sub-grids pending, then a whole
  * one). One point in 64 is traced too (ht_tree_hit_test_trace): its trail must end with the
@@ -22,7 +23,7 @@
  * The candidate lists of UNSURE cells (hitq.h) answer most of the points near edges here,
  * through the bulk and the single call.
  * Planted bugs (scripts/plants/sub-off-by-one, union-missing, zero-margin, tile-short,
- * subgrid-stale, lookup-round, sub-code, threshold-ulp, list-margin and list-cut.patch, applied
+ * subgrid-stale, domain-cut, lookup-round, sub-code, threshold-ulp, list-margin and list-cut.patch, applied
  * to a copy of the core's sources) must make it exit 1.
  */
 #include <hittest.h>
@@ -141,6 +142,15 @@ static int make_points(scene *s) {
         xy[2 * n + 1] = unit() * 860 - 8;
         n++;
     }
+    /* And within the root's bounds (all of the window but for the thin roots). */
+    ht_node_record root;
+    if (ht_node_get_record(s->t, s->root, &root) != HT_OK) return n;
+    int thin = root.bounds_h < 1;
+    for (int i = 0; i < 20000; i++) {
+        xy[2 * n] = root.bounds_x + unit() * root.bounds_w;
+        xy[2 * n + 1] = root.bounds_y + unit() * root.bounds_h;
+        n++;
+    }
     /* Beside each edge: at rounding distance, at the candidate lists' margin (1e-9 of the
      * magnitude) and at a float's ulp (the lists' boxes are floats), one distance per view. */
     static const double gaps[] = {1e-12, 1e-12, 1e-9, 1e-6, 3e-5, 1e-4};
@@ -158,6 +168,13 @@ static int make_points(scene *s) {
                 double px, py;
                 if (ht_tree_convert_point(s->t, s->nodes[k], s->root, xs[i], ys[j], &px, &py) != HT_OK) continue;
                 for (int a = 0; a < 5; a++) {
+                    /* A thin root: the point's x with a y inside the strip too, so that the
+                     * strip's cells are asked beside every edge that crosses it. */
+                    if (thin && n < MAX_POINTS) {
+                        xy[2 * n] = a < 3 ? px + near[a] : nextafter(px, a == 3 ? INFINITY : -INFINITY);
+                        xy[2 * n + 1] = root.bounds_y + unit() * root.bounds_h;
+                        n++;
+                    }
                     for (int b = 0; b < 5; b++) {
                         if (n == MAX_POINTS) return n;
                         double x = a < 3 ? px + near[a] : nextafter(px, a == 3 ? INFINITY : -INFINITY);
@@ -279,6 +296,10 @@ int main(int argc, char **argv) {
         int dense = k % 3 != 2;
         build(&s, dense, dense ? 1500 + below(2000) : 600 + below(1200));
         if (k % 3 == 1) bad += align_to_grid(&s, 2);
+        /* A thin root (a strip 0.01 pt high across the content): its grid has more than 2^15
+         * columns, so the bulk loop's first pass takes its one-point lookup, not the paired
+         * one whose cell numbers are 16-bit products (hitq.h, cell_pass.pairs). */
+        if (k % 4 == 3 && k % 3 != 1) ht_node_set_bounds(s.t, s.root, 0, 420, 390, 0.01);
         ht_status st = ht_tree_prepare(s.t);
         if (st != HT_OK) return fail("prepare", st);
         int n = make_points(&s);
