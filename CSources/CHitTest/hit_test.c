@@ -482,28 +482,32 @@ static ht_status run(const ht_tree *t, int32_t slot, const answer_grid *g, const
     ht_status st = HT_OK;
     if (g) {
         const cell_pass p = cell_pass_of(g);
-        uint32_t pending[CHUNK];
+        uint32_t pending[CHUNK], cells[CHUNK]; /* the points not answered, and their cells */
         const uint16_t *subs[CHUNK];
         int32_t lists[CHUNK]; /* the list slot of each pending point, -1 for none */
         for (size_t i0 = 0; i0 < count && st == HT_OK; i0 += CHUNK) {
             size_t end = count - i0 < CHUNK ? count : i0 + CHUNK, np = 0;
-            /* Every point's cell, without a branch; the points not answered are listed. */
+            /* Every point's cell, without a branch; the points not answered are listed with
+             * their cells (a point outside the grid is UNKNOWN: the walk's). */
 #if defined(__SSE2__)
             if (ys == xs + 1 && stride == 2) {
                 size_t i = i0;
                 if (p.pairs)
                     for (; i + 1 < end; i += 2) {
                         int32_t a[2];
-                        cell_pass_lookup_xy2(&p, xs + 2 * i, a);
+                        uint32_t c[2];
+                        cell_pass_lookup_xy2(&p, xs + 2 * i, a, c);
                         out[i] = a[0];
                         pending[np] = (uint32_t)(i - i0);
+                        cells[np] = c[0];
                         np += a[0] < HT_NULL_NODE;
                         out[i + 1] = a[1];
                         pending[np] = (uint32_t)(i + 1 - i0);
+                        cells[np] = c[1];
                         np += a[1] < HT_NULL_NODE;
                     }
                 for (; i < end; i++) {
-                    int32_t a = cell_pass_lookup_xy(&p, xs + 2 * i);
+                    int32_t a = cell_pass_lookup_xy(&p, xs + 2 * i, &cells[np]);
                     out[i] = a;
                     pending[np] = (uint32_t)(i - i0);
                     np += a < HT_NULL_NODE;
@@ -512,7 +516,7 @@ static ht_status run(const ht_tree *t, int32_t slot, const answer_grid *g, const
 #endif
             {
                 for (size_t i = i0; i < end; i++) {
-                    int32_t a = cell_pass_lookup(&p, xs[i * stride], ys[i * stride]);
+                    int32_t a = cell_pass_lookup(&p, xs[i * stride], ys[i * stride], &cells[np]);
                     out[i] = a;
                     pending[np] = (uint32_t)(i - i0);
                     np += a < HT_NULL_NODE;
@@ -520,26 +524,23 @@ static ht_status run(const ht_tree *t, int32_t slot, const answer_grid *g, const
             }
             /* The sub-grids of the listed points are found, and their lines fetched, together. */
             for (size_t k = 0; k < np; k++) {
-                size_t i = i0 + pending[k];
-                if (out[i] != SUBGRID) continue;
-                subs[k] = sub_line(g, xs[i * stride], ys[i * stride]);
+                if (out[i0 + pending[k]] != SUBGRID) continue;
+                subs[k] = sub_of_cell(g, cells[k]);
 #if defined(__GNUC__) || defined(__clang__)
                 __builtin_prefetch(subs[k]);
 #endif
             }
-            /* Sub-grid cells are looked up now. The points still UNSURE find their candidate
-             * list (a few bitmap words, in cache), whose head is fetched for all of them
-             * together; then their items; then each list is tested, and what is left (no list,
-             * near an edge, UNKNOWN) takes the walk. */
+            /* Sub-grid cells are looked up now. The points still UNSURE (all inside the grid)
+             * find their candidate list (a few bitmap words, in cache), whose head is fetched for
+             * all of them together; then their items; then each list is tested, and what is left
+             * (no list, near an edge, UNKNOWN, outside the grid) takes the walk. */
             for (size_t k = 0; k < np; k++) {
                 size_t i = i0 + pending[k];
-                double x = xs[i * stride], y = ys[i * stride];
                 int32_t a = out[i];
-                if (a == SUBGRID) a = out[i] = sub_answer(g, subs[k], x, y);
+                if (a == SUBGRID) a = out[i] = sub_answer(g, subs[k], xs[i * stride], ys[i * stride]);
                 lists[k] = -1;
-                if (a != UNSURE || !g->listbits || !(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1))
-                    continue;
-                lists[k] = list_slot(g, grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny));
+                if (a != UNSURE || !g->listbits) continue;
+                lists[k] = list_slot(g, cells[k]);
 #if defined(__GNUC__) || defined(__clang__)
                 if (lists[k] >= 0) __builtin_prefetch(&g->list_head[lists[k]]);
 #endif

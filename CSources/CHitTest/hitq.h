@@ -424,11 +424,6 @@ HT_HOT int32_t sub_answer(const answer_grid *g, const uint16_t *sub, double x, d
     return g->palette[sub[sub_of(fy, iy) * SUB + sub_of(fx, ix)]];
 }
 
-/* The sub-grid of the cell of (x, y), a point of the grid's domain whose cell has one. */
-HT_HOT const uint16_t *sub_line(const answer_grid *g, double x, double y) {
-    return sub_of_cell(g, grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny));
-}
-
 /* The list slot of cell `c`, or -1. */
 static inline int32_t list_slot(const answer_grid *g, size_t c) {
     if (!g->listbits || !(g->listbits[c >> 6] >> (c & 63) & 1)) return -1;
@@ -539,19 +534,21 @@ static inline cell_pass cell_pass_of(const answer_grid *g) {
 }
 
 /* The answer cell_pass_lookup gives for cell `c`: its palette answer, SUBGRID for a sub-grid's
- * own code, UNSURE when the point is not inside the grid (`in` is 0), all without a branch. */
+ * own code, UNKNOWN when the point is not inside the grid (`in` is 0: the walk answers it, and
+ * an UNSURE answer always comes from a cell whose list may be read), all without a branch. */
 static inline int32_t cell_pass_answer(const cell_pass *p, size_t c, int in) {
     uint32_t code = p->codes[c];
     code = code >= p->sub_base ? CODE_SUBGRID : code; /* a sub-grid's own code: SUBGRID */
-    code = in ? code : CODE_UNSURE;
+    code = in ? code : CODE_UNKNOWN;
     return p->palette[code];
 }
 
 /* cell_lookup without its sub-grid step (SUBGRID is returned as is) and without a branch: the
- * same cell for every point of the grid's domain, UNSURE outside it (NaN included). Inside the
- * domain f >= 0, and (int)min(f, n - 1) == (f < n ? (int)f : n - 1): for f in [n - 1, n) both
- * are n - 1. Outside, the clamped cell is only read, and its answer dropped. */
-HT_HOT int32_t cell_pass_lookup(const cell_pass *p, double x, double y) {
+ * same cell for every point of the grid's domain, its number in *cell (grid_index's), UNKNOWN
+ * outside it (NaN included). Inside the domain f >= 0, and (int)min(f, n - 1) ==
+ * (f < n ? (int)f : n - 1): for f in [n - 1, n) both are n - 1. Outside, the clamped cell is
+ * only read, and its answer dropped. */
+HT_HOT int32_t cell_pass_lookup(const cell_pass *p, double x, double y, uint32_t *cell) {
     int in = (x >= p->gx0) & (x < p->gx1) & (y >= p->gy0) & (y < p->gy1);
     double fx = (x - p->gx0) * p->sx, fy = (y - p->gy0) * p->sy;
     fx = fx > 0 ? fx : 0; /* NaN too */
@@ -559,6 +556,7 @@ HT_HOT int32_t cell_pass_lookup(const cell_pass *p, double x, double y) {
     fx = fx < p->mx ? fx : p->mx;
     fy = fy < p->my ? fy : p->my;
     size_t c = (size_t)(uint32_t)(int32_t)fy * p->nx + (size_t)(uint32_t)(int32_t)fx; /* both >= 0 */
+    *cell = (uint32_t)c;
     return cell_pass_answer(p, c, in);
 }
 
@@ -566,7 +564,7 @@ HT_HOT int32_t cell_pass_lookup(const cell_pass *p, double x, double y) {
 /* cell_pass_lookup of the point (xy[0], xy[1]), both coordinates in one register: the same
  * operations on each lane (subtract, multiply, compare, max with 0 which gives 0 for NaN, min,
  * truncate), so the same cell. */
-HT_HOT int32_t cell_pass_lookup_xy(const cell_pass *p, const double *xy) {
+HT_HOT int32_t cell_pass_lookup_xy(const cell_pass *p, const double *xy, uint32_t *cell) {
     __m128d v = _mm_loadu_pd(xy);
     __m128d f = _mm_mul_pd(_mm_sub_pd(v, p->g0), p->s);
     int in = _mm_movemask_pd(_mm_and_pd(_mm_cmpge_pd(v, p->g0), _mm_cmplt_pd(v, p->g1))) == 3;
@@ -574,13 +572,14 @@ HT_HOT int32_t cell_pass_lookup_xy(const cell_pass *p, const double *xy) {
     __m128i i = _mm_cvttpd_epi32(f);
     size_t c = (size_t)(uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(i, 1)) * p->nx +
                (size_t)(uint32_t)_mm_cvtsi128_si32(i);
+    *cell = (uint32_t)c;
     return cell_pass_answer(p, c, in);
 }
 
-/* cell_pass_lookup_xy of the two points xy[0..1] and xy[2..3], into a[0] and a[1]: the same
- * lanes, and both cells' numbers iy * nx + ix from one multiply-add of (ix, iy) as 16-bit
- * words by (1, nx), exact while nx and ny fit in 15 bits (cell_pass.pairs). */
-HT_HOT void cell_pass_lookup_xy2(const cell_pass *p, const double *xy, int32_t *a) {
+/* cell_pass_lookup_xy of the two points xy[0..1] and xy[2..3], into a[0], a[1] and cell[0],
+ * cell[1]: the same lanes, and both cells' numbers iy * nx + ix from one multiply-add of
+ * (ix, iy) as 16-bit words by (1, nx), exact while nx and ny fit in 15 bits (cell_pass.pairs). */
+HT_HOT void cell_pass_lookup_xy2(const cell_pass *p, const double *xy, int32_t *a, uint32_t *cell) {
     __m128d v0 = _mm_loadu_pd(xy), v1 = _mm_loadu_pd(xy + 2);
     __m128d f0 = _mm_mul_pd(_mm_sub_pd(v0, p->g0), p->s), f1 = _mm_mul_pd(_mm_sub_pd(v1, p->g0), p->s);
     int in0 = _mm_movemask_pd(_mm_and_pd(_mm_cmpge_pd(v0, p->g0), _mm_cmplt_pd(v0, p->g1))) == 3;
@@ -589,8 +588,10 @@ HT_HOT void cell_pass_lookup_xy2(const cell_pass *p, const double *xy, int32_t *
     f1 = _mm_min_pd(_mm_max_pd(f1, _mm_setzero_pd()), p->m);
     __m128i i = _mm_unpacklo_epi64(_mm_cvttpd_epi32(f0), _mm_cvttpd_epi32(f1)); /* ix0 iy0 ix1 iy1 */
     __m128i c = _mm_madd_epi16(_mm_packs_epi32(i, i), p->row);
-    a[0] = cell_pass_answer(p, (uint32_t)_mm_cvtsi128_si32(c), in0);
-    a[1] = cell_pass_answer(p, (uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(c, 1)), in1);
+    cell[0] = (uint32_t)_mm_cvtsi128_si32(c);
+    cell[1] = (uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(c, 1));
+    a[0] = cell_pass_answer(p, cell[0], in0);
+    a[1] = cell_pass_answer(p, cell[1], in1);
 }
 #endif
 
