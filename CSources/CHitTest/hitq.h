@@ -561,15 +561,18 @@ HT_HOT int32_t cell_pass_lookup(const cell_pass *p, double x, double y, uint32_t
 }
 
 #if defined(__SSE2__)
-/* cell_pass_lookup of the point (xy[0], xy[1]), both coordinates in one register: the same
- * operations on each lane (subtract, multiply, compare, max with 0 which gives 0 for NaN, min,
- * truncate), so the same cell. */
+/* The lanes of cell_pass_lookup for the point v = (x, y) in one register: the same operations
+ * on each lane (subtract, multiply, compare, max with 0 which gives 0 for NaN, min), so the same
+ * cell once truncated; *in is whether the point is inside the grid. */
+static inline __m128d cell_pass_lanes(const cell_pass *p, __m128d v, int *in) {
+    *in = _mm_movemask_pd(_mm_and_pd(_mm_cmpge_pd(v, p->g0), _mm_cmplt_pd(v, p->g1))) == 3;
+    return _mm_min_pd(_mm_max_pd(_mm_mul_pd(_mm_sub_pd(v, p->g0), p->s), _mm_setzero_pd()), p->m);
+}
+
+/* cell_pass_lookup of the point (xy[0], xy[1]), both coordinates in one register. */
 HT_HOT int32_t cell_pass_lookup_xy(const cell_pass *p, const double *xy, uint32_t *cell) {
-    __m128d v = _mm_loadu_pd(xy);
-    __m128d f = _mm_mul_pd(_mm_sub_pd(v, p->g0), p->s);
-    int in = _mm_movemask_pd(_mm_and_pd(_mm_cmpge_pd(v, p->g0), _mm_cmplt_pd(v, p->g1))) == 3;
-    f = _mm_min_pd(_mm_max_pd(f, _mm_setzero_pd()), p->m);
-    __m128i i = _mm_cvttpd_epi32(f);
+    int in;
+    __m128i i = _mm_cvttpd_epi32(cell_pass_lanes(p, _mm_loadu_pd(xy), &in));
     size_t c = (size_t)(uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(i, 1)) * p->nx +
                (size_t)(uint32_t)_mm_cvtsi128_si32(i);
     *cell = (uint32_t)c;
@@ -577,15 +580,11 @@ HT_HOT int32_t cell_pass_lookup_xy(const cell_pass *p, const double *xy, uint32_
 }
 
 /* cell_pass_lookup_xy of the two points xy[0..1] and xy[2..3], into a[0], a[1] and cell[0],
- * cell[1]: the same lanes, and both cells' numbers iy * nx + ix from one multiply-add of
- * (ix, iy) as 16-bit words by (1, nx), exact while nx and ny fit in 15 bits (cell_pass.pairs). */
+ * cell[1]: both cells' numbers iy * nx + ix from one multiply-add of (ix, iy) as 16-bit words
+ * by (1, nx), exact while nx and ny fit in 15 bits (cell_pass.pairs). */
 HT_HOT void cell_pass_lookup_xy2(const cell_pass *p, const double *xy, int32_t *a, uint32_t *cell) {
-    __m128d v0 = _mm_loadu_pd(xy), v1 = _mm_loadu_pd(xy + 2);
-    __m128d f0 = _mm_mul_pd(_mm_sub_pd(v0, p->g0), p->s), f1 = _mm_mul_pd(_mm_sub_pd(v1, p->g0), p->s);
-    int in0 = _mm_movemask_pd(_mm_and_pd(_mm_cmpge_pd(v0, p->g0), _mm_cmplt_pd(v0, p->g1))) == 3;
-    int in1 = _mm_movemask_pd(_mm_and_pd(_mm_cmpge_pd(v1, p->g0), _mm_cmplt_pd(v1, p->g1))) == 3;
-    f0 = _mm_min_pd(_mm_max_pd(f0, _mm_setzero_pd()), p->m);
-    f1 = _mm_min_pd(_mm_max_pd(f1, _mm_setzero_pd()), p->m);
+    int in0, in1;
+    __m128d f0 = cell_pass_lanes(p, _mm_loadu_pd(xy), &in0), f1 = cell_pass_lanes(p, _mm_loadu_pd(xy + 2), &in1);
     __m128i i = _mm_unpacklo_epi64(_mm_cvttpd_epi32(f0), _mm_cvttpd_epi32(f1)); /* ix0 iy0 ix1 iy1 */
     __m128i c = _mm_madd_epi16(_mm_packs_epi32(i, i), p->row);
     cell[0] = (uint32_t)_mm_cvtsi128_si32(c);
