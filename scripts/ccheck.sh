@@ -9,7 +9,8 @@
 #     and ht_tree_validate must report the stale block; the check fails if either does not;
 #     and with a change that leaves a grid the caching single queries started unmarked
 #     (scripts/plants/lazy-unmarked.patch), with a cell they settle keeping its old candidate
-#     list (scripts/plants/caching-relist.patch), with a change that leaves unmarked the cells
+#     list (scripts/plants/caching-relist.patch), with a cell listed again losing its list's room
+#     (scripts/plants/room-lost.patch), with a change that leaves unmarked the cells
 #     its node's old region alone holds (scripts/plants/edges-keep-old.patch), and with a layout
 #     pass's batch of frames stored past the protocol (scripts/plants/layout-frames-unmarked.patch):
 #     the answers must
@@ -28,7 +29,10 @@
 #     branch-free cell lookup rounding instead of truncating, a sub-grid code naming the wrong
 #     sub-grid, a compact record's threshold one ulp off: the last caught by ht_tree_validate's
 #     check of every threshold; a candidate list's boxes without their margin, a candidate list
-#     cut after an entry that holds only part of its cell) must make it fail.
+#     cut after an entry that holds only part of its cell, a lazy grid's lifted regions kept
+#     past a change) must make it fail; then the lazy
+#     grids' lists with a small pool, which their churn compacts (compacting in place, the
+#     planted list-compact, must make it fail).
 #  6. a scroll (a bounds-origin change) rebuilds none of the scrolled view's derived data and
 #     keeps every answer exact (CSources/CHitTest/tests/scroll_check.c, ASan + UBSan); the planted
 #     bug scripts/plants/scroll-clip.patch (the block's grid clipped by the view's region again)
@@ -102,8 +106,9 @@ fi
 echo "(ht_tree_validate noticed it, as it must)"
 # Bugs of the caching single query's grid: a started grid left unmarked by a change, a settled
 # cell keeping its old candidate list; a change's edges (answers.c) that keep cells only the
-# old region holds; and a layout pass's batch of frames that bypasses the protocol.
-for plant in lazy-unmarked caching-relist edges-keep-old layout-frames-unmarked; do
+# old region holds; a layout pass's batch of frames that bypasses the protocol; and a cell
+# listed again that loses its list's room.
+for plant in lazy-unmarked caching-relist edges-keep-old layout-frames-unmarked room-lost; do
     planted "$plant" differential "$out/planted_$plant" -O2
     if "$out/planted_$plant" 60 150 answers-only; then
         echo "FAIL: the differential check did not notice the planted $plant" >&2
@@ -158,7 +163,19 @@ echo "== 5. answer grid, sub-grids and unions against the plain walk"
 "$cc" "${flags[@]}" -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
     "${src[@]}" "$tests/answers_check.c" -lm -o "$out/answers_check" 2> >(grep -v "Cannot export local symbol" >&2)
 ASAN_OPTIONS=detect_leaks=1 "$out/answers_check" 6
-for plant in sub-off-by-one union-missing zero-margin tile-short subgrid-stale domain-cut lookup-round sub-code threshold-ulp list-margin list-cut; do
+# The lazy grids' lists with a small pool (LIST_APPEND_MIN=8): the churn compacts the pool and
+# starts the lists over, which the shipped size reaches only in long runs; compacting in place
+# (list-compact) must be noticed there.
+"$cc" "${flags[@]}" -DLIST_APPEND_MIN=8 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+    "${src[@]}" "$tests/answers_check.c" -lm -o "$out/answers_check_small" 2> >(grep -v "Cannot export local symbol" >&2)
+ASAN_OPTIONS=detect_leaks=1 "$out/answers_check_small" 3 10000
+planted list-compact answers_check "$out/planted_list-compact" -O2 -DLIST_APPEND_MIN=8
+if "$out/planted_list-compact" 3 10000 >/dev/null 2>&1; then
+    echo "FAIL: answers_check did not notice the planted list-compact" >&2
+    exit 1
+fi
+echo "(answers_check noticed the planted list-compact, as it must)"
+for plant in sub-off-by-one union-missing zero-margin tile-short subgrid-stale domain-cut lookup-round sub-code threshold-ulp list-margin list-cut memo-stale; do
     planted "$plant" answers_check "$out/planted_$plant" -O2
     if "$out/planted_$plant" 6 >/dev/null 2>&1; then
         echo "FAIL: answers_check did not notice the planted $plant" >&2

@@ -34,14 +34,26 @@
 #endif
 /* Rent per cell of the full grid that buys a lazy grid's replacement by the full one (ski
  * rental: the build is paid once the queries have lost about as much without it, which bounds
- * their cost at twice the better of never building it and building it at once). The full grid
- * costs some 70 to 175 ns a cell to build (hittest-bench --quick, the answer grid: app 6.55 ms
- * for 93,120 cells, pin-map 45.9 ms for 262,144), about 100 ns on the whole; a single query the
- * lazy grid leaves to a list or the walk, or that settles a cell, costs some 50 ns more than
- * one a cell decides. A scene that keeps changing drops or refreshes its lazy grid before the
- * rent comes due. */
+ * their cost at twice the better of never building it and building it at once). Rent is counted
+ * in units of about 20 ns. The full grid costs some 70 to 175 ns a cell to build (hittest-bench
+ * --quick, the answer grid: app 6.55 ms for 93,120 cells, pin-map 45.9 ms for 262,144), about
+ * 100 ns on the whole: 5 units. A single query the lazy grid leaves to a list or the walk costs
+ * some 20 ns more than one a cell decides (its cells' lists answer most such queries: measured
+ * on uniform points, a never-promoted lazy grid against the full one, the difference over the
+ * share left undecided: 14 to 26 ns on app and the table scenes): 1 unit. Settling a cell costs
+ * some 220 ns, making its list some 180 ns (app, 100,000 new points: the time beyond the
+ * steady state's over the cells settled or listed): SETTLE_RENT and LIST_BUILD_RENT units. A
+ * scene that keeps changing drops or refreshes its lazy grid before the rent comes due. */
 #ifndef RENT_PER_CELL
-#define RENT_PER_CELL 2
+#define RENT_PER_CELL 5
+#endif
+#define SETTLE_RENT 11
+#define LIST_BUILD_RENT 9
+/* Queries a lazy grid's cell settled not sure leaves undecided (the walk) before its candidate
+ * list is made (htq_list_due): a list costs a few cell walks, so a cell that a tap or two reach
+ * does not pay for one, a cell a stream of points crowds does at once. */
+#ifndef LIST_RENT
+#define LIST_RENT 4
 #endif
 #define MAX_BOX_DEPTH 128
 #define SCAN_LIMIT 64
@@ -51,6 +63,64 @@
 #define UNION_MAX 1024
 /* A change whose reach covers more than 1/LAZY_DROP_SHARE of a started grid's cells drops it. */
 #define LAZY_DROP_SHARE 8
+
+/* ---- lifted regions, kept while the tree does not change ---- */
+
+/*
+ * Regions carried into the root's space (lift), kept while the tree does not change: for one
+ * pass over many cells (a refresh, a build of the lists), or by a lazy grid between the changes
+ * (its cells are listed one at a time, as single queries reach them). A node's lifted region is
+ * the same for every cell whose list names it, so each is lifted once, not once per cell.
+ */
+typedef struct lift_memo {
+    int32_t *slots;  /* the node of each entry in use */
+    uint32_t *stamp; /* an entry is in use when its stamp is `now` (memo_clear: now + 1) */
+    ht_box *boxes;   /* outer, inner per entry */
+    uint8_t *ok;     /* what lift returned */
+    uint32_t bits, used, now;
+} lift_memo;
+
+typedef struct scratch {
+    uint32_t *buf;
+    size_t cap, used;
+    lift_memo *memo; /* NULL: every lift computed */
+} scratch;
+
+/* A memo of 2^bits entries, all free; 0 (and no memo) without memory. */
+static int memo_make(lift_memo *m, uint32_t bits) {
+    size_t n = (size_t)1 << bits;
+    m->slots = malloc(n * sizeof *m->slots);
+    m->stamp = calloc(n, sizeof *m->stamp);
+    m->boxes = malloc(2 * n * sizeof *m->boxes);
+    m->ok = malloc(n);
+    m->bits = bits;
+    m->used = 0;
+    m->now = 1;
+    if (!m->slots || !m->stamp || !m->boxes || !m->ok) {
+        free(m->slots);
+        free(m->stamp);
+        free(m->boxes);
+        free(m->ok);
+        return 0;
+    }
+    return 1;
+}
+
+/* Every entry free again, in O(1) (a new stamp; the stamps are zeroed when it wraps). */
+static void memo_clear(lift_memo *m) {
+    m->used = 0;
+    if (++m->now == 0) {
+        memset(m->stamp, 0, ((size_t)1 << m->bits) * sizeof *m->stamp);
+        m->now = 1;
+    }
+}
+
+static void memo_free(lift_memo *m) {
+    free(m->slots);
+    free(m->stamp);
+    free(m->boxes);
+    free(m->ok);
+}
 
 /* ---- the palette: answers <-> 16-bit codes ---- */
 
@@ -74,12 +144,17 @@ static void lists_free(answer_grid *g) {
     g->entry_node = NULL;
     g->entry_hash = NULL;
     g->nlists = 0;
+    g->lists_append = 0;
+    g->items_cap = 0;
     g->nentries = g->entries_cap = g->entries_built = 0;
     g->hash_slots = g->hash_used = 0;
 }
 
 void htq_answers_free(answer_grid *g) {
     lists_free(g);
+    if (g->memo) memo_free(g->memo);
+    free(g->memo);
+    g->memo = NULL;
     free(g->codes);
     free(g->palette);
     free(g->hash);
@@ -109,7 +184,7 @@ size_t htq_answers_bytes(const answer_grid *g) {
     if (g->listbits)
         lists = sub_words((size_t)g->nx * (size_t)g->ny) * (sizeof *g->listbits + sizeof *g->listrank) +
                 ((size_t)g->nlists + 1) * sizeof *g->list_head +
-                ((size_t)list_start(g, g->nlists) + LIST_GROUP - 1) * sizeof *g->items +
+                (size_t)g->items_cap * sizeof *g->items +
                 (size_t)g->entries_cap * (sizeof *g->entries + sizeof *g->entry_node) +
                 (size_t)g->hash_slots * sizeof *g->entry_hash;
     return lists + (size_t)g->capacity * sizeof *g->codes + (size_t)g->palette_cap * sizeof *g->palette +
@@ -172,48 +247,6 @@ static uint16_t code_of(answer_grid *g, int32_t a) {
 }
 
 /* ---- unions of cell lists ---- */
-
-/*
- * Regions carried into the root's space (lift), kept for one pass over many cells (a refresh, a
- * build of the lists): the tree does not change during the pass, and a node's lifted region is
- * the same for every cell whose list names it, so each is lifted once, not once per cell.
- */
-typedef struct lift_memo {
-    int32_t *slots;  /* -1: empty */
-    ht_box *boxes;   /* outer, inner per entry */
-    uint8_t *ok;     /* what lift returned */
-    uint32_t bits, used;
-} lift_memo;
-
-typedef struct scratch {
-    uint32_t *buf;
-    size_t cap, used;
-    lift_memo *memo; /* NULL: every lift computed */
-} scratch;
-
-/* A memo of 2^bits entries; 0 (and no memo) without memory. */
-static int memo_make(lift_memo *m, uint32_t bits) {
-    size_t n = (size_t)1 << bits;
-    m->slots = malloc(n * sizeof *m->slots);
-    m->boxes = malloc(2 * n * sizeof *m->boxes);
-    m->ok = malloc(n);
-    m->bits = bits;
-    m->used = 0;
-    if (!m->slots || !m->boxes || !m->ok) {
-        free(m->slots);
-        free(m->boxes);
-        free(m->ok);
-        return 0;
-    }
-    for (size_t i = 0; i < n; i++) m->slots[i] = -1;
-    return 1;
-}
-
-static void memo_free(lift_memo *m) {
-    free(m->slots);
-    free(m->boxes);
-    free(m->ok);
-}
 
 static int by_u32(const void *a, const void *b) {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -486,8 +519,8 @@ static int lift_region(const ht_tree *t, int32_t root, int32_t c, ht_box *outer,
     if (m) {
         n = (uint32_t)1 << m->bits;
         i = ((uint32_t)c * 2654435761u) >> (32 - m->bits);
-        while (m->slots[i] >= 0 && m->slots[i] != c) i = (i + 1) & (n - 1);
-        if (m->slots[i] == c) {
+        while (m->stamp[i] == m->now && m->slots[i] != c) i = (i + 1) & (n - 1);
+        if (m->stamp[i] == m->now) {
             *outer = m->boxes[2 * i];
             *inner = m->boxes[2 * i + 1];
             return m->ok[i];
@@ -498,6 +531,7 @@ static int lift_region(const ht_tree *t, int32_t root, int32_t c, ht_box *outer,
     int ok = lift(t, root, c, outer, inner);
     if (m && m->used < n / 2) { /* half full at most: probes stay short */
         m->slots[i] = c;
+        m->stamp[i] = m->now;
         m->boxes[2 * i] = *outer;
         m->boxes[2 * i + 1] = *inner;
         m->ok[i] = (uint8_t)ok;
@@ -691,26 +725,46 @@ static int cell_list(const ht_tree *t, answer_grid *g, size_t c, uint32_t *out, 
     return n;
 }
 
-/* Gives every cell that is not sure (UNSURE, or a sub-grid) a list slot with its list (cells
- * whose list cannot be made get none). Out of memory, the grid has no lists (still exact). */
-static void build_lists(const ht_tree *t, answer_grid *g, scratch *s) {
+/* Empty lists for `g`: its default answer, a bitmap with no slot, an entry table holding only
+ * entry 0. 0 out of memory (then the grid has no lists: still exact). */
+static int lists_begin(const ht_tree *t, answer_grid *g) {
     lists_free(g);
     uint32_t root_flags = t->flags[g->root];
     g->list_default = (root_flags & K_ELIGIBLE) && !(root_flags & HT_FLAG_PASS_THROUGH)
                           ? make_handle(t, g->root) : HT_NULL_NODE;
-    size_t ncells = (size_t)g->nx * (size_t)g->ny, words = sub_words(ncells);
+    size_t words = sub_words((size_t)g->nx * (size_t)g->ny);
     g->listbits = calloc(words, sizeof *g->listbits);
     g->listrank = calloc(words, sizeof *g->listrank);
     g->entries = malloc(256 * sizeof *g->entries);
     g->entry_node = malloc(256 * sizeof *g->entry_node);
-    size_t cap = 0, used = 0, lcap = 0;
-    uint32_t tmp[LIST_MAX];
-    if (!g->listbits || !g->listrank || !g->entries || !g->entry_node) goto fail;
+    if (!g->listbits || !g->listrank || !g->entries || !g->entry_node) {
+        lists_free(g);
+        return 0;
+    }
     g->entries_cap = 256;
     g->entries[0] = (list_entry){{INFINITY, INFINITY, INFINITY, INFINITY}, {INFINITY, INFINITY, INFINITY, INFINITY},
                                  UNSURE, 0};
     g->entry_node[0] = -1;
     g->nentries = 1;
+    return 1;
+}
+
+/* The slots' ranks from the bitmap. */
+static void lists_rank(answer_grid *g) {
+    int32_t run = 0;
+    for (size_t w = 0; w < sub_words((size_t)g->nx * (size_t)g->ny); w++) {
+        g->listrank[w] = run;
+        run += popcount64(g->listbits[w]);
+    }
+}
+
+/* Gives every cell that is not sure (UNSURE, or a sub-grid) a list slot with its list (cells
+ * whose list cannot be made get none). Out of memory, the grid has no lists (still exact). */
+static void build_lists(const ht_tree *t, answer_grid *g, scratch *s) {
+    if (!lists_begin(t, g)) return;
+    size_t ncells = (size_t)g->nx * (size_t)g->ny;
+    size_t cap = 0, used = 0, lcap = 0;
+    uint32_t tmp[LIST_MAX];
     for (size_t c = 0; c < ncells; c++) {
         int32_t a = htq_cell(g, c);
         if (a != UNSURE && a != SUBGRID) continue;
@@ -742,28 +796,105 @@ static void build_lists(const ht_tree *t, answer_grid *g, scratch *s) {
     for (size_t j = used; j < used + LIST_GROUP - 1; j++) g->items[j] = 0;
     uint32_t *p = realloc(g->items, (used + LIST_GROUP - 1) * sizeof *p);
     if (p) g->items = p;
+    g->items_cap = (uint32_t)(p ? used + LIST_GROUP - 1 : cap);
     g->entries_built = g->nentries;
-    int32_t run = 0;
-    for (size_t w = 0; w < words; w++) {
-        g->listrank[w] = run;
-        run += popcount64(g->listbits[w]);
-    }
+    lists_rank(g);
     return;
 fail:
     lists_free(g);
 }
 
+/* A lazy grid's lists (htq_start_answers): a slot for every cell, each empty (LIST_NONE) until
+ * its cell is settled (relist, which appends it to the pool). Out of memory, none. */
+static void start_lists(const ht_tree *t, answer_grid *g) {
+    if (!lists_begin(t, g)) return;
+    size_t ncells = (size_t)g->nx * (size_t)g->ny;
+    g->list_head = malloc((ncells + 1) * sizeof *g->list_head);
+    g->items = malloc(LIST_APPEND_MIN * sizeof *g->items);
+    if (!g->list_head || !g->items || ncells >= (size_t)INT32_MAX) {
+        lists_free(g);
+        return;
+    }
+    for (size_t c = 0; c < ncells; c++) {
+        g->listbits[c >> 6] |= UINT64_C(1) << (c & 63);
+        g->list_head[c] = LIST_NONE;
+    }
+    g->list_head[ncells] = 0; /* the pool's end */
+    for (uint32_t j = 0; j < LIST_GROUP - 1; j++) g->items[j] = 0;
+    g->items_cap = LIST_APPEND_MIN;
+    g->nlists = (int32_t)ncells;
+    g->lists_append = 1;
+    g->entries_built = g->nentries;
+    lists_rank(g);
+}
+
+/* An appended pool's lists copied to a new pool of the same size, in slot order, without the
+ * items no list names any more (a list appended later may sit below an earlier slot's, so they
+ * are not moved in place). 0 when the new pool cannot be had (the old one is kept). */
+static int compact_lists(answer_grid *g) {
+    uint32_t *p = malloc((size_t)g->items_cap * sizeof *p);
+    if (!p) return 0;
+    uint32_t used = 0;
+    for (int32_t k = 0; k < g->nlists; k++) {
+        uint32_t n = list_len(g, k);
+        if (n > LIST_MAX) { /* no list (a LIST_LATER keeps its count) */
+            if (n == LIST_NONE) g->list_head[k] = LIST_NONE;
+            continue;
+        }
+        memcpy(p + used, g->items + list_start(g, k), (size_t)n * sizeof *p);
+        g->list_head[k] = used << 8 | n;
+        used += n;
+    }
+    g->list_head[g->nlists] = used << 8;
+    for (uint32_t j = used; j < used + LIST_GROUP - 1; j++) p[j] = 0;
+    free(g->items);
+    g->items = p;
+    return 1;
+}
+
+/* Room for `n` more items at the end of an appended pool (and the spares after them): the pool
+ * compacted when most of it is stale, else grown. 0 when it cannot be had. */
+static int append_room(answer_grid *g, uint32_t n) {
+    uint32_t end = list_start(g, g->nlists);
+    if ((size_t)end + n + LIST_GROUP - 1 <= g->items_cap) return 1;
+    uint32_t live = 0;
+    for (int32_t k = 0; k < g->nlists; k++)
+        if (list_len(g, k) <= LIST_MAX) live += list_len(g, k);
+    if (2 * (size_t)live + LIST_APPEND_MIN <= end && compact_lists(g)) {
+        end = list_start(g, g->nlists);
+        if ((size_t)end + n + LIST_GROUP - 1 <= g->items_cap) return 1;
+    }
+    size_t cap = 2 * (size_t)g->items_cap;
+    while (cap < (size_t)end + n + LIST_GROUP - 1) cap *= 2;
+    if (cap > LIST_ITEMS_MAX) return 0;
+    uint32_t *p = realloc(g->items, cap * sizeof *p);
+    if (!p) return 0;
+    g->items = p;
+    g->items_cap = (uint32_t)cap;
+    return 1;
+}
+
 /* Cell `c`, settled again: its list (if it has a slot) made anew, or LIST_NONE when the cell
- * needs none or its list no longer fits its room. */
+ * needs none or its list no longer fits: its room (lists built whole), or the pool (lists
+ * appended, which a list longer than the old one is). */
 static void relist(const ht_tree *t, answer_grid *g, size_t c, scratch *s) {
     int32_t k = list_slot(g, c);
     if (k < 0) return;
     int32_t a = htq_cell(g, c);
     uint32_t tmp[LIST_MAX];
     int n = a == UNSURE || a == SUBGRID ? cell_list(t, g, c, tmp, s) : -1;
-    uint32_t start = list_start(g, k);
-    if (n < 0 || (uint32_t)n > list_start(g, k + 1) - start) {
-        g->list_head[k] = start << 8 | LIST_NONE;
+    uint32_t start = list_start(g, k), old = list_len(g, k);
+    uint32_t room = g->lists_append ? (old > LIST_MAX ? 0 : old) : list_start(g, k + 1) - start;
+    if (n >= 0 && (uint32_t)n > room && g->lists_append && append_room(g, (uint32_t)n)) {
+        /* Appended: the old items stay until a compaction drops them. */
+        start = list_start(g, g->nlists);
+        room = (uint32_t)n;
+        g->list_head[g->nlists] = (start + room) << 8;
+        for (uint32_t j = start + room; j < start + room + LIST_GROUP - 1; j++) g->items[j] = 0;
+    }
+    if (n < 0 || (uint32_t)n > room) {
+        /* A room keeps its start (lists built whole); LIST_LATER's start was its count. */
+        g->list_head[k] = (g->lists_append && old > LIST_MAX ? 0 : start) << 8 | LIST_NONE;
         return;
     }
     memcpy(g->items + start, tmp, (size_t)n * sizeof *tmp);
@@ -870,7 +1001,7 @@ static void settle_cells(ht_tree *t, answer_grid *g, int32_t ix0, int32_t ix1, i
  * entry stands for a subtree it does not fold): a sub-grid would add memory, not answers. */
 static int list_decides(const answer_grid *g, size_t c) {
     int32_t k = list_slot(g, c);
-    if (k < 0 || list_len(g, k) == LIST_NONE) return 0;
+    if (k < 0 || list_len(g, k) > LIST_MAX) return 0;
     for (uint32_t j = 0; j < list_len(g, k); j++) {
         const list_entry *e = &g->entries[g->items[list_start(g, k) + j]];
         if (!(e->inner[0] <= -e->inner[2])) return 0;
@@ -1083,6 +1214,7 @@ ht_status htq_start_answers(ht_tree *t, int32_t root) {
     note_unknown(g, 0, g->nx - 1, 0, g->ny - 1);
     g->lazy = 1;
     g->subs_pending = 1;
+    start_lists(t, g);
     g->rent = 0;
     g->rent_due = (uint64_t)grid_cells(t, CELLS_PER_NODE) * RENT_PER_CELL;
     return HT_OK;
@@ -1095,6 +1227,40 @@ int32_t htq_promote(ht_tree *t, double x, double y) {
     if (htq_build_answers(t, root) != HT_OK || g->root != root) return UNSURE;
     htq_answers_announce(t, 0, 1); /* and its sub-grids: what ht_tree_prepare_points builds */
     return htq_answer_at(t, x, y); /* the grid is full now: no rent */
+}
+
+/* A lazy grid's lists started over when most of its entry table is stale (the nodes in it
+ * changed many times): every cell that is not sure is settled again, with its list, where
+ * points land. */
+static void restart_lists(const ht_tree *t, answer_grid *g) {
+    start_lists(t, g);
+    size_t ncells = (size_t)g->nx * (size_t)g->ny;
+    for (size_t c = 0; c < ncells; c++)
+        if (htq_cell(g, c) == UNSURE || htq_cell(g, c) == SUBGRID) g->codes[c] = CODE_UNKNOWN;
+    note_unknown(g, 0, g->nx - 1, 0, g->ny - 1);
+}
+
+/* Entries of the memo that single queries keep between the lists they make (2^bits): enough
+ * for the nodes of an app's screen, a bound on its memory (128 KiB) for bigger trees. */
+#define SETTLE_MEMO_BITS 11
+
+/* The memo of the lists single queries make: made at the first, kept while nothing changes (no
+ * change since the last list that may move a node's reach: q->reach_changes). NULL without
+ * memory (every lift computed). */
+static lift_memo *settle_memo(const ht_tree *t, answer_grid *g) {
+    if (!g->memo) {
+        lift_memo *m = malloc(sizeof *m);
+        if (!m || !memo_make(m, SETTLE_MEMO_BITS)) {
+            free(m);
+            return NULL;
+        }
+        g->memo = m;
+    } else if (g->memo_changes != t->hq.reach_changes || g->memo_root != g->root) {
+        memo_clear(g->memo); /* regions lifted before a change, or into another root's space */
+    }
+    g->memo_changes = t->hq.reach_changes;
+    g->memo_root = g->root;
+    return g->memo;
 }
 
 int32_t htq_settle_at(ht_tree *t, double x, double y) {
@@ -1113,8 +1279,37 @@ int32_t htq_settle_at(ht_tree *t, double x, double y) {
     scratch s = {g->scratch, UNION_CAP, 0, NULL};
     int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);
     g->codes[c] = settle_cell(t, g, c, cell_answer(t, g, ix, iy, &s), 1, &s);
-    relist(t, g, c, &s);
+    if (g->lazy) g->rent += SETTLE_RENT - 1; /* the query paid 1 */
+    if (g->lists_append) {
+        /* A lazy grid's list waits until the cell's undecided queries pay for it. */
+        int32_t a = htq_cell(g, c);
+        g->list_head[list_slot(g, c)] = a == UNSURE || a == SUBGRID ? LIST_LATER : LIST_NONE;
+    } else {
+        relist(t, g, c, &s);
+    }
     return cell_lookup(g, x, y);
+}
+
+int32_t htq_list_due(ht_tree *t, double x, double y) {
+    answer_grid *g = &t->hq.answers;
+    if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
+    size_t c = grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny);
+    int32_t k = list_slot(g, c);
+    if (k < 0 || list_len(g, k) != LIST_LATER) return UNSURE;
+    uint32_t due = list_start(g, k) + 1;
+    if (due < LIST_RENT) {
+        g->list_head[k] = due << 8 | LIST_LATER;
+        return UNSURE;
+    }
+    if (!g->scratch && !(g->scratch = malloc(UNION_CAP * sizeof *g->scratch))) return UNSURE;
+    if (g->nentries > 2 * g->hash_used + LIST_APPEND_MIN) {
+        restart_lists(t, g); /* this cell too is settled again */
+        return UNSURE;
+    }
+    scratch s = {g->scratch, UNION_CAP, 0, settle_memo(t, g)};
+    relist(t, g, c, &s);
+    if (g->lazy) g->rent += LIST_BUILD_RENT;
+    return list_lookup(g, x, y);
 }
 
 /* Announced bulk points per cell of the grid before the bulk path builds the sub-grids. They

@@ -276,14 +276,18 @@ static ht_status validate_lists(const ht_tree *t, const answer_grid *g) {
         if (g->listrank[w] != run) return HT_E_CORRUPT;
         for (uint64_t v = g->listbits[w]; v; v &= v - 1) run++;
     }
-    if (run != g->nlists || list_start(g, 0) != 0 || g->nentries < 1 || g->nentries > g->entries_cap)
+    uint32_t end = list_start(g, g->nlists);
+    if (run != g->nlists || (!g->lists_append && list_start(g, 0) != 0) || g->nentries < 1 ||
+        g->nentries > g->entries_cap || (size_t)end + LIST_GROUP - 1 > g->items_cap)
         return HT_E_CORRUPT;
     for (int32_t k = 0; k < g->nlists; k++) {
-        uint32_t room = list_start(g, k + 1) - list_start(g, k);
-        if (list_start(g, k + 1) < list_start(g, k) || (list_len(g, k) != LIST_NONE && list_len(g, k) > room))
+        /* Lists built whole keep to their rooms; appended ones to the pool. */
+        uint32_t start = list_start(g, k), len = list_len(g, k);
+        uint32_t room = g->lists_append ? end - (start < end ? start : end) : list_start(g, k + 1) - start;
+        if ((!g->lists_append && list_start(g, k + 1) < start) || (len <= LIST_MAX && len > room))
             return HT_E_CORRUPT;
     }
-    for (uint32_t j = 0; j < list_start(g, g->nlists) + LIST_GROUP - 1; j++)
+    for (uint32_t j = 0; j < end + LIST_GROUP - 1; j++)
         if (g->items[j] >= g->nentries) return HT_E_CORRUPT;
     /* The hash names each node's latest entry, and that entry is the node's. */
     uint32_t named = 0;
@@ -300,7 +304,7 @@ static ht_status validate_lists(const ht_tree *t, const answer_grid *g) {
     double xs[3 * (3 + 4 * VALIDATE_ENTRIES)], ys[3 * (3 + 4 * VALIDATE_ENTRIES)];
     for (size_t c = 0; c < ncells; c++) {
         int32_t k = list_slot(g, c);
-        if (k < 0 || k % stride != 0 || list_len(g, k) == LIST_NONE) continue;
+        if (k < 0 || k % stride != 0 || list_len(g, k) > LIST_MAX) continue;
         int32_t a = htq_cell(g, c);
         if (a != UNSURE && a != SUBGRID) continue; /* UNKNOWN: not read until settled again */
         int32_t ix = (int32_t)(c % (size_t)g->nx), iy = (int32_t)(c / (size_t)g->nx);

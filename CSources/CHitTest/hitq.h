@@ -151,9 +151,20 @@ typedef struct block {
  * new reach of the node, so no point of it is inside either entry's `inner`, and skipping or
  * walking it is exact); when the table has grown to twice its size at the last build, the
  * lists are built anew.
+ *
+ * A lazy grid (htq_start_answers) has lists too: every cell has a slot from the start, empty
+ * (LIST_NONE) until its cell is settled (htq_settle_at); a cell settled not sure gets its list
+ * once LIST_RENT of its queries have been left undecided (LIST_LATER meanwhile: htq_list_due),
+ * and a list made anew that is longer than the cell's last one is appended to the pool instead
+ * of kept in a room (`lists_append`; list_start(nlists) is the pool's end). The pool is compacted
+ * when most of it is stale, and the lists start over (the cells not sure settled again) when
+ * most of the entry table is.
  */
 #define LIST_MAX 16
 #define LIST_NONE 255 /* list_len of a slot whose list did not fit: the walk decides */
+/* list_len of a lazy grid's cell whose list is not made yet (its start counts the queries the
+ * cell has left undecided since: htq_list_due); the walk decides meanwhile. */
+#define LIST_LATER 254
 #define LIST_GROUP 8 /* entries tested together; the index pool has LIST_GROUP - 1 spare zeros */
 /* A box of an entry: x0, y0, -x1, -y1 (the upper corner negated, so that one compare of the
  * point and one of its negation test all four sides). */
@@ -201,13 +212,22 @@ typedef struct answer_grid {
      * that settled a cell) since it started, and how many pay for the full grid (htq_promote). */
     uint64_t rent, rent_due;
     uint32_t *scratch; /* box_candidates' unions when a single query settles a cell */
+    /* The lifted regions (answers.c, lift_memo) of the cells single queries settle, kept while
+     * htq_state.reach_changes is memo_changes and the grid's root memo_root. */
+    struct lift_memo *memo;
+    uint64_t memo_changes;
+    int32_t memo_root;
     /* Candidate lists (above): slot k of a cell is its rank among the set bits of listbits;
      * its entries are entries[items[list_start(k) + j]] for j < list_len(k), room up to
      * list_start(k + 1). */
     uint64_t *listbits;
     int32_t *listrank;
     uint32_t *list_head;  /* nlists + 1: start << 8 | length (or LIST_NONE), one load */
-    uint32_t *items;      /* list_start(nlists) + LIST_GROUP - 1 (spares: entry 0) */
+    uint32_t *items;      /* list_start(nlists) + LIST_GROUP - 1 (spares: entry 0), items_cap */
+    uint32_t items_cap;
+    /* The lists of a lazy grid: every cell has a slot, and a list made anew that is longer than
+     * the old one is appended to the pool (list_start(nlists) is its end), not kept in a room. */
+    int lists_append;
     int32_t nlists;
     list_entry *entries;  /* entry 0 never matches */
     int32_t *entry_node;  /* per entry, its node (slot); -1 for entry 0 */
@@ -260,6 +280,7 @@ typedef struct htq_state {
     htq_batch batch;
     int32_t hooked; /* hit tests with hooks in progress: no mutation, no rebuild of derived data */
     uint32_t calm;  /* single queries (ht_tree_hit_test_caching) since the grid was last made or dropped */
+    uint64_t reach_changes; /* changes that may move a node's reach (FX_REACH), since the tree was made */
     uint64_t builds; /* blocks built by ht_tree_prepare since the tree was made (tests read it) */
     uint64_t patches; /* of those, patched in place after one child moved (index.c; tests read it) */
 } htq_state;
@@ -336,6 +357,9 @@ int32_t htq_promote(ht_tree *t, double x, double y);
  * point only marks it seen, and a cell without scratch memory stays as it is). The derived
  * blocks are prepared. (htq_answer_at, internal.h, is the query.) */
 int32_t htq_settle_at(ht_tree *t, double x, double y);
+/* A query a lazy grid's cell left undecided, at (x, y): counted against the cell's list rent
+ * (LIST_LATER), and the list made when it is due; the list's answer then, else UNSURE. */
+int32_t htq_list_due(ht_tree *t, double x, double y);
 /* What a single query that may write learns without a usable grid for `root` (see
  * htq_learned_answer, internal.h): UNSURE, or the answer of a grid it starts once enough
  * queries came since the last was dropped. The tree is prepared. */
@@ -431,6 +455,12 @@ static inline int32_t list_slot(const answer_grid *g, size_t c) {
 }
 
 #define LIST_ITEMS_MAX (UINT32_C(1) << 24) /* the start of a list fits list_head's 24 bits */
+/* An appended pool's first size, and how many stale items or entries it may keep beyond as
+ * many as are in use (a check builds the core with a small one, to reach its compaction and
+ * its start over often). */
+#ifndef LIST_APPEND_MIN
+#define LIST_APPEND_MIN 1024
+#endif
 static inline uint32_t list_start(const answer_grid *g, int32_t k) { return g->list_head[k] >> 8; }
 static inline uint32_t list_len(const answer_grid *g, int32_t k) { return g->list_head[k] & 255u; }
 
@@ -444,7 +474,7 @@ HT_HOT int in_entry_box(const double *b, double x, double y) {
  * whose outer box holds the point decides. */
 HT_HOT int32_t list_answer(const answer_grid *g, int32_t k, double x, double y) {
     uint32_t head = g->list_head[k], n = head & 255u;
-    if (n == LIST_NONE) return UNSURE;
+    if (n > LIST_MAX) return UNSURE; /* LIST_NONE, LIST_LATER */
     const uint32_t *ix = g->items + (head >> 8);
     const list_entry *e = g->entries;
     uint32_t mask = 0;

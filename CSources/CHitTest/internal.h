@@ -123,6 +123,7 @@ static inline int32_t htq_moved_child(int32_t s, uint32_t fx) { return (fx & FX_
 /* Before a change of `fx` to `s`: its old reach (hitq.c; nothing to do without an answer grid
  * or pending edges), the old parent's block for a link change. */
 static inline void htq_before(ht_tree *t, int32_t s, uint32_t fx) {
+    if (fx & FX_REACH) t->hq.reach_changes++; /* a node freed has no htq_after */
     if ((fx & FX_REACH) && (t->hq.edges || t->hq.answers.root >= 0)) htq_reach_before(t, s, fx);
     /* A change that does not depend on the flags (a link change) leaves the parent's block. */
     if ((fx & FX_PARENT_BLOCK) && !(fx & FX_IF_FLAGS_CHANGED))
@@ -196,7 +197,9 @@ static inline int32_t htq_answer_at(ht_tree *t, double x, double y) {
     if (a >= HT_NULL_NODE) return a;
     if (g->lazy && ++g->rent >= g->rent_due) return htq_promote(t, x, y);
     if (a == UNKNOWN && (a = htq_settle_at(t, x, y)) == UNKNOWN) return UNSURE;
-    return a == UNSURE ? list_lookup(g, x, y) : a;
+    if (a != UNSURE) return a;
+    a = list_lookup(g, x, y);
+    return a == UNSURE && g->lists_append ? htq_list_due(t, x, y) : a;
 }
 
 /* What a single query that may write (ht_tree_hit_test_caching) learns from the grid of `root`:

@@ -17,14 +17,17 @@
  * and a refresh of the grid (the bulk path's, which leaves sub-grids pending, then a whole
  * one). One point in 64 is traced too (ht_tree_hit_test_trace): its trail must end with the
  * walk's answer.
- *   answers_check [scenes]    exit 0: every answer agrees; 1: a difference (printed)
+ *   answers_check [scenes [churn steps]]    exit 0: every answer agrees; 1: a difference (printed)
  * Every scene is also checked by ht_tree_validate, which proves each compact test record's
  * thresholds (the walk without the grid uses them too, so no comparison with it can).
  * The candidate lists of UNSURE cells (hitq.h) answer most of the points near edges here,
- * through the bulk and the single call.
+ * through the bulk and the single call. Before any bulk query, the single queries' lazy grid
+ * and its appended lists: a churn of views moved, hidden and shown again with taps on them
+ * (churn_lazy), then every point through the caching single call.
  * Planted bugs (scripts/plants/sub-off-by-one, union-missing, zero-margin, tile-short,
- * subgrid-stale, domain-cut, lookup-round, sub-code, threshold-ulp, list-margin and list-cut.patch, applied
- * to a copy of the core's sources) must make it exit 1.
+ * subgrid-stale, domain-cut, lookup-round, sub-code, threshold-ulp, list-margin, list-cut and memo-stale.patch, applied
+ * to a copy of the core's sources) must make it exit 1; so must list-compact.patch, built with
+ * a small pool for the lazy grids' lists (-DLIST_APPEND_MIN=8) and run with a long churn.
  */
 #include <hittest.h>
 
@@ -238,6 +241,94 @@ static long compare(scene *s, int n, const char *what, int deferred) {
     return bad;
 }
 
+/* Single queries that may write (ht_tree_hit_test_caching), as a tree that is never prepared
+ * gets them: they start a lazy grid and settle its cells where points land (a cell at its second
+ * point), each with its candidate list; every answer, and the plain single call's on the lazy
+ * grid, against the plain walk, in `rounds` rounds over the points. Returns the differences. */
+static long compare_lazy(scene *s, int n, const char *what, int rounds) {
+    uint64_t tests = 0;
+    ht_status st = ht_tree_hit_test_points_counted(s->t, s->root, xy, (size_t)n, 0, plain, &tests);
+    if (st != HT_OK) return fail("plain walk", st);
+    long bad = 0;
+    for (int r = 0; r < rounds; r++) {
+        for (int i = 0; i < n; i++) {
+            ht_node cached, one;
+            if ((st = ht_tree_hit_test_caching(s->t, s->root, xy[2 * i], xy[2 * i + 1], &cached)) != HT_OK)
+                return fail("caching single", st);
+            if ((st = ht_tree_hit_test(s->t, s->root, xy[2 * i], xy[2 * i + 1], NULL, &one)) != HT_OK)
+                return fail("single", st);
+            if (cached != plain[i] || one != plain[i]) {
+                if (bad < 5)
+                    fprintf(stderr, "answers_check: %s, round %d: point (%.17g, %.17g): caching %d, single %d, walk %d\n",
+                            what, r, xy[2 * i], xy[2 * i + 1], (int)cached, (int)one, (int)plain[i]);
+                bad++;
+            }
+        }
+        if ((st = ht_tree_validate(s->t)) != HT_OK) return fail("validate (lazy grid)", st);
+    }
+    return bad;
+}
+
+/* Taps at the corners and centre of `v`'s region and beside them, each TAPS times through
+ * ht_tree_hit_test_caching (a cell is settled at its second point, and gets its list once its
+ * undecided points pay for it), against the plain walk. Returns the differences. */
+#define TAPS 4
+static long tap_around(scene *s, ht_node v, const char *what, int step) {
+    ht_node_record r;
+    if (ht_node_get_record(s->t, v, &r) != HT_OK) return 0;
+    static const double fx[3] = {0, 0.5, 1}, gap[3] = {0, 1e-9, -1e-9};
+    long bad = 0;
+    for (int i = 0; i < 9; i++) {
+        double px, py;
+        double lx = r.bounds_x + fx[i % 3] * r.bounds_w, ly = r.bounds_y + fx[i / 3] * r.bounds_h;
+        if (ht_tree_convert_point(s->t, v, s->root, lx, ly, &px, &py) != HT_OK) continue;
+        px += gap[below(3)];
+        py += gap[below(3)];
+        ht_node walked;
+        uint64_t tests = 0;
+        const double p[2] = {px, py};
+        ht_status st = ht_tree_hit_test_points_counted(s->t, s->root, p, 1, 0, &walked, &tests);
+        if (st != HT_OK) return fail("tap", st);
+        for (int k = 0; k < TAPS; k++) {
+            ht_node cached;
+            if ((st = ht_tree_hit_test_caching(s->t, s->root, px, py, &cached)) != HT_OK) return fail("tap", st);
+            if (cached != walked) {
+                if (bad < 5)
+                    fprintf(stderr, "answers_check: %s, step %d: point (%.17g, %.17g), tap %d: caching %d, walk %d\n",
+                            what, step, px, py, k, (int)cached, (int)walked);
+                bad++;
+            }
+        }
+    }
+    return bad;
+}
+
+/* A simulator's loop on the lazy grid: a view moved to a random place, then taps where it was
+ * and where it is (tap_around); or a view hidden and shown again, with taps on it each time.
+ * `steps` rounds, enough that cells are listed again with longer lists (appended to the pool:
+ * a view shown again lengthens its cells' lists without a new entry, so the pool is compacted)
+ * and that the entry table starts over (every move gives the view a new entry). Returns the
+ * differences. */
+static long churn_lazy(scene *s, int steps, const char *what) {
+    long bad = 0;
+    for (int step = 0; step < steps; step++) {
+        ht_node v = s->nodes[1 + below(s->count - 1)];
+        bad += tap_around(s, v, what, step);
+        uint32_t flags = 0;
+        int blink = step % 2 && ht_node_flags(s->t, v, &flags) == HT_OK;
+        for (int k = 0; k < (blink ? 2 : 1); k++) {
+            if (blink) ht_node_set_flags(s->t, v, flags ^ (k == 0 ? HT_FLAG_HIDDEN : 0));
+            else ht_node_set_center(s->t, v, q64(unit() * 390), q64(unit() * 844));
+            ht_status st = ht_tree_prepare(s->t);
+            if (st != HT_OK) return fail("prepare", st);
+            bad += tap_around(s, v, what, step);
+        }
+    }
+    ht_status st = ht_tree_validate(s->t);
+    if (st != HT_OK) return fail("validate (lazy grid, churned)", st);
+    return bad;
+}
+
 /* The answer grid's cells along x, as answers.c sizes them (CELLS_PER_NODE cells per node),
  * checked against its stats: 0 when they disagree (the check then fails: keep them in step). */
 static int grid_columns(scene *s) {
@@ -287,6 +378,7 @@ static int align_to_grid(scene *s, int first) {
 
 int main(int argc, char **argv) {
     int scenes = argc > 1 ? atoi(argv[1]) : 12;
+    int churn = argc > 2 ? atoi(argv[2]) : 3000; /* steps of churn_lazy per scene */
     long bad = 0, points = 0;
     for (int k = 0; k < scenes; k++) {
         rng_state = 0xA5C3u + (unsigned long long)k * 104729u;
@@ -303,6 +395,10 @@ int main(int argc, char **argv) {
         ht_status st = ht_tree_prepare(s.t);
         if (st != HT_OK) return fail("prepare", st);
         int n = make_points(&s);
+        /* Before any bulk query: the single queries' lazy grid and its lists. */
+        bad += churn_lazy(&s, churn, dense ? "dense scene, lazy grid churned" : "random tree, lazy grid churned");
+        bad += compare_lazy(&s, n, dense ? "dense scene, lazy grid" : "random tree, lazy grid", 1);
+        points += (long)n;
         /* A fresh grid as a first bulk query prepares it (sub-grids deferred: too few points),
          * then the same grid with its sub-grids built late. */
         bad += compare(&s, n, dense ? "dense scene, sub-grids deferred" : "random tree, sub-grids deferred",
