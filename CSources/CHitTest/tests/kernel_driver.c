@@ -22,6 +22,11 @@
  *           2,000 points reach (each in turn) moved by 1 pt, then one bulk call of the POINTS
  *           (prepared for them, as the Swift bulk call is), beside the same call with nothing changed. Under callgrind,
  *           `--toggle-collect=ht_tree_prepare_points_for` counts what the change costs.
+ *   lazy    ht_tree_hit_test_caching on a tree never prepared for points (what the Swift single
+ *           call does without prepareHitTesting()): its first 4,096 points, 100,000 new ones,
+ *           then REPS rounds over the first min(POINTS, 200,000) points (hittest-bench's "no
+ *           prepare" figures), each round's ns per query, and after it the share of those
+ *           points the grid's cells, its candidate lists and the walk decide.
  * Prints ns per point (thread CPU time, median of REPS, default 5).
  * WALKED: a file of the points the grid's cells leave (to the candidate lists, then the walk;
  * hittest-bench's walked points) and their node count in the walk without the grid: read
@@ -164,6 +169,52 @@ static int par(const job *j, int reps) {
     return 0;
 }
 
+/* Uniform points over the root's bounds (r), from `seed`. */
+static void uniform(const ht_node_record *r, double *xy, size_t n, uint64_t seed) {
+    for (size_t i = 0; i < n; i++) {
+        xy[2 * i] = r->bounds_x + rng_unit(&seed) * r->bounds_w;
+        xy[2 * i + 1] = r->bounds_y + rng_unit(&seed) * r->bounds_h;
+    }
+}
+
+/* The lazy mode (above): the single queries' grid as it starts, fills and is replaced. */
+static int lazy(ht_tree *t, ht_node root, const ht_node_record *r, size_t n, int reps) {
+    enum { WARM = 4096, NEW = 100000, ROUND = 200000 };
+    n = n < ROUND ? n : ROUND;
+    n = n < WARM ? WARM : n;
+    double *xy = malloc(n * 2 * sizeof *xy), *fresh = malloc(NEW * 2 * sizeof *fresh);
+    if (!xy || !fresh) return 1;
+    uniform(r, xy, n, 7);
+    uniform(r, fresh, NEW, 8);
+    ht_node h;
+    uint64_t sink = 0;
+    double t0 = now();
+    for (size_t i = 0; i < WARM; i++) sink += ht_tree_hit_test_caching(t, root, xy[2 * i], xy[2 * i + 1], &h) == HT_OK && h >= 0;
+    double t1 = now();
+    for (size_t i = 0; i < NEW; i++) sink += ht_tree_hit_test_caching(t, root, fresh[2 * i], fresh[2 * i + 1], &h) == HT_OK && h >= 0;
+    double t2 = now();
+    printf("lazy: first %d queries %.1f ns each, then %d new points %.1f ns\n", WARM, (t1 - t0) / WARM * 1e9, NEW,
+           (t2 - t1) / NEW * 1e9);
+    for (int k = 0; k < reps; k++) {
+        double s = now();
+        for (size_t i = 0; i < n; i++) sink += ht_tree_hit_test_caching(t, root, xy[2 * i], xy[2 * i + 1], &h) == HT_OK && h >= 0;
+        double dt = now() - s;
+        size_t cells = 0, by[3] = {0, 0, 0};
+        if (ht_tree_answer_grid_stats(t, root, NULL, &cells, NULL) != HT_OK) return 1;
+        for (size_t i = 0; i < n; i++) {
+            int d;
+            if (ht_tree_answer_grid_decision(t, root, xy[2 * i], xy[2 * i + 1], &d) != HT_OK) return 1;
+            by[d]++;
+        }
+        printf("round %d: %.1f ns per query; then %zu cells, decided by a cell %.1f%%, a list %.1f%%, the walk %.1f%%\n",
+               k, dt / (double)n * 1e9, cells, 100.0 * (double)by[HT_GRID_CELL] / (double)n,
+               100.0 * (double)by[HT_GRID_LIST] / (double)n, 100.0 * (double)by[HT_GRID_WALK] / (double)n);
+    }
+    free(xy);
+    free(fresh);
+    return sink == UINT64_MAX; /* keeps the queries */
+}
+
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -171,7 +222,7 @@ static int cmp_double(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
     if (argc < 4) {
-        fprintf(stderr, "usage: %s FILE.htsnap ROOT bulk|walk|walkg|single|share|par|change [POINTS] [REPS] [WALKED]\n", argv[0]);
+        fprintf(stderr, "usage: %s FILE.htsnap ROOT bulk|walk|walkg|single|share|par|change|lazy [POINTS] [REPS] [WALKED]\n", argv[0]);
         return 2;
     }
     size_t n = argc > 4 ? (size_t)strtoull(argv[4], NULL, 10) : 1000000;
@@ -185,19 +236,19 @@ int main(int argc, char **argv) {
         return 1;
     }
     ht_node_record r;
-    if (ht_node_get_record(t, root, &r) != HT_OK || ht_tree_prepare(t) != HT_OK ||
-        ht_tree_prepare_points(t, root) != HT_OK) {
+    if (ht_node_get_record(t, root, &r) != HT_OK || ht_tree_prepare(t) != HT_OK) {
+        fprintf(stderr, "bad root or prepare failed\n");
+        return 1;
+    }
+    if (strcmp(argv[3], "lazy") == 0) return lazy(t, root, &r, n, reps);
+    if (ht_tree_prepare_points(t, root) != HT_OK) {
         fprintf(stderr, "bad root or prepare failed\n");
         return 1;
     }
     double *xy = malloc(n * 2 * sizeof *xy), *walk_xy = malloc(n * 2 * sizeof *walk_xy);
     ht_node *out = malloc(n * sizeof *out);
     if (!xy || !walk_xy || !out) return 1;
-    uint64_t seed = 7;
-    for (size_t i = 0; i < n; i++) {
-        xy[2 * i] = r.bounds_x + rng_unit(&seed) * r.bounds_w;
-        xy[2 * i + 1] = r.bounds_y + rng_unit(&seed) * r.bounds_h;
-    }
+    uniform(&r, xy, n, 7);
     /* The points the grid's cells leave (to the candidate lists, then the walk). */
     size_t nw = 0;
     uint64_t walked_tests = 0;
