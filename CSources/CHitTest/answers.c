@@ -131,6 +131,7 @@ static inline uint32_t answer_hash(int32_t a, int32_t cap) {
 static void lists_free(answer_grid *g) {
     free(g->listbits);
     free(g->listrank);
+    free(g->cell_slot);
     free(g->list_head);
     free(g->items);
     free(g->entries);
@@ -138,12 +139,13 @@ static void lists_free(answer_grid *g) {
     free(g->entry_hash);
     g->listbits = NULL;
     g->listrank = NULL;
+    g->cell_slot = NULL;
     g->list_head = NULL;
     g->items = NULL;
     g->entries = NULL;
     g->entry_node = NULL;
     g->entry_hash = NULL;
-    g->nlists = 0;
+    g->nlists = g->list_cap = 0;
     g->lists_append = 0;
     g->items_cap = 0;
     g->nentries = g->entries_cap = g->entries_built = 0;
@@ -181,13 +183,19 @@ static size_t sub_words(size_t cells) { return (cells + 63) / 64; }
 size_t htq_answers_bytes(const answer_grid *g) {
     size_t words = g->subbits ? sub_words((size_t)g->capacity) : 0;
     size_t lists = 0;
-    if (g->listbits)
-        lists = sub_words((size_t)g->nx * (size_t)g->ny) * (sizeof *g->listbits + sizeof *g->listrank) +
-                ((size_t)g->nlists + 1) * sizeof *g->list_head +
+    if (g->list_head)
+        lists = (g->listbits ? sub_words((size_t)g->nx * (size_t)g->ny) * (sizeof *g->listbits + sizeof *g->listrank)
+                             : (size_t)g->nx * (size_t)g->ny * sizeof *g->cell_slot) +
+                ((size_t)(g->list_cap ? g->list_cap : g->nlists + 1)) * sizeof *g->list_head +
                 (size_t)g->items_cap * sizeof *g->items +
                 (size_t)g->entries_cap * (sizeof *g->entries + sizeof *g->entry_node) +
                 (size_t)g->hash_slots * sizeof *g->entry_hash;
-    return lists + (size_t)g->capacity * sizeof *g->codes + (size_t)g->palette_cap * sizeof *g->palette +
+    /* The single queries' scratch and memo, kept between their calls. */
+    size_t kept = (g->scratch ? UNION_CAP * sizeof *g->scratch : 0) +
+                  (g->memo ? ((size_t)1 << g->memo->bits) * (sizeof *g->memo->slots + sizeof *g->memo->stamp +
+                                                             2 * sizeof *g->memo->boxes + sizeof *g->memo->ok)
+                           : 0);
+    return kept + lists + (size_t)g->capacity * sizeof *g->codes + (size_t)g->palette_cap * sizeof *g->palette +
            (size_t)g->hash_cap * sizeof *g->hash + words * (sizeof *g->subbits + sizeof *g->subrank) +
            (size_t)g->nsub * SUB_CELLS * sizeof *g->sub;
 }
@@ -725,19 +733,24 @@ static int cell_list(const ht_tree *t, answer_grid *g, size_t c, uint32_t *out, 
     return n;
 }
 
-/* Empty lists for `g`: its default answer, a bitmap with no slot, an entry table holding only
- * entry 0. 0 out of memory (then the grid has no lists: still exact). */
-static int lists_begin(const ht_tree *t, answer_grid *g) {
+/* Empty lists for `g`: its default answer, no slot (a bitmap, or for appended lists a slot
+ * number per cell), an entry table holding only entry 0. 0 out of memory (then the grid has no
+ * lists: still exact). */
+static int lists_begin(const ht_tree *t, answer_grid *g, int appended) {
     lists_free(g);
     uint32_t root_flags = t->flags[g->root];
     g->list_default = (root_flags & K_ELIGIBLE) && !(root_flags & HT_FLAG_PASS_THROUGH)
                           ? make_handle(t, g->root) : HT_NULL_NODE;
-    size_t words = sub_words((size_t)g->nx * (size_t)g->ny);
-    g->listbits = calloc(words, sizeof *g->listbits);
-    g->listrank = calloc(words, sizeof *g->listrank);
+    size_t ncells = (size_t)g->nx * (size_t)g->ny, words = sub_words(ncells);
+    if (appended) {
+        g->cell_slot = calloc(ncells, sizeof *g->cell_slot);
+    } else {
+        g->listbits = calloc(words, sizeof *g->listbits);
+        g->listrank = calloc(words, sizeof *g->listrank);
+    }
     g->entries = malloc(256 * sizeof *g->entries);
     g->entry_node = malloc(256 * sizeof *g->entry_node);
-    if (!g->listbits || !g->listrank || !g->entries || !g->entry_node) {
+    if (!(appended ? g->cell_slot != NULL : g->listbits && g->listrank) || !g->entries || !g->entry_node) {
         lists_free(g);
         return 0;
     }
@@ -761,7 +774,7 @@ static void lists_rank(answer_grid *g) {
 /* Gives every cell that is not sure (UNSURE, or a sub-grid) a list slot with its list (cells
  * whose list cannot be made get none). Out of memory, the grid has no lists (still exact). */
 static void build_lists(const ht_tree *t, answer_grid *g, scratch *s) {
-    if (!lists_begin(t, g)) return;
+    if (!lists_begin(t, g, 0)) return;
     size_t ncells = (size_t)g->nx * (size_t)g->ny;
     size_t cap = 0, used = 0, lcap = 0;
     uint32_t tmp[LIST_MAX];
@@ -804,28 +817,42 @@ fail:
     lists_free(g);
 }
 
-/* A lazy grid's lists (htq_start_answers): a slot for every cell, each empty (LIST_NONE) until
- * its cell is settled (relist, which appends it to the pool). Out of memory, none. */
+/* A lazy grid's lists (htq_start_answers): none yet; a cell settled not sure gets a slot
+ * (lazy_slot), and its list is appended to the pool when made (relist). Out of memory, none. */
 static void start_lists(const ht_tree *t, answer_grid *g) {
-    if (!lists_begin(t, g)) return;
-    size_t ncells = (size_t)g->nx * (size_t)g->ny;
-    g->list_head = malloc((ncells + 1) * sizeof *g->list_head);
+    if (!lists_begin(t, g, 1)) return;
+    g->list_head = malloc(256 * sizeof *g->list_head);
     g->items = malloc(LIST_APPEND_MIN * sizeof *g->items);
-    if (!g->list_head || !g->items || ncells >= (size_t)INT32_MAX) {
+    if (!g->list_head || !g->items) {
         lists_free(g);
         return;
     }
-    for (size_t c = 0; c < ncells; c++) {
-        g->listbits[c >> 6] |= UINT64_C(1) << (c & 63);
-        g->list_head[c] = LIST_NONE;
-    }
-    g->list_head[ncells] = 0; /* the pool's end */
+    g->list_cap = 256;
+    g->list_head[0] = 0; /* the pool's end */
     for (uint32_t j = 0; j < LIST_GROUP - 1; j++) g->items[j] = 0;
     g->items_cap = LIST_APPEND_MIN;
-    g->nlists = (int32_t)ncells;
+    g->nlists = 0;
     g->lists_append = 1;
     g->entries_built = g->nentries;
-    lists_rank(g);
+}
+
+/* The slot of cell `c` of a lazy grid, given one when it has none (slots are never taken back
+ * until the lists start over); -1 when there is no room (the walk decides its points). */
+static int32_t lazy_slot(answer_grid *g, size_t c) {
+    int32_t k = list_slot(g, c);
+    if (k >= 0 || g->nlists >= LAZY_SLOTS_MAX) return k;
+    if (g->nlists + 2 > g->list_cap) {
+        int32_t cap = 2 * g->list_cap;
+        uint32_t *p = realloc(g->list_head, (size_t)cap * sizeof *p);
+        if (!p) return -1;
+        g->list_head = p;
+        g->list_cap = cap;
+    }
+    k = g->nlists++;
+    g->list_head[k + 1] = g->list_head[k]; /* the pool's end moves up a place */
+    g->list_head[k] = LIST_NONE;
+    g->cell_slot[c] = (uint16_t)(k + 1);
+    return k;
 }
 
 /* An appended pool's lists copied to a new pool of the same size, in slot order, without the
@@ -1240,9 +1267,10 @@ static void restart_lists(const ht_tree *t, answer_grid *g) {
     note_unknown(g, 0, g->nx - 1, 0, g->ny - 1);
 }
 
-/* Entries of the memo that single queries keep between the lists they make (2^bits): enough
- * for the nodes of an app's screen, a bound on its memory (128 KiB) for bigger trees. */
-#define SETTLE_MEMO_BITS 11
+/* Entries of the memo that single queries keep between the lists they make (2^bits, half of
+ * them used: 256 nodes, 37 KiB). Measured (kernel_driver lazy, app, table-plain, table-thin):
+ * 2^10 and 2^11 entries make no query faster, only the grid bigger. */
+#define SETTLE_MEMO_BITS 9
 
 /* The memo of the lists single queries make: made at the first, kept while nothing changes (no
  * change since the last list that may move a node's reach: q->reach_changes). NULL without
@@ -1282,8 +1310,8 @@ int32_t htq_settle_at(ht_tree *t, double x, double y) {
     if (g->lazy) g->rent += SETTLE_RENT - 1; /* the query paid 1 */
     if (g->lists_append) {
         /* A lazy grid's list waits until the cell's undecided queries pay for it. */
-        int32_t a = htq_cell(g, c);
-        g->list_head[list_slot(g, c)] = a == UNSURE || a == SUBGRID ? LIST_LATER : LIST_NONE;
+        int32_t a = htq_cell(g, c), k = a == UNSURE || a == SUBGRID ? lazy_slot(g, c) : list_slot(g, c);
+        if (k >= 0) g->list_head[k] = a == UNSURE || a == SUBGRID ? LIST_LATER : LIST_NONE;
     } else {
         relist(t, g, c, &s);
     }

@@ -539,7 +539,7 @@ static ht_status run(const ht_tree *t, int32_t slot, const answer_grid *g, const
                 int32_t a = out[i];
                 if (a == SUBGRID) a = out[i] = sub_answer(g, subs[k], xs[i * stride], ys[i * stride]);
                 lists[k] = -1;
-                if (a != UNSURE || !g->listbits) continue;
+                if (a != UNSURE || !g->list_head) continue;
                 lists[k] = list_slot(g, cells[k]);
 #if defined(__GNUC__) || defined(__clang__)
                 if (lists[k] >= 0) __builtin_prefetch(&g->list_head[lists[k]]);

@@ -269,12 +269,20 @@ static int list_coords(const list_entry *e, const uint32_t *ix, int n, int axis,
  * centre and the edges of its entries (list_coords).
  */
 static ht_status validate_lists(const ht_tree *t, const answer_grid *g) {
-    if (!g->listbits) return HT_OK;
+    if (!g->list_head) return HT_OK;
     size_t ncells = (size_t)g->nx * (size_t)g->ny, words = (ncells + 63) / 64;
     int32_t run = 0;
-    for (size_t w = 0; w < words; w++) {
-        if (g->listrank[w] != run) return HT_E_CORRUPT;
-        for (uint64_t v = g->listbits[w]; v; v &= v - 1) run++;
+    if (g->cell_slot) {
+        /* A lazy grid's slots: each given to one cell, numbered in the order given. */
+        for (size_t c = 0; c < ncells; c++) {
+            if (g->cell_slot[c] > g->nlists || !g->lists_append) return HT_E_CORRUPT;
+            run += g->cell_slot[c] > 0;
+        }
+    } else {
+        for (size_t w = 0; w < words; w++) {
+            if (g->listrank[w] != run) return HT_E_CORRUPT;
+            for (uint64_t v = g->listbits[w]; v; v &= v - 1) run++;
+        }
     }
     uint32_t end = list_start(g, g->nlists);
     if (run != g->nlists || (!g->lists_append && list_start(g, 0) != 0) || g->nentries < 1 ||

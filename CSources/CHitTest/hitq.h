@@ -152,8 +152,8 @@ typedef struct block {
  * walking it is exact); when the table has grown to twice its size at the last build, the
  * lists are built anew.
  *
- * A lazy grid (htq_start_answers) has lists too: every cell has a slot from the start, empty
- * (LIST_NONE) until its cell is settled (htq_settle_at); a cell settled not sure gets its list
+ * A lazy grid (htq_start_answers) has lists too: a cell gets a slot (a 16-bit number per cell,
+ * `cell_slot`, not the bitmap) when it is first settled not sure (htq_settle_at), and its list
  * once LIST_RENT of its queries have been left undecided (LIST_LATER meanwhile: htq_list_due),
  * and a list made anew that is longer than the cell's last one is appended to the pool instead
  * of kept in a room (`lists_append`; list_start(nlists) is the pool's end). The pool is compacted
@@ -222,6 +222,10 @@ typedef struct answer_grid {
      * list_start(k + 1). */
     uint64_t *listbits;
     int32_t *listrank;
+    /* ... or, for a lazy grid's lists (lists_append), per cell its slot + 1 (0: none), slots
+     * given as cells are settled not sure; list_cap heads allocated. */
+    uint16_t *cell_slot;
+    int32_t list_cap;
     uint32_t *list_head;  /* nlists + 1: start << 8 | length (or LIST_NONE), one load */
     uint32_t *items;      /* list_start(nlists) + LIST_GROUP - 1 (spares: entry 0), items_cap */
     uint32_t items_cap;
@@ -450,6 +454,7 @@ HT_HOT int32_t sub_answer(const answer_grid *g, const uint16_t *sub, double x, d
 
 /* The list slot of cell `c`, or -1. */
 static inline int32_t list_slot(const answer_grid *g, size_t c) {
+    if (g->cell_slot) return (int32_t)g->cell_slot[c] - 1;
     if (!g->listbits || !(g->listbits[c >> 6] >> (c & 63) & 1)) return -1;
     return g->listrank[c >> 6] + popcount64(g->listbits[c >> 6] & ((UINT64_C(1) << (c & 63)) - 1));
 }
@@ -461,6 +466,7 @@ static inline int32_t list_slot(const answer_grid *g, size_t c) {
 #ifndef LIST_APPEND_MIN
 #define LIST_APPEND_MIN 1024
 #endif
+#define LAZY_SLOTS_MAX 65535 /* slots a lazy grid gives (cell_slot's 16 bits) */
 static inline uint32_t list_start(const answer_grid *g, int32_t k) { return g->list_head[k] >> 8; }
 static inline uint32_t list_len(const answer_grid *g, int32_t k) { return g->list_head[k] & 255u; }
 
@@ -515,7 +521,7 @@ HT_HOT int32_t list_answer(const answer_grid *g, int32_t k, double x, double y) 
 /* The answer the candidate lists give (x, y), a point whose cell (or sub-cell) is UNSURE, or
  * was outside the grid: UNSURE when they cannot say (no list, outside the grid, near an edge). */
 HT_HOT int32_t list_lookup(const answer_grid *g, double x, double y) {
-    if (!g->listbits || !(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
+    if (!g->list_head || !(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
     size_t c = grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny);
     int32_t k = list_slot(g, c);
     return k < 0 ? UNSURE : list_answer(g, k, x, y);

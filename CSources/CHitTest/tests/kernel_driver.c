@@ -199,15 +199,15 @@ static int lazy(ht_tree *t, ht_node root, const ht_node_record *r, size_t n, int
         double s = now();
         for (size_t i = 0; i < n; i++) sink += ht_tree_hit_test_caching(t, root, xy[2 * i], xy[2 * i + 1], &h) == HT_OK && h >= 0;
         double dt = now() - s;
-        size_t cells = 0, by[3] = {0, 0, 0};
-        if (ht_tree_answer_grid_stats(t, root, NULL, &cells, NULL) != HT_OK) return 1;
+        size_t cells = 0, bytes = 0, by[3] = {0, 0, 0};
+        if (ht_tree_answer_grid_stats(t, root, &bytes, &cells, NULL) != HT_OK) return 1;
         for (size_t i = 0; i < n; i++) {
             int d;
             if (ht_tree_answer_grid_decision(t, root, xy[2 * i], xy[2 * i + 1], &d) != HT_OK) return 1;
             by[d]++;
         }
-        printf("round %d: %.1f ns per query; then %zu cells, decided by a cell %.1f%%, a list %.1f%%, the walk %.1f%%\n",
-               k, dt / (double)n * 1e9, cells, 100.0 * (double)by[HT_GRID_CELL] / (double)n,
+        printf("round %d: %.1f ns per query; then %zu cells (%zu KiB), decided by a cell %.1f%%, a list %.1f%%, the walk %.1f%%\n",
+               k, dt / (double)n * 1e9, cells, bytes / 1024, 100.0 * (double)by[HT_GRID_CELL] / (double)n,
                100.0 * (double)by[HT_GRID_LIST] / (double)n, 100.0 * (double)by[HT_GRID_WALK] / (double)n);
     }
     free(xy);
