@@ -1163,6 +1163,10 @@ static ht_status lay_out(ht_tree *t, int32_t root, int64_t per_node, int *made) 
     g->nsub = 0;
     g->announced = 0;
     lists_free(g);
+    /* The single queries' memo is made again by the lists that need it (a full grid's do not). */
+    if (g->memo) memo_free(g->memo);
+    free(g->memo);
+    g->memo = NULL;
     g->nx = nx;
     g->ny = ny;
     g->gx0 = x0;
