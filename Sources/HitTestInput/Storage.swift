@@ -3,14 +3,14 @@ import HitTestCore
 // The one file of HitTestInput that uses unsafe escapes (`@exclusivity(unchecked)`,
 // `Unmanaged`, `_withUnsafeGuaranteedRef`) or an unchecked conversion (`unsafeDowncast`).
 // Every other file reaches them only through the names below; `scripts/escapes.sh` fails CI if
-// one appears anywhere else in this module, but for the fields `scripts/escapes.sh` names in the
-// class files: the records of stored fields of the application, the tap, long-press and swipe
-// recognizers and the scroll view (a struct declared in the class, mutated in place around
-// calls on every replay step: without the attribute each access pays a dynamic exclusivity
-// check, 12% more instructions in the replay benchmark for the application's alone), and the
-// `unowned` back references of the scroll view's pan recognizer and motion ticks (read on every
-// pan step and tick). The other records (pan, two-finger, pinch, rotation) need none: the
-// whole-module optimizer proves their accesses cannot overlap and drops the checks.
+// one appears anywhere else in this module. The public classes' hot fields (the tap, long-press
+// and swipe recognizers' records, the scroll view's, the scroll view's helpers' back references)
+// need none: they are internal and edited without an access open around an unseen call (the
+// recognizers' start lists are taken out, appended to and put back), so the whole-module
+// optimizer drops their checks, as in the core (Core/Storage.swift, "Fields of the public
+// classes"; `scripts/exclusivity.sh` checks it). `Application`, a public class whose queue and
+// deadlines are edited in place around calls on every step, holds its fields in one object of
+// a storage class here (`ApplicationStorage`).
 //
 // The invariants that make them safe:
 //
@@ -36,8 +36,11 @@ import HitTestCore
 // Back references here are `unowned` (checked: a use after the target died traps instead of
 // reading freed memory; no weak side table, so retains of the target stay on the fast path),
 // each cleared by the target's `deinit` all the same: the router's, tracker's and engine's
-// application (`Application.deinit`), the scroll view's recognizers' and motion ticks' scroll
-// view (`ScrollView.deinit`). The window's application (the core's unretained slot) is cleared
+// application (`Application.deinit`), the scroll view's delay recognizer's scroll view
+// (`ScrollView.deinit`). The scroll view's pan recognizer and motion ticks, which read theirs on
+// every pan step and tick, hold it as the core's `Unretained` (a store needs no reference
+// count call, so their accesses keep no exclusivity check either), cleared by the same `deinit`
+// before the view dies. The window's application (the core's unretained slot) is cleared
 // by `Application.removeWindow(_:)` and `Application.deinit`; a recognizer's view by
 // `removeGestureRecognizer(_:)` and by the view's record when the view dies (`View.deinit`
 // drops its record first; `ViewInput.deinit` clears it).
@@ -262,4 +265,22 @@ package class DeliveryRecorderStorage {
 /// `ChainForwarder`'s depth counter.
 class ChainForwarderStorage {
     @exclusivity(unchecked) final var depth = 0
+}
+
+/// `Application`'s fields: its windows, input queue, deadlines and clock. A public class cannot
+/// inherit them from a storage class here, so it holds one (a constant: reading it needs no
+/// check), made once per application.
+final class ApplicationStorage {
+    @exclusivity(unchecked) final var windows: [Window] = []
+    @exclusivity(unchecked) final var queue: [Application.Input] = []
+    @exclusivity(unchecked) final var queueHead = 0
+    @exclusivity(unchecked) final var processing = false
+    @exclusivity(unchecked) final var deadlines = DeadlineQueue()
+    /// False until the first input step or time advance: the first may be at any time.
+    @exclusivity(unchecked) final var clockStarted = false
+    @exclusivity(unchecked) final var currentTime: Double = 0
+    /// The event of the last input step, kept to be reused by the next one (an allocation per
+    /// step saved) unless something else still holds it: a handler that kept its event keeps
+    /// it unchanged, and the next step gets a new one.
+    @exclusivity(unchecked) final var spareEvent: Event?
 }

@@ -7,24 +7,22 @@ import Darwin
 // The one file of HitTestCore that uses unsafe escapes (`unowned(unsafe)`, `Unmanaged`,
 // `_withUnsafeGuaranteedRef`, `@exclusivity(unchecked)`). Every other file reaches them only
 // through the names below; `scripts/escapes.sh` fails CI if one appears anywhere else in
-// this module (the public classes' hot backing fields excepted: see "Left in class files").
+// this module.
 //
-// Left in class files: five backing fields of `View` (`core`, `node`, `storedSubviews`,
-// `layoutState`, `inputAttachment`) and three of `GestureRecognizer` (`actions`, `arbiter`,
-// `logTexts`) carry `@exclusivity(unchecked)` in their own files, each named in
-// `scripts/escapes.sh` (a public class cannot inherit its fields from an internal storage class,
-// and a field moved into a separate storage object costs an allocation per object). Each is on
-// the replay's hot path and is reached from the other modules (a `package` field, so the
-// optimizer cannot see every access) or mutated in place around calls: without the attribute
-// every access pays a dynamic exclusivity check (a runtime call, about 76 instructions). An
-// internal field accessed in single statements needs no attribute: the whole-module optimizer
-// proves its accesses cannot overlap and drops the checks, so `rows`, the back references, the
-// window's application and the debug names carry none (measured: removing the attribute from
-// them added no `swift_beginAccess` call to the release binary, and the replay benchmark ran the
-// same instructions within 0.1%; removing it from the eight above added 2.0% with the gesture
-// recognizers' three and 12% with the view's five). No public or open declaration carries it:
-// each public property is computed over such a backing field or over the C row. The same two
-// invariants below hold for them.
+// Fields of the public classes: a public class cannot inherit its fields from a storage class
+// here, so its hot stored fields (the view's `storedCore`, `storedNode`, `storedSubviews`,
+// `layoutState`, `storedInputAttachment`; the recognizer's `actions`, `storedArbiter`,
+// `logTexts`) are declared in its own file with no attribute, and kept free of dynamic
+// exclusivity checks by two rules instead: each is internal, so the whole-module optimizer sees
+// every access to it (the other layers go through a `package` face, `core`, `node`,
+// `inputAttachment`, `arbiter`, which the optimizer inlines here), and no access to it stays
+// open around a call the optimizer cannot see into, so it proves none can overlap another and
+// drops the checks. An in-place edit that calls into `Array` (an append or insert that may grow
+// the buffer) therefore takes the value out, edits it and puts it back (`View.editSubviews`,
+// `GestureRecognizer.addAction`): the field holds an empty array meanwhile, the buffer stays
+// unique (no copy), and the edit runs outside any access to the field. A field that broke
+// either rule would pay a runtime call on every access (about 76 instructions);
+// `scripts/exclusivity.sh` compiles the module to optimized SIL in CI and fails if one does.
 //
 // The invariants that make them safe, once for the whole module:
 //

@@ -64,18 +64,36 @@ open class GestureRecognizer {
 
     /// Creates a recognizer, with `action` as its first action if given.
     public init(action: ((GestureRecognizer) -> Void)? = nil) {
-        if let action { actions.append(action) }
+        if let action { actions = [action] }
     }
 
     // MARK: - What the core keeps
 
     /// The actions, in the order added (`addAction(_:)`).
-    @exclusivity(unchecked) package final var actions: [(GestureRecognizer) -> Void] = []
+    final var actions: [(GestureRecognizer) -> Void] = []
 
     /// HitTestInput's record of the recognizer (its state, settings, view, touches and place in
     /// the arbitration between recognizers), made the first time the input layer needs it; nil
     /// for a recognizer it never saw.
-    @exclusivity(unchecked) package var arbiter: (any GestureArbiter)?
+    package var arbiter: (any GestureArbiter)? {
+        get { storedArbiter }
+        set { storedArbiter = newValue }
+    }
+    /// `arbiter`'s storage (internal, so that the optimizer sees every access; see
+    /// Core/Storage.swift, "Fields of the public classes").
+    final var storedArbiter: (any GestureArbiter)?
+
+    /// Adds an action: it runs, with the recognizer, each time the state becomes `.began`,
+    /// `.changed`, `.ended` or `.cancelled` (never on `.failed`), in the order added.
+    public func addAction(_ action: @escaping (GestureRecognizer) -> Void) {
+        // Taken out, appended to, put back: the append (an `Array` call the optimizer cannot
+        // see into) runs outside any access to the field, so none of its accesses keeps an
+        // exclusivity check (Core/Storage.swift, "Fields of the public classes").
+        var list = actions
+        actions = []
+        list.append(action)
+        actions = list
+    }
 
     /// The number of actions (the log numbers them).
     package final var actionCount: Int { actions.count }
@@ -102,19 +120,22 @@ open class GestureRecognizer {
 
     /// `debugName`, kept until the name, the view or its list of recognizers changes.
     package final var cachedDebugName: String? {
-        didSet { if cachedDebugName == nil, !logTexts.isEmpty { logTexts.removeAll() } }
+        didSet { if cachedDebugName == nil, !logTexts.isEmpty { logTexts = [] } }
     }
 
     /// The delivery log's texts for this recognizer (`Name from → to`, `Name state`), built
     /// once each by HitTestInput; emptied when `debugName` changes.
-    @exclusivity(unchecked) final var logTexts: [String?] = []
+    final var logTexts: [String?] = []
 
     /// The delivery log's text number `i` for this recognizer, made by `make` the first time.
     package final func logText(_ i: Int, _ make: () -> String) -> String {
         if logTexts.isEmpty { logTexts = Array(repeating: nil, count: 44) }
         if let text = logTexts[i] { return text }
         let text = make()
-        logTexts[i] = text
+        var texts = logTexts  // taken out and put back, as in `addAction(_:)`
+        logTexts = []
+        texts[i] = text
+        logTexts = texts
         return text
     }
 

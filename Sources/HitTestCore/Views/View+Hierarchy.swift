@@ -42,10 +42,14 @@ extension View {
         if windowChanges { view.forEachInSubtree { $0.willMove(toWindow: newWindow) } }
 
         if let old = oldSuperview {
-            old.storedSubviews.remove(at: old.indexOfSubview(view))
+            let i = old.indexOfSubview(view)
+            old.editSubviews { _ = $0.remove(at: i) }
         }
-        let position = min(index, storedSubviews.count)
-        storedSubviews.insert(view, at: position)
+        let position = editSubviews { list in
+            let position = min(index, list.count)
+            list.insert(view, at: position)
+            return position
+        }
         view.storedSuperview = self
         if windowChanges { view.forEachInSubtree { $0.storedWindow = newWindow } }
         mirrorAttach(view, at: position)
@@ -88,7 +92,7 @@ extension View {
             "exchangeSubview(at: \(index1), withSubviewAt: \(index2)): out of range 0..<\(storedSubviews.count)"
         )
         guard index1 != index2 else { return }
-        storedSubviews.swapAt(index1, index2)
+        editSubviews { $0.swapAt(index1, index2) }
         let (lo, hi) = (min(index1, index2), max(index1, index2))
         // Re-place both in the index: the higher one first, so the lower position stays valid.
         mirrorAttach(storedSubviews[hi], at: hi)
@@ -118,7 +122,8 @@ extension View {
         willMove(toSuperview: nil)
         if windowChanges { forEachInSubtree { $0.willMove(toWindow: nil) } }
 
-        old.storedSubviews.remove(at: old.indexOfSubview(self))
+        let i = old.indexOfSubview(self)
+        old.editSubviews { _ = $0.remove(at: i) }
         storedSuperview = nil
         if windowChanges { forEachInSubtree { $0.storedWindow = nil } }
         core?.detach(self)
@@ -163,9 +168,13 @@ extension View {
 
     /// Moves an existing subview to `index` (clamped, applied after removal), no callbacks.
     private func reorder(_ view: View, to index: Int) {
-        storedSubviews.remove(at: indexOfSubview(view))
-        let position = min(index, storedSubviews.count)
-        storedSubviews.insert(view, at: position)
+        let i = indexOfSubview(view)
+        let position = editSubviews { list in
+            list.remove(at: i)
+            let position = min(index, list.count)
+            list.insert(view, at: position)
+            return position
+        }
         mirrorAttach(view, at: position)
     }
 

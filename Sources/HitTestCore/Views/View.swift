@@ -13,13 +13,39 @@ open class View: Responder {
     // MARK: The C index binding
 
     /// The C index this view has a node in, or nil for a view never attached nor queried.
-    @exclusivity(unchecked) package var core: CoreTree?
+    package final var core: CoreTree? {
+        get { storedCore }
+        set { storedCore = newValue }
+    }
     /// The node handle in `core`.
-    @exclusivity(unchecked) package var node: Int32 = -1
+    package final var node: Int32 {
+        get { storedNode }
+        set { storedNode = newValue }
+    }
+    // The stored fields behind `core`, `node`, `inputAttachment`: internal, so that the
+    // whole-module optimizer sees every access and drops the exclusivity checks (see
+    // Core/Storage.swift, "Fields of the public classes"); the other layers use the package
+    // faces, which the optimizer inlines here.
+    final var storedCore: CoreTree?
+    final var storedNode: Int32 = -1
     /// The stored rows of `core`'s index, nil with it (`NodeRows`, CCore.swift).
     final var rows: NodeRows?
 
-    @exclusivity(unchecked) package var storedSubviews: [View] = []
+    /// The subviews, back to front. Edited only through `editSubviews(_:)` (see there).
+    final var storedSubviews: [View] = []
+
+    /// Runs `edit` on the subviews taken out of the view, then puts them back. The field holds
+    /// an empty array meanwhile, so the edit (an `Array` call the optimizer cannot see into)
+    /// runs outside any access to the field: every access to it is then one the whole-module
+    /// optimizer proves cannot overlap another, and it keeps no exclusivity check (see
+    /// Core/Storage.swift, "Fields of the public classes"). Taking the array out keeps its
+    /// buffer unique, so the edit does not copy it. `edit` must not read this view's subviews.
+    @inline(__always) final func editSubviews<R>(_ edit: (inout [View]) -> R) -> R {
+        var list = storedSubviews
+        storedSubviews = []
+        defer { storedSubviews = list }
+        return edit(&list)
+    }
     // The back references are `Unretained` (Core/Storage.swift), not `weak`: a weak reference
     // gives its target a side table, and every retain and release of a view, window or
     // controller then takes the runtime's slow path (measured as the replay's bottleneck). Each
@@ -261,14 +287,19 @@ open class View: Responder {
     /// there are any (`CoreTree.askFlags(of:)`).
     final var hitTestPolicy = HitTestPolicy()
     /// Layout's per-view state (Layout/LayoutState.swift); nothing here reaches the C index.
-    @exclusivity(unchecked) package final var layoutState = LayoutState()
+    final var layoutState = LayoutState()
 
     // MARK: - Input (HitTestInput)
 
     /// HitTestInput's record of the view (its recognizers, its touch rules, a scroll view's
     /// scroll hook); nil for a view none was ever needed for (one reference per view). Only
     /// HitTestInput reads or writes it.
-    @exclusivity(unchecked) package var inputAttachment: (any ViewInputAttachment)?
+    package final var inputAttachment: (any ViewInputAttachment)? {
+        get { storedInputAttachment }
+        set { storedInputAttachment = newValue }
+    }
+    /// `inputAttachment`'s storage (see `storedCore`).
+    final var storedInputAttachment: (any ViewInputAttachment)?
 
     // MARK: - Animation (HitTestAnimation)
 

@@ -62,8 +62,8 @@ extension GestureRecognizer {
 /// the double.
 open class TapGestureRecognizer: GestureRecognizer, RecordKeeping {
     /// The stored fields of this class, in one record: read and written in place through
-    /// `tapFields`, the class's one `@exclusivity(unchecked)` field (the module's invariants:
-    /// HitTestInput/Storage.swift).
+    /// `tapFields`, an internal field the optimizer proves free of overlapping accesses (no
+    /// exclusivity check; HitTestInput/Storage.swift, scripts/exclusivity.sh).
     struct TapFields {
         var numberOfTapsRequired: Int = 1
         var numberOfTouchesRequired: Int = 1
@@ -74,7 +74,7 @@ open class TapGestureRecognizer: GestureRecognizer, RecordKeeping {
         var fingersThisTap = 0
         var tapsDone = 0
     }
-    @exclusivity(unchecked) final var tapFields = TapFields()
+    final var tapFields = TapFields()
 
     /// The record's cache (`RecordKeeping.record` reads and fills it).
     final var knownRecord: GestureTracking?
@@ -110,7 +110,12 @@ open class TapGestureRecognizer: GestureRecognizer, RecordKeeping {
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         guard record.state == .possible, tapFields.tapsDone < numberOfTapsRequired else { return }
         cancelScheduledDeadlines()
-        GestureRecognizer.appendStarts(touches, to: &tapFields.starts)
+        // Taken out and put back: the append runs outside any access to the field, so none
+        // keeps an exclusivity check (HitTestInput/Storage.swift).
+        var starts = tapFields.starts
+        tapFields.starts = []
+        GestureRecognizer.appendStarts(touches, to: &starts)
+        tapFields.starts = starts
         tapFields.fingersDown += touches.count
         tapFields.fingersThisTap = max(tapFields.fingersThisTap, tapFields.fingersDown)
         if tapFields.fingersDown > numberOfTouchesRequired { record.request(self, .failed) }
@@ -185,8 +190,8 @@ open class TapGestureRecognizer: GestureRecognizer, RecordKeeping {
 /// for the taps' timing]
 open class LongPressGestureRecognizer: GestureRecognizer, RecordKeeping {
     /// The stored fields of this class, in one record: read and written in place through
-    /// `pressFields`, the class's one `@exclusivity(unchecked)` field (the module's invariants:
-    /// HitTestInput/Storage.swift).
+    /// `pressFields`, an internal field the optimizer proves free of overlapping accesses (no
+    /// exclusivity check; HitTestInput/Storage.swift, scripts/exclusivity.sh).
     struct LongPressFields {
         var minimumPressDuration: Double = 0.5
         var allowableMovement: Double = 10.0
@@ -197,7 +202,7 @@ open class LongPressGestureRecognizer: GestureRecognizer, RecordKeeping {
         var fingersDown = 0
         var tapsDone = 0
     }
-    @exclusivity(unchecked) final var pressFields = LongPressFields()
+    final var pressFields = LongPressFields()
 
     /// The record's cache (`RecordKeeping.record` reads and fills it).
     final var knownRecord: GestureTracking?
@@ -233,7 +238,12 @@ open class LongPressGestureRecognizer: GestureRecognizer, RecordKeeping {
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         guard record.state == .possible else { return }
         cancelScheduledDeadlines()
-        GestureRecognizer.appendStarts(touches, to: &pressFields.starts)
+        // Taken out and put back: the append runs outside any access to the field, so none
+        // keeps an exclusivity check (HitTestInput/Storage.swift).
+        var starts = pressFields.starts
+        pressFields.starts = []
+        GestureRecognizer.appendStarts(touches, to: &starts)
+        pressFields.starts = starts
         pressFields.fingersDown += touches.count
         if pressFields.fingersDown > numberOfTouchesRequired {
             record.request(self, .failed)
@@ -306,8 +316,8 @@ open class LongPressGestureRecognizer: GestureRecognizer, RecordKeeping {
 /// recognized; else failed. Directions are in screen coordinates. [ours for the numbers]
 open class SwipeGestureRecognizer: GestureRecognizer, RecordKeeping {
     /// The stored fields of this class, in one record: read and written in place through
-    /// `swipeFields`, the class's one `@exclusivity(unchecked)` field (the module's invariants:
-    /// HitTestInput/Storage.swift).
+    /// `swipeFields`, an internal field the optimizer proves free of overlapping accesses (no
+    /// exclusivity check; HitTestInput/Storage.swift, scripts/exclusivity.sh).
     struct SwipeFields {
         var direction: Direction = .right
         var numberOfTouchesRequired: Int = 1
@@ -318,7 +328,7 @@ open class SwipeGestureRecognizer: GestureRecognizer, RecordKeeping {
         var fingersDown = 0
         var fingersMax = 0
     }
-    @exclusivity(unchecked) final var swipeFields = SwipeFields()
+    final var swipeFields = SwipeFields()
 
     /// The record's cache (`RecordKeeping.record` reads and fills it).
     final var knownRecord: GestureTracking?
@@ -365,7 +375,12 @@ open class SwipeGestureRecognizer: GestureRecognizer, RecordKeeping {
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         guard record.state == .possible else { return }
         if swipeFields.starts.isEmpty { swipeFields.startTime = event.timestamp }
-        GestureRecognizer.appendStarts(touches, to: &swipeFields.starts)
+        // Taken out and put back: the append runs outside any access to the field, so none
+        // keeps an exclusivity check (HitTestInput/Storage.swift).
+        var starts = swipeFields.starts
+        swipeFields.starts = []
+        GestureRecognizer.appendStarts(touches, to: &starts)
+        swipeFields.starts = starts
         swipeFields.fingersDown += touches.count
         swipeFields.fingersMax = max(swipeFields.fingersMax, swipeFields.fingersDown)
         if swipeFields.fingersDown > numberOfTouchesRequired { record.request(self, .failed) }

@@ -151,12 +151,6 @@ extension GestureRecognizer {
         return record
     }
 
-    /// Adds an action: it runs, with the recognizer, each time the state becomes `.began`,
-    /// `.changed`, `.ended` or `.cancelled` (never on `.failed`), in the order added.
-    public func addAction(_ action: @escaping (GestureRecognizer) -> Void) {
-        actions.append(action)
-    }
-
     /// The current state. Subclasses (custom recognizers) set it from their touch methods or
     /// deadlines to drive the state machine; an illegal transition is ignored and logged, and
     /// leaving `.possible` goes through the arbitration (G9, G10, G12): the state read back may

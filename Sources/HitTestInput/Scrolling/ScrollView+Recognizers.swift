@@ -3,11 +3,15 @@ import HitTestCore
 /// The scroll view's pan: it drags the content (S5) and, through the scroll view's
 /// `gestureRecognizerShouldBegin`, gives way to content that keeps its touches (S4).
 final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
-    /// The scroll view that owns it. `unowned`, not `weak` (a weak reference would put every
-    /// retain and release of the scroll view on the runtime's slow path): the scroll view
-    /// clears it in its `deinit`, so a recognizer kept after its scroll view is gone does
-    /// nothing.
-    @exclusivity(unchecked) unowned var scrollView: ScrollView?
+    /// The scroll view that owns it. Unretained (`Unretained`, the core's back reference), not
+    /// `weak` (a weak reference would put every retain and release of the scroll view on the
+    /// runtime's slow path): the scroll view clears it in its `deinit`, so a recognizer kept
+    /// after its scroll view is gone does nothing.
+    var scrollView: ScrollView? {
+        get { scrollViewReference.object }
+        set { scrollViewReference = Unretained(newValue) }
+    }
+    private var scrollViewReference = Unretained<ScrollView>(nil)
 
     /// Created by (and attached to) its scroll view, which owns it and sets `scrollView`.
     init() {

@@ -47,8 +47,8 @@ extension ScrollViewDelegate {
 /// window jumps instead. [ours]
 open class ScrollView: View {
     /// The stored fields of this class, in one record: read and written in place through
-    /// `scrollFields`, the class's one `@exclusivity(unchecked)` field (the module's invariants:
-    /// HitTestInput/Storage.swift).
+    /// `scrollFields`, an internal field the optimizer proves free of overlapping accesses (no
+    /// exclusivity check; HitTestInput/Storage.swift, scripts/exclusivity.sh).
     struct ScrollFields {
         var contentSize: Size = .zero
         var contentInset: EdgeInsets = .zero
@@ -79,7 +79,7 @@ open class ScrollView: View {
         var lnRate: Double = .nan
         var lnRateOf: Double = .nan
     }
-    @exclusivity(unchecked) final var scrollFields = ScrollFields()
+    final var scrollFields = ScrollFields()
 
     /// The interval between two motion ticks: 1/60 s (S7b).
     public static let tickInterval: Double = 1.0 / 60.0
@@ -523,11 +523,16 @@ open class ScrollView: View {
     }
 
 
-    /// What a motion tick's deadline refers to: the view, `unowned` (a weak reference would
-    /// put every retain and release of the view on the runtime's slow path) and cleared by its
-    /// `deinit`, so a tick still pending then runs as a no-op, as a weak one did.
+    /// What a motion tick's deadline refers to: the view, unretained (`Unretained`, the core's
+    /// back reference; a weak reference would put every retain and release of the view on the
+    /// runtime's slow path) and cleared by its `deinit`, so a tick still pending then runs as a
+    /// no-op, as a weak one did.
     private final class TickTarget {
-        @exclusivity(unchecked) unowned var view: ScrollView?
+        var view: ScrollView? {
+            get { reference.object }
+            set { reference = Unretained(newValue) }
+        }
+        private var reference = Unretained<ScrollView>(nil)
     }
 
     private let tickTarget: TickTarget

@@ -13,24 +13,9 @@ import HitTestCore
 /// touch method calls). Time is simulated (`currentTime`): deadlines wait in a queue and run
 /// when input or `advanceTime(to:)` passes them.
 public final class Application: Responder {
-    /// The stored fields of this class, in one record: read and written in place through
-    /// `fields`, the class's one `@exclusivity(unchecked)` field (the module's invariants:
-    /// HitTestInput/Storage.swift).
-    struct Fields {
-        var windows: [Window] = []
-        var queue: [Input] = []
-        var queueHead = 0
-        var processing = false
-        var deadlines = DeadlineQueue()
-        /// False until the first input step or time advance: the first may be at any time.
-        var clockStarted = false
-        var currentTime: Double = 0
-        /// The event of the last input step, kept to be reused by the next one (an allocation per
-        /// step saved) unless something else still holds it: a handler that kept its event keeps
-        /// it unchanged, and the next step gets a new one.
-        var spareEvent: Event?
-    }
-    @exclusivity(unchecked) final var fields = Fields()
+    /// The application's mutable fields, held in one object (`ApplicationStorage`,
+    /// HitTestInput/Storage.swift) and read and written in place there.
+    let stored = ApplicationStorage()
 
     enum Input {
         case touches([TouchChange])
@@ -66,7 +51,7 @@ public final class Application: Responder {
 
     deinit {
         // Windows, the stages and the engine refer to the application without holding it.
-        for window in fields.windows where window.applicationResponder === self { window.application = nil }
+        for window in stored.windows where window.applicationResponder === self { window.application = nil }
         gestureEngine.detach()
         router.interceptor = nil
         tracker.application = nil
@@ -81,20 +66,20 @@ public final class Application: Responder {
     // MARK: - Windows
 
     /// The windows, back to front: by `windowLevel`, then in the order they were shown.
-    public var windows: [Window] { fields.windows }
+    public var windows: [Window] { stored.windows }
 
     /// Shows `window` in front of the other windows of its level.
     public func addWindow(_ window: Window) {
         removeWindow(window)
         window.application = self
-        let index = fields.windows.lastIndex { $0.windowLevel <= window.windowLevel }.map { $0 + 1 } ?? 0
-        fields.windows.insert(window, at: index)
+        let index = stored.windows.lastIndex { $0.windowLevel <= window.windowLevel }.map { $0 + 1 } ?? 0
+        stored.windows.insert(window, at: index)
     }
 
     /// Stops showing `window`.
     public func removeWindow(_ window: Window) {
-        guard let i = fields.windows.firstIndex(where: { $0 === window }) else { return }
-        fields.windows.remove(at: i)
+        guard let i = stored.windows.firstIndex(where: { $0 === window }) else { return }
+        stored.windows.remove(at: i)
         window.application = nil
     }
 
@@ -118,7 +103,7 @@ public final class Application: Responder {
     /// window's `sendEvent(_:)` hands them to the router.
     public func sendEvent(_ event: Event) {
         // The windows are lent unretained: the local copy of the list holds them all.
-        let windows = fields.windows
+        let windows = stored.windows
         windows.withUnsafeBufferPointer { buffer in
             for k in buffer.indices.reversed() {
                 withBorrowed(buffer[k]) { window in
@@ -167,10 +152,10 @@ public final class Application: Responder {
     /// [ours]
     public func replay(_ script: TouchScript) -> ArraySlice<TouchDelivery> {
         let start = recorder.entries.count
-        if !fields.processing, fields.clockStarted, tracker.isIdle, fields.deadlines.isEmpty,
+        if !stored.processing, stored.clockStarted, tracker.isIdle, stored.deadlines.isEmpty,
             let first = script.entries.lazy.compactMap(\.time).first, first < currentTime
         {
-            fields.clockStarted = false
+            stored.clockStarted = false
             currentTime = 0
             tracker.forgetTaps()
         }
@@ -189,10 +174,10 @@ public final class Application: Responder {
     /// (`advanceTime(to:)`); while a deadline runs, its time. Never the wall clock. 0 before
     /// the first input, which may be at any time.
     public private(set) var currentTime: Double {
-        get { fields.currentTime }
+        get { stored.currentTime }
         set {
-            fields.currentTime = newValue
-            recorder.now = fields.currentTime
+            stored.currentTime = newValue
+            recorder.now = stored.currentTime
         }
     }
 
@@ -219,7 +204,7 @@ public final class Application: Responder {
     @discardableResult
     func schedule(at time: Double, _ action: @escaping () -> Void) -> DeadlineToken {
         precondition(time.isFinite, "Application.schedule(at:): \(time) is not a finite time")
-        return fields.deadlines.schedule(at: fields.clockStarted ? max(time, currentTime) : time, action)
+        return stored.deadlines.schedule(at: stored.clockStarted ? max(time, currentTime) : time, action)
     }
 
     /// Schedules the deadline whose action is running now (`token`) again at `time`, with the
@@ -227,50 +212,50 @@ public final class Application: Responder {
     /// same order), without storing the action again. Nil when `token` is not running now.
     func rescheduleRunning(_ token: DeadlineToken, at time: Double) -> DeadlineToken? {
         precondition(time.isFinite, "Application.schedule(at:): \(time) is not a finite time")
-        return fields.deadlines.rearm(token, at: fields.clockStarted ? max(time, currentTime) : time)
+        return stored.deadlines.rearm(token, at: stored.clockStarted ? max(time, currentTime) : time)
     }
 
     /// Forgets a pending deadline; returns false when it already ran or was cancelled.
     @discardableResult
     func cancel(_ token: DeadlineToken) -> Bool {
-        fields.deadlines.cancel(token)
+        stored.deadlines.cancel(token)
     }
 
     /// The number of deadlines waiting.
-    var pendingDeadlineCount: Int { fields.deadlines.count }
+    var pendingDeadlineCount: Int { stored.deadlines.count }
 
     // MARK: - Processing
 
     private func enqueue(_ input: Input) {
-        guard !fields.processing else {
-            fields.queue.append(input)
+        guard !stored.processing else {
+            stored.queue.append(input)
             return
         }
-        fields.processing = true
-        defer { fields.processing = false }
+        stored.processing = true
+        defer { stored.processing = false }
         // The queue is empty here (it is drained before `processing` goes back to false): the
         // input runs at once, without a trip through the queue; what it queues runs after it.
         switch input {
         case .touches(let changes): process(changes)
         case .advance(let time): advance(to: time)
         }
-        while fields.queueHead < fields.queue.count {
-            let input = fields.queue[fields.queueHead]
-            fields.queueHead += 1
+        while stored.queueHead < stored.queue.count {
+            let input = stored.queue[stored.queueHead]
+            stored.queueHead += 1
             switch input {
             case .touches(let changes): process(changes)
             case .advance(let time): advance(to: time)
             }
         }
-        fields.queue.emptyKeepingCapacity()
-        fields.queueHead = 0
+        stored.queue.emptyKeepingCapacity()
+        stored.queueHead = 0
     }
 
     private func advance(to time: Double) {
-        let target = fields.clockStarted ? max(time, currentTime) : time
+        let target = stored.clockStarted ? max(time, currentTime) : time
         runDeadlines(through: target)
         currentTime = target
-        fields.clockStarted = true
+        stored.clockStarted = true
         settle()
         layOutWindows()  // Layout: after advanceTime (SEMANTICS 10.8)
     }
@@ -307,7 +292,7 @@ public final class Application: Responder {
     private func processStep(_ changes: [TouchChange]) {
         guard var time = changes.first?.timestamp else { return }
         for change in changes where change.timestamp > time { time = change.timestamp }
-        if fields.clockStarted, let late = changes.first(where: { $0.timestamp < currentTime }) {
+        if stored.clockStarted, let late = changes.first(where: { $0.timestamp < currentTime }) {
             refusedStepCount += 1
             let reason = "timestamp \(late.timestamp) is earlier than the current time \(currentTime)"
             for change in changes {
@@ -317,7 +302,7 @@ public final class Application: Responder {
         }
         runDeadlines(through: time)
         currentTime = time
-        fields.clockStarted = true
+        stored.clockStarted = true
         layOutWindowsUnretained()  // Layout: before the step is hit-tested and delivered (SEMANTICS 10.8)
 
         var step = tracker.apply(changes, at: time)
@@ -348,8 +333,8 @@ public final class Application: Responder {
         }
         // The step's event is kept for the next step, emptied, unless a handler kept it too:
         // then it is the handler's, unchanged, and the next step makes a new one.
-        if fields.spareEvent != nil {
-            if isKnownUniquelyReferenced(&fields.spareEvent) { fields.spareEvent!.forgetTouches() } else { fields.spareEvent = nil }
+        if stored.spareEvent != nil {
+            if isKnownUniquelyReferenced(&stored.spareEvent) { stored.spareEvent!.forgetTouches() } else { stored.spareEvent = nil }
         }
         router.flushPending(at: time)
         tracker.retire(step.changed)
@@ -363,7 +348,7 @@ public final class Application: Responder {
     /// unretained: the local copy of the list holds them all, whatever a layout does to
     /// `storedWindows`.
     private func layOutWindowsUnretained() {
-        let windows = fields.windows
+        let windows = stored.windows
         windows.withUnsafeBufferPointer { buffer in
             for k in buffer.indices {
                 withBorrowed(buffer[k]) { $0.runLayoutPass() }
@@ -374,26 +359,26 @@ public final class Application: Responder {
 
 
     private func makeEvent(timestamp: Double, list: [Touch]) -> Event {
-        if fields.spareEvent != nil, isKnownUniquelyReferenced(&fields.spareEvent) {
-            let event = fields.spareEvent!
+        if stored.spareEvent != nil, isKnownUniquelyReferenced(&stored.spareEvent) {
+            let event = stored.spareEvent!
             event.reuse(timestamp: timestamp, list: list, application: self)
             return event
         }
         let event = Event(timestamp: timestamp, list: list, application: self)
-        fields.spareEvent = event
+        stored.spareEvent = event
         return event
     }
 
     private func runDeadlines(through time: Double) {
         // The router once (a lazy property's getter per deadline cost a test and a retain).
         let router = self.router
-        while let (due, token, action) = fields.deadlines.takeDue(through: time) {
-            if !fields.clockStarted || due > currentTime {
+        while let (due, token, action) = stored.deadlines.takeDue(through: time) {
+            if !stored.clockStarted || due > currentTime {
                 currentTime = due
-                fields.clockStarted = true
+                stored.clockStarted = true
             }
             action()
-            fields.deadlines.finishRun(token)
+            stored.deadlines.finishRun(token)
             router.flushPending(at: currentTime)
         }
     }
