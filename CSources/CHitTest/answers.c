@@ -1266,8 +1266,10 @@ int32_t htq_promote(ht_tree *t, double x, double y) {
 static void restart_lists(const ht_tree *t, answer_grid *g) {
     start_lists(t, g);
     size_t ncells = (size_t)g->nx * (size_t)g->ny;
-    for (size_t c = 0; c < ncells; c++)
-        if (htq_cell(g, c) == UNSURE || htq_cell(g, c) == SUBGRID) g->codes[c] = CODE_UNKNOWN;
+    for (size_t c = 0; c < ncells; c++) {
+        int32_t a = htq_cell(g, c);
+        if (a == UNSURE || a == SUBGRID) g->codes[c] = CODE_UNKNOWN;
+    }
     note_unknown(g, 0, g->nx - 1, 0, g->ny - 1);
 }
 
@@ -1322,10 +1324,8 @@ int32_t htq_settle_at(ht_tree *t, double x, double y) {
     return cell_lookup(g, x, y);
 }
 
-int32_t htq_list_due(ht_tree *t, double x, double y) {
+int32_t htq_list_due(ht_tree *t, size_t c, double x, double y) {
     answer_grid *g = &t->hq.answers;
-    if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
-    size_t c = grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny);
     int32_t k = list_slot(g, c);
     if (k < 0 || list_len(g, k) != LIST_LATER) return UNSURE;
     uint32_t due = list_start(g, k) + 1;
@@ -1341,7 +1341,7 @@ int32_t htq_list_due(ht_tree *t, double x, double y) {
     scratch s = {g->scratch, UNION_CAP, 0, settle_memo(t, g)};
     relist(t, g, c, &s);
     if (g->lazy) g->rent += LIST_BUILD_RENT;
-    return list_lookup(g, x, y);
+    return list_lookup_in(g, c, x, y);
 }
 
 /* Announced bulk points per cell of the grid before the bulk path builds the sub-grids. They

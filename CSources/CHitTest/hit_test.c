@@ -615,8 +615,9 @@ static ht_status single(ht_tree *t, ht_node node, double x, double y, const ht_h
     if (!out) return HT_E_INVALID_ARGUMENT;
     const answer_grid *g = ask_hit ? htq_grid_for(t, slot) : NULL;
     if (g) {
-        int32_t a = cell_lookup(g, x, y);
-        if (a == UNSURE) a = list_lookup(g, x, y);
+        size_t c;
+        int32_t a = cell_lookup_at(g, x, y, &c);
+        if (a == UNSURE && c != SIZE_MAX) a = list_lookup_in(g, c, x, y);
         if (a >= HT_NULL_NODE) {
             *out = a;
             return HT_OK;

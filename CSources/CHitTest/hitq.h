@@ -361,9 +361,9 @@ int32_t htq_promote(ht_tree *t, double x, double y);
  * point only marks it seen, and a cell without scratch memory stays as it is). The derived
  * blocks are prepared. (htq_answer_at, internal.h, is the query.) */
 int32_t htq_settle_at(ht_tree *t, double x, double y);
-/* A query a lazy grid's cell left undecided, at (x, y): counted against the cell's list rent
+/* A query a lazy grid's cell `c` left undecided, at (x, y): counted against the cell's list rent
  * (LIST_LATER), and the list made when it is due; the list's answer then, else UNSURE. */
-int32_t htq_list_due(ht_tree *t, double x, double y);
+int32_t htq_list_due(ht_tree *t, size_t c, double x, double y);
 /* What a single query that may write learns without a usable grid for `root` (see
  * htq_learned_answer, internal.h): UNSURE, or the answer of a grid it starts once enough
  * queries came since the last was dropped. The tree is prepared. */
@@ -431,17 +431,24 @@ static inline int32_t sub_lookup(const answer_grid *g, size_t c, double fx, doub
     return g->palette[s[sub_of(fy, iy) * SUB + sub_of(fx, ix)]];
 }
 
-/* The cell of (x, y): its answer, or UNSURE outside the grid (NaN included). The same cell as
- * grid_index. */
-HT_HOT int32_t cell_lookup(const answer_grid *g, double x, double y) {
+/* The cell of (x, y): its answer, or UNSURE outside the grid (NaN included); `*cell` is the
+ * cell's index (the same as grid_index), SIZE_MAX outside. */
+HT_HOT int32_t cell_lookup_at(const answer_grid *g, double x, double y, size_t *cell) {
+    *cell = SIZE_MAX;
     if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
     double fx = (x - g->gx0) * g->sx, fy = (y - g->gy0) * g->sy;
     int32_t ix = fx < (double)g->nx ? (int32_t)fx : g->nx - 1;
     int32_t iy = fy < (double)g->ny ? (int32_t)fy : g->ny - 1;
     size_t c = (size_t)iy * (size_t)g->nx + (size_t)ix;
+    *cell = c;
     int32_t a = htq_cell(g, c);
     if (a != SUBGRID) return a;
     return sub_lookup(g, c, fx, fy, ix, iy);
+}
+
+HT_HOT int32_t cell_lookup(const answer_grid *g, double x, double y) {
+    size_t c;
+    return cell_lookup_at(g, x, y, &c);
 }
 
 /* The answer of (x, y), a point of the grid's domain, from `sub`, the sub-grid of its cell. */
@@ -519,12 +526,16 @@ HT_HOT int32_t list_answer(const answer_grid *g, int32_t k, double x, double y) 
 }
 
 /* The answer the candidate lists give (x, y), a point whose cell (or sub-cell) is UNSURE, or
- * was outside the grid: UNSURE when they cannot say (no list, outside the grid, near an edge). */
-HT_HOT int32_t list_lookup(const answer_grid *g, double x, double y) {
-    if (!g->list_head || !(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
-    size_t c = grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny);
-    int32_t k = list_slot(g, c);
+ * was outside the grid: UNSURE when they cannot say (no list, outside the grid, near an edge).
+ * list_lookup_in takes the point's cell `c` (a point of the grid's domain), known already. */
+HT_HOT int32_t list_lookup_in(const answer_grid *g, size_t c, double x, double y) {
+    int32_t k = g->list_head ? list_slot(g, c) : -1;
     return k < 0 ? UNSURE : list_answer(g, k, x, y);
+}
+
+HT_HOT int32_t list_lookup(const answer_grid *g, double x, double y) {
+    if (!(x >= g->gx0 && x < g->gx1 && y >= g->gy0 && y < g->gy1)) return UNSURE;
+    return list_lookup_in(g, grid_index(x, y, g->gx0, g->gy0, g->sx, g->sy, g->nx, g->ny), x, y);
 }
 
 /* The first pass of the bulk loop: the answer grid's fields in locals (the compiler cannot keep

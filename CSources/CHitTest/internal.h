@@ -193,13 +193,14 @@ static inline const answer_grid *htq_grid_for(const ht_tree *t, int32_t root) {
  * its cell does not decide pays rent, and the rent due buys the full grid (htq_promote). */
 static inline int32_t htq_answer_at(ht_tree *t, double x, double y) {
     answer_grid *g = &t->hq.answers;
-    int32_t a = cell_lookup(g, x, y);
+    size_t c;
+    int32_t a = cell_lookup_at(g, x, y, &c);
     if (a >= HT_NULL_NODE) return a;
     if (g->lazy && ++g->rent >= g->rent_due) return htq_promote(t, x, y);
     if (a == UNKNOWN && (a = htq_settle_at(t, x, y)) == UNKNOWN) return UNSURE;
-    if (a != UNSURE) return a;
-    a = list_lookup(g, x, y);
-    return a == UNSURE && g->lists_append ? htq_list_due(t, x, y) : a;
+    if (a != UNSURE || c == SIZE_MAX) return a;
+    a = list_lookup_in(g, c, x, y);
+    return a == UNSURE && g->lists_append ? htq_list_due(t, c, x, y) : a;
 }
 
 /* What a single query that may write (ht_tree_hit_test_caching) learns from the grid of `root`:
