@@ -3,14 +3,12 @@ import HitTestCore
 // The one file of HitTestInput that uses unsafe escapes (`@exclusivity(unchecked)`,
 // `Unmanaged`, `_withUnsafeGuaranteedRef`) or an unchecked conversion (`unsafeDowncast`).
 // Every other file reaches them only through the names below; `scripts/escapes.sh` fails CI if
-// one appears anywhere else in this module. The public classes' hot fields (the tap, long-press
-// and swipe recognizers' records, the scroll view's, the scroll view's helpers' back references)
-// need none: they are internal and edited without an access open around an unseen call (the
-// recognizers' start lists are taken out, appended to and put back), so the whole-module
-// optimizer drops their checks, as in the core (Core/Storage.swift, "Fields of the public
-// classes"; `scripts/exclusivity.sh` checks it). `Application`, a public class whose queue and
-// deadlines are edited in place around calls on every step, holds its fields in one object of
-// a storage class here (`ApplicationStorage`).
+// one appears anywhere else in this module. The public classes' hot fields (listed in
+// `scripts/exclusivity.sh`) need none: they are internal and edited without an access open
+// around an unseen call (`editTakenOut`, the core's), so the whole-module optimizer drops their
+// checks, as in the core (Core/Storage.swift, "Fields of the public classes"). `Application`,
+// a public class whose queue and deadlines are edited in place around calls on every step,
+// holds its fields in one object of a storage class here (`ApplicationStorage`).
 //
 // The invariants that make them safe:
 //
@@ -78,7 +76,7 @@ extension Window {
     /// (Unretained: cleared by `removeWindow(_:)` and when the application dies.)
     public internal(set) var application: Application? {
         get { applicationResponder.map { unsafeDowncast($0, to: Application.self) } }
-        set { applicationResponder = newValue }
+        set { setApplicationResponder(newValue) }
     }
 }
 

@@ -63,9 +63,6 @@ class EngineItemStorage {
     @exclusivity(unchecked) final var applyQueued = false
     /// Removed from its engine (a strong flag: cheaper to read than the weak `engine`).
     @exclusivity(unchecked) final var removed = false
-    /// The view it stands in and its host (see `EngineItem.view` and `.host`).
-    @exclusivity(unchecked) final var viewReference = Unretained<View>(nil)
-    @exclusivity(unchecked) final var hostReference = Unretained<View>(nil)
 }
 
 /// `AutoLayoutNode`'s fields read at every solve and apply.

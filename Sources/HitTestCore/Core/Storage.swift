@@ -10,19 +10,17 @@ import Darwin
 // this module.
 //
 // Fields of the public classes: a public class cannot inherit its fields from a storage class
-// here, so its hot stored fields (the view's `storedCore`, `storedNode`, `storedSubviews`,
-// `layoutState`, `storedInputAttachment`; the recognizer's `actions`, `storedArbiter`,
-// `logTexts`) are declared in its own file with no attribute, and kept free of dynamic
-// exclusivity checks by two rules instead: each is internal, so the whole-module optimizer sees
-// every access to it (the other layers go through a `package` face, `core`, `node`,
-// `inputAttachment`, `arbiter`, which the optimizer inlines here), and no access to it stays
-// open around a call the optimizer cannot see into, so it proves none can overlap another and
-// drops the checks. An in-place edit that calls into `Array` (an append or insert that may grow
-// the buffer) therefore takes the value out, edits it and puts it back (`View.editSubviews`,
-// `GestureRecognizer.addAction`): the field holds an empty array meanwhile, the buffer stays
-// unique (no copy), and the edit runs outside any access to the field. A field that broke
-// either rule would pay a runtime call on every access (about 76 instructions);
-// `scripts/exclusivity.sh` compiles the module to optimized SIL in CI and fails if one does.
+// here, so its hot stored fields (listed in `scripts/exclusivity.sh`) are declared in its own
+// file with no attribute, and kept free of dynamic exclusivity checks by two rules instead.
+// Each is internal, so the whole-module optimizer sees every access to it: the other layers go
+// through a `package` face, which the optimizer inlines here, or read it through a `package`
+// getter with an internal setter (a setter or `_modify` open to another module would let an
+// access begin there). And no access to it stays open around a call the optimizer cannot see
+// into, so it proves none can overlap another and drops the checks: an in-place edit that
+// calls into `Array` (an append or insert that may grow the buffer) goes through
+// `editTakenOut(_:_:_:)` below. A field that broke either rule would pay a runtime call on
+// every access (about 76 instructions); `scripts/exclusivity.sh` compiles the modules to
+// optimized SIL in CI and fails if one does.
 //
 // The invariants that make them safe, once for the whole module:
 //
@@ -51,32 +49,69 @@ import Darwin
 // - Borrowed references (`Unretained.withObject`) are used only inside the call, while the
 //   reference is known live (see above) and nothing in the body can release the object.
 
+// MARK: - Edits of a hot field
+
+/// Runs `edit` on the collection at `field` of `owner`, taken out of the field and put back
+/// after: the field holds an empty collection meanwhile, so `edit` (an `Array` call the
+/// optimizer cannot see into) runs outside any access to the field, and every access to the
+/// field is one instantaneous read or write (see "Fields of the public classes" above; the key
+/// path is a literal at each call, which the optimizer turns into the field's address). Taking
+/// the value out keeps its buffer unique, so the edit does not copy it. `edit` must not read
+/// the field (it holds the empty collection until `edit` returns).
+@inlinable @inline(__always)
+package func editTakenOut<Owner: AnyObject, Value: RangeReplaceableCollection, Result>(
+    _ owner: Owner, _ field: ReferenceWritableKeyPath<Owner, Value>, _ edit: (inout Value) -> Result
+) -> Result {
+    var value = owner[keyPath: field]
+    owner[keyPath: field] = Value()
+    defer { owner[keyPath: field] = value }
+    return edit(&value)
+}
+
 // MARK: - Back references
 
 /// An unretained reference (`unowned(unsafe)`) that can be nil: no retain on store, no weak
-/// side table; loads through `object` retain the result as a strong reference would.
+/// side table; loads through `object` retain the result as a strong reference would. As a
+/// property wrapper (`@Unretained var superview: View? = nil`) it is a back reference field:
+/// the field reads and writes the object, `$field` is the reference itself.
 /// Invariant: see "Back references are cleared before their target dies" above.
-package struct Unretained<Object: AnyObject> {
-    private var reference: Unmanaged<Object>?
+@propertyWrapper
+@usableFromInline package struct Unretained<Object: AnyObject> {
+    @usableFromInline var reference: Unmanaged<Object>?
 
     /// A reference to `object` (nil: none), not retained.
-    @inline(__always) package init(_ object: Object?) {
+    @inlinable @inline(__always) package init(_ object: Object?) {
         reference = object.map { Unmanaged.passUnretained($0) }
     }
 
+    /// A back reference field holding `wrappedValue`, not retained.
+    @inlinable @inline(__always) package init(wrappedValue: Object?) { self.init(wrappedValue) }
+
+    /// The referenced object; setting it stores the new one unretained.
+    @inlinable @inline(__always) package var wrappedValue: Object? {
+        get { object }
+        set { self = Unretained(newValue) }
+    }
+
+    /// The reference itself (`$field`): identity tests, borrows and copies without a retain.
+    @inlinable @inline(__always) package var projectedValue: Unretained<Object> {
+        get { self }
+        set { self = newValue }
+    }
+
     /// The referenced object (a strong reference from here on), or nil.
-    @inline(__always) package var object: Object? { reference?.takeUnretainedValue() }
+    @inlinable @inline(__always) package var object: Object? { reference?.takeUnretainedValue() }
 
     /// Whether a reference is held (no retain).
-    @inline(__always) var isNil: Bool { reference == nil }
+    @inlinable @inline(__always) package var isNil: Bool { reference == nil }
 
     /// Whether both refer to the same object (or both to none).
-    @inline(__always) package func isIdentical(to other: Unretained<Object>) -> Bool {
+    @inlinable @inline(__always) package func isIdentical(to other: Unretained<Object>) -> Bool {
         reference?.toOpaque() == other.reference?.toOpaque()
     }
 
     /// Runs `body` on the object without retaining it; nil if there is none.
-    @inline(__always) func withObject<R>(_ body: (Object) -> R) -> R? {
+    @inlinable @inline(__always) package func withObject<R>(_ body: (Object) -> R) -> R? {
         reference?._withUnsafeGuaranteedRef(body)
     }
 }

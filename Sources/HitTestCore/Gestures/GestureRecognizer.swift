@@ -86,13 +86,7 @@ open class GestureRecognizer {
     /// Adds an action: it runs, with the recognizer, each time the state becomes `.began`,
     /// `.changed`, `.ended` or `.cancelled` (never on `.failed`), in the order added.
     public func addAction(_ action: @escaping (GestureRecognizer) -> Void) {
-        // Taken out, appended to, put back: the append (an `Array` call the optimizer cannot
-        // see into) runs outside any access to the field, so none of its accesses keeps an
-        // exclusivity check (Core/Storage.swift, "Fields of the public classes").
-        var list = actions
-        actions = []
-        list.append(action)
-        actions = list
+        editTakenOut(self, \.actions) { $0.append(action) }
     }
 
     /// The number of actions (the log numbers them).
@@ -132,10 +126,7 @@ open class GestureRecognizer {
         if logTexts.isEmpty { logTexts = Array(repeating: nil, count: 44) }
         if let text = logTexts[i] { return text }
         let text = make()
-        var texts = logTexts  // taken out and put back, as in `addAction(_:)`
-        logTexts = []
-        texts[i] = text
-        logTexts = texts
+        editTakenOut(self, \.logTexts) { $0[i] = text }
         return text
     }
 

@@ -45,7 +45,7 @@ extension View {
 
     /// The superview of `v`, unretained.
     @inline(__always) private static func parent(of v: Unretained<View>) -> Unretained<View>? {
-        guard let s = v.withObject({ $0.storedSuperviewReference }), !s.isNil else { return nil }
+        guard let s = v.withObject({ $0.$storedSuperview }), !s.isNil else { return nil }
         return s
     }
 

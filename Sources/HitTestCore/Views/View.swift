@@ -34,17 +34,10 @@ open class View: Responder {
     /// The subviews, back to front. Edited only through `editSubviews(_:)` (see there).
     final var storedSubviews: [View] = []
 
-    /// Runs `edit` on the subviews taken out of the view, then puts them back. The field holds
-    /// an empty array meanwhile, so the edit (an `Array` call the optimizer cannot see into)
-    /// runs outside any access to the field: every access to it is then one the whole-module
-    /// optimizer proves cannot overlap another, and it keeps no exclusivity check (see
-    /// Core/Storage.swift, "Fields of the public classes"). Taking the array out keeps its
-    /// buffer unique, so the edit does not copy it. `edit` must not read this view's subviews.
+    /// Runs `edit` on the subviews, taken out of the view and put back (`editTakenOut`,
+    /// Core/Storage.swift). `edit` must not read this view's subviews.
     @inline(__always) final func editSubviews<R>(_ edit: (inout [View]) -> R) -> R {
-        var list = storedSubviews
-        storedSubviews = []
-        defer { storedSubviews = list }
-        return edit(&list)
+        editTakenOut(self, \.storedSubviews, edit)
     }
     // The back references are `Unretained` (Core/Storage.swift), not `weak`: a weak reference
     // gives its target a side table, and every retain and release of a view, window or
@@ -52,46 +45,34 @@ open class View: Responder {
     // is cleared when its target dies (`deinit` here and in `ViewController`) or detaches, so
     // none dangles.
     /// The superview; cleared by its `deinit` and by `removeFromSuperview()`.
-    package var storedSuperview: View? {
-        get { storedSuperviewReference.object }
-        set { storedSuperviewReference = Unretained(newValue) }
-    }
-    final var storedSuperviewReference = Unretained<View>(nil)
+    @Unretained package internal(set) final var storedSuperview: View? = nil
     /// The window; cleared for the subtree when it leaves the window or the window dies.
-    /// (Hot paths can also test `storedWindowReference` without a retain.)
-    package var storedWindow: Window? {
-        get { storedWindowReference.object }
-        set { storedWindowReference = Unretained(newValue) }
-    }
-    final var storedWindowReference = Unretained<Window>(nil)
+    /// (Hot paths can also test `$storedWindow` without a retain.)
+    @Unretained package internal(set) final var storedWindow: Window? = nil
 
     /// Whether the view is in `window` (identity; nil: in none), without a retain.
     package final func isShown(in window: Window?) -> Bool {
-        storedWindowReference.isIdentical(to: Unretained(window))
+        $storedWindow.isIdentical(to: Unretained(window))
     }
 
     /// Whether `view` is the superview (identity), without a retain.
     package final func hasSuperview(_ view: View) -> Bool {
-        storedSuperviewReference.isIdentical(to: Unretained(view))
+        $storedSuperview.isIdentical(to: Unretained(view))
     }
 
     /// The application of the view's window, as a responder (HitTestInput's), or nil.
     package final var windowApplicationResponder: Responder? {
-        storedWindowReference.withObject { $0.applicationReference.object } ?? nil
+        $storedWindow.withObject { $0.applicationResponder } ?? nil
     }
 
     /// `test` of the application of the view's window, lent without a retain (the view and
     /// its window hold their references; nothing runs between the loads); false without one.
     package final func windowApplication(satisfies test: (Responder) -> Bool) -> Bool {
-        storedWindowReference.withObject { window in window.applicationReference.withObject(test) ?? false } ?? false
+        $storedWindow.withObject { window in window.$applicationResponder.withObject(test) ?? false } ?? false
     }
     /// Set by `ViewController` on its root view, for the responder chain; cleared when the
     /// controller lets go of the view or dies.
-    var owningController: ViewController? {
-        get { owningControllerReference.object }
-        set { owningControllerReference = Unretained(newValue) }
-    }
-    final var owningControllerReference = Unretained<ViewController>(nil)
+    @Unretained final var owningController: ViewController? = nil
 
     // MARK: Geometry
 

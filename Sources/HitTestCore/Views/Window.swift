@@ -6,24 +6,22 @@ open class Window: View {
         didSet { inputPipeline?.windowLevelDidChange(self) }
     }
 
-    /// The application showing this window: the window's next responder (HitTestInput's
-    /// `Window.application`, set through `applicationResponder` when the window is shown).
-    /// Unretained (Core/Storage.swift): HitTestInput clears it when the window is removed and
-    /// when the application dies.
-    final var applicationReference = Unretained<Responder>(nil)
+    /// The application showing this window, as a responder: the window's next responder
+    /// (HitTestInput reads and writes it as `Window.application`). Unretained
+    /// (Core/Storage.swift): HitTestInput clears it when the window is removed and when the
+    /// application dies.
+    @Unretained package internal(set) final var applicationResponder: Responder? = nil
 
-    /// The application showing this window, as a responder (HitTestInput reads and writes it
-    /// as `Window.application`).
-    package final var applicationResponder: Responder? {
-        get { applicationReference.object }
-        set { applicationReference = Unretained(newValue) }
-    }
+    /// Sets `applicationResponder` (HitTestInput's `Window.application` setter). A method, not
+    /// a package setter: no access to the field stays open in another module, so the optimizer
+    /// drops its exclusivity checks (Core/Storage.swift, "Fields of the public classes").
+    package final func setApplicationResponder(_ responder: Responder?) { applicationResponder = responder }
 
     /// The application showing this window, as the core sees it: its input pipeline.
-    package final var inputPipeline: (any TouchPipeline)? { applicationReference.object as? any TouchPipeline }
+    package final var inputPipeline: (any TouchPipeline)? { applicationResponder as? any TouchPipeline }
 
     /// The simulated clock of the application showing this window (HitTestAnimation's clock).
-    package final var clock: (any SimulatedClock)? { applicationReference.object as? any SimulatedClock }
+    package final var clock: (any SimulatedClock)? { applicationResponder as? any SimulatedClock }
 
     /// The root view controller (`UIWindow.rootViewController`). Setting it installs its view
     /// as the window's only content, sized to the window's bounds; the old one's view is removed.
@@ -63,7 +61,7 @@ open class Window: View {
     }
 
     /// A window's next responder is its application (`UIWindow.nextResponder`).
-    open override var next: Responder? { applicationReference.object }
+    open override var next: Responder? { applicationResponder }
 
     /// Delivers the touches of `event` that belong to this window to their views
     /// (`UIWindow.sendEvent:`). Override to observe events; call `super` to deliver them.

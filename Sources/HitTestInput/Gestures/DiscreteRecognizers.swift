@@ -110,12 +110,7 @@ open class TapGestureRecognizer: GestureRecognizer, RecordKeeping {
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         guard record.state == .possible, tapFields.tapsDone < numberOfTapsRequired else { return }
         cancelScheduledDeadlines()
-        // Taken out and put back: the append runs outside any access to the field, so none
-        // keeps an exclusivity check (HitTestInput/Storage.swift).
-        var starts = tapFields.starts
-        tapFields.starts = []
-        GestureRecognizer.appendStarts(touches, to: &starts)
-        tapFields.starts = starts
+        editTakenOut(self, \.tapFields.starts) { GestureRecognizer.appendStarts(touches, to: &$0) }
         tapFields.fingersDown += touches.count
         tapFields.fingersThisTap = max(tapFields.fingersThisTap, tapFields.fingersDown)
         if tapFields.fingersDown > numberOfTouchesRequired { record.request(self, .failed) }
@@ -238,12 +233,7 @@ open class LongPressGestureRecognizer: GestureRecognizer, RecordKeeping {
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         guard record.state == .possible else { return }
         cancelScheduledDeadlines()
-        // Taken out and put back: the append runs outside any access to the field, so none
-        // keeps an exclusivity check (HitTestInput/Storage.swift).
-        var starts = pressFields.starts
-        pressFields.starts = []
-        GestureRecognizer.appendStarts(touches, to: &starts)
-        pressFields.starts = starts
+        editTakenOut(self, \.pressFields.starts) { GestureRecognizer.appendStarts(touches, to: &$0) }
         pressFields.fingersDown += touches.count
         if pressFields.fingersDown > numberOfTouchesRequired {
             record.request(self, .failed)
@@ -375,12 +365,7 @@ open class SwipeGestureRecognizer: GestureRecognizer, RecordKeeping {
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         guard record.state == .possible else { return }
         if swipeFields.starts.isEmpty { swipeFields.startTime = event.timestamp }
-        // Taken out and put back: the append runs outside any access to the field, so none
-        // keeps an exclusivity check (HitTestInput/Storage.swift).
-        var starts = swipeFields.starts
-        swipeFields.starts = []
-        GestureRecognizer.appendStarts(touches, to: &starts)
-        swipeFields.starts = starts
+        editTakenOut(self, \.swipeFields.starts) { GestureRecognizer.appendStarts(touches, to: &$0) }
         swipeFields.fingersDown += touches.count
         swipeFields.fingersMax = max(swipeFields.fingersMax, swipeFields.fingersDown)
         if swipeFields.fingersDown > numberOfTouchesRequired { record.request(self, .failed) }

@@ -7,11 +7,7 @@ final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
     /// `weak` (a weak reference would put every retain and release of the scroll view on the
     /// runtime's slow path): the scroll view clears it in its `deinit`, so a recognizer kept
     /// after its scroll view is gone does nothing.
-    var scrollView: ScrollView? {
-        get { scrollViewReference.object }
-        set { scrollViewReference = Unretained(newValue) }
-    }
-    private var scrollViewReference = Unretained<ScrollView>(nil)
+    @Unretained var scrollView: ScrollView? = nil
 
     /// Created by (and attached to) its scroll view, which owns it and sets `scrollView`.
     init() {

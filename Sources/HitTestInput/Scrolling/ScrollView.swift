@@ -528,11 +528,7 @@ open class ScrollView: View {
     /// runtime's slow path) and cleared by its `deinit`, so a tick still pending then runs as a
     /// no-op, as a weak one did.
     private final class TickTarget {
-        var view: ScrollView? {
-            get { reference.object }
-            set { reference = Unretained(newValue) }
-        }
-        private var reference = Unretained<ScrollView>(nil)
+        @Unretained var view: ScrollView? = nil
     }
 
     private let tickTarget: TickTarget

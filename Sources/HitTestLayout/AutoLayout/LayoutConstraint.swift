@@ -125,11 +125,7 @@ public final class LayoutConstraint: CustomStringConvertible {
     var active = false
     /// The view it is listed on (`View.constraints`), unretained: set only while it is in that
     /// view's record (`installed`), which the view's `deinit` clears.
-    var installedOn: View? {
-        get { installedOnReference.object }
-        set { installedOnReference = Unretained(newValue) }
-    }
-    private var installedOnReference = Unretained<View>(nil)
+    @Unretained var installedOn: View? = nil
     /// The engine holding it while active.
     weak var engine: LayoutEngine?
     /// Its handle in the solver, -1 when not in it (inactive or broken).

@@ -31,13 +31,12 @@ import HitTestCore
 /// states the invariant). The record dies with its view, or lives on as an empty husk while a
 /// constraint still names it (`view` nil then, as UIKit's `firstItem` once the view is gone).
 final class AutoLayoutNode: AutoLayoutNodeStorage {
-    /// The view whose record this is; cleared by the view's `deinit` (`viewWillDeinit`).
-    private var viewReference: Unretained<View>
-    /// The view whose record this is; nil once it was deinitialized.
-    var view: View? { viewReference.object }
+    /// The view whose record this is; nil once it was deinitialized (cleared by the view's
+    /// `deinit`, `viewWillDeinit`).
+    @Unretained private(set) var view: View?
 
     init(view: View) {
-        viewReference = Unretained(view)
+        self.view = view
         super.init()
     }
 
@@ -69,7 +68,7 @@ final class AutoLayoutNode: AutoLayoutNodeStorage {
     /// The view is being deinitialized: drops every unretained reference to it and what the
     /// record held for it (its engine, its lists), as if the record died with it.
     func viewWillDeinit() {
-        viewReference = Unretained(nil)
+        view = nil
         // The item stays in its engine until its constraints go; its internal constraints name
         // this record, so the record lets go of it (no cycle keeps either alive).
         item?.view = nil
@@ -88,7 +87,7 @@ final class AutoLayoutNode: AutoLayoutNodeStorage {
 
     /// Adds `it` to the items whose frames this record's view applies.
     func host(_ it: EngineItem) {
-        it.host = view
+        it.$host = $view  // the reference copied, without a retain
         it.hostIndex = hosted.count
         hosted.append(it)
     }
@@ -108,10 +107,7 @@ final class AutoLayoutNode: AutoLayoutNodeStorage {
 final class EngineItem: EngineItemStorage {
     /// The view it stands in, unretained: cleared by the view's `deinit` (through its record)
     /// and when the item leaves its engine.
-    var view: View? {
-        get { viewReference.object }
-        set { viewReference = Unretained(newValue) }
-    }
+    @Unretained var view: View? = nil
     weak var guide: LayoutGuide?
     weak var engine: LayoutEngine?
     /// Its engine's identity while in it (nil once removed): compared instead of loading the
@@ -127,10 +123,8 @@ final class EngineItem: EngineItemStorage {
     var intrinsic: [LayoutConstraint?] = [nil, nil, nil, nil]
     /// The superview whose record hosts this item (`AutoLayoutNode.hosted`), unretained:
     /// cleared when it leaves that list, which the superview's `deinit` empties.
-    var host: View? {
-        get { hostReference.object }
-        set { hostReference = Unretained(newValue) }
-    }
+    @Unretained var host: View? = nil
+
     /// Position in the host's `hosted`.
     var hostIndex = 0
     var pinsQueued = false
@@ -757,7 +751,7 @@ final class LayoutEngine {
         if frame == it.solved && !it.unapplied { return .none }
         it.solved = frame
         it.unapplied = false
-        return it.viewReference.solvedFrameTarget(frame, after: last)
+        return it.$view.solvedFrameTarget(frame, after: last)
     }
 
     /// Removes everything from the solver and adds it all again, as a from-scratch build
@@ -960,7 +954,7 @@ extension View {
                 lists.frames.withUnsafeMutableBufferPointer { frames in
                     lists.positions.withUnsafeMutableBufferPointer { positions in
                         for k in 0..<queue.count {
-                            guard !queue[k].removed, let node = queue[k].viewReference.nodeApplied(by: self) else { continue }
+                            guard !queue[k].removed, let node = queue[k].$view.nodeApplied(by: self) else { continue }
                             let f = queue[k].solved
                             nodes[n] = node
                             frames[4 * n] = f.minX

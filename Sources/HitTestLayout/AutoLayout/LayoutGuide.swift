@@ -17,7 +17,8 @@ public final class LayoutGuide {
         set { owner = Unretained(newValue) }
     }
     /// Unretained: set only while the guide is in its owner's record (its margins, safe-area or
-    /// custom guides), which the owner's `deinit` clears (`AutoLayoutNode.viewWillDeinit`).
+    /// custom guides), which the owner's `deinit` clears (`AutoLayoutNode.viewWillDeinit`). A
+    /// field, not `@Unretained` (a public property cannot use the core's package wrapper).
     private var owner = Unretained<View>(nil)
 
     /// A name for logs (`identifier`).
