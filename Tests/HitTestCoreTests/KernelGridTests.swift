@@ -169,4 +169,54 @@ import Testing
         window.prepareHitTesting()  // builds the sub-grids
         Self.checkBulkOnly(window, points, "seed \(seed), sub-grids built")
     }
+
+    /// A simulator's loop on a scene never prepared: single calls build the answer grid where
+    /// points land (its lists made on first use, appended to one pool, started over when its
+    /// entries run out), and each step hides a view of one small region and shows it again, or
+    /// moves it within the region, with taps on and around it before and after. Every answer ==
+    /// the fair walk (the reference's on a sample), and the grid's memory stays within twice
+    /// what it was after the first quarter of the steps (the lists made again at each change
+    /// do not pile up). The pool's compaction itself is reached with a tiny pool in
+    /// CSources/CHitTest/tests/answers_check.c (scripts/ccheck.sh).
+    @Test func churnOnTheLazyGrid() {
+        let (window, views) = Self.scene(seed: 29)
+        let region = Rect(x: 100, y: 300, width: 120, height: 160)
+        let local = views.filter { $0.superview === window && region.contains($0.center) }
+        #expect(local.count >= 10, "the region has views to churn")
+        var rng = SplitMix64(seed: 29)
+        func tapAround(_ v: View, _ context: String) -> Int {
+            var points = edgePoints(v, in: window)
+            for _ in 0..<8 { points.append(Point(x: region.minX + rng.unit() * region.width, y: region.minY + rng.unit() * region.height)) }
+            let fair = FairWalk(window)
+            var bad = 0
+            for (i, p) in points.enumerated() {
+                let expected = i == 0 ? Reference.hitTest(window, p) : fair.hitTest(p), got = window.hitTest(p)
+                if got !== expected {
+                    bad += 1
+                    if bad <= 3 { Issue.record("\(context): point \(p): expected \(expected?.debugName ?? "nil"), got \(got?.debugName ?? "nil")") }
+                }
+            }
+            return bad
+        }
+        func bytes() -> Int { window.hitTestingStatistics().answerGridBytes }
+        var bad = 0
+        var warm = 0
+        let steps = 400
+        for step in 0..<steps {
+            if step == steps / 4 { warm = bytes() }
+            let v = local[Int(rng.unit() * Double(local.count))]
+            bad += tapAround(v, "step \(step), before")
+            if step % 4 == 0 {
+                v.center = Point(x: ((region.minX + rng.unit() * region.width) * 64).rounded() / 64, y: ((region.minY + rng.unit() * region.height) * 64).rounded() / 64)
+            } else {
+                v.isHidden = true
+                bad += tapAround(v, "step \(step), hidden")
+                v.isHidden = false
+            }
+            bad += tapAround(v, "step \(step), after")
+        }
+        #expect(bad == 0, "\(bad) single answers differ from the fair walk")
+        #expect(warm > 0, "the single calls built an answer grid")
+        #expect(bytes() <= 2 * warm, "the answer grid grew from \(warm) to \(bytes()) bytes over \(3 * steps / 4) more steps")
+    }
 }
