@@ -6,10 +6,10 @@
 # nothing mutates it in place around a call the optimizer cannot see into (an `Array` append
 # that may grow: such edits go through `editTakenOut`; see Core/Storage.swift, "Fields of the
 # public classes"). An edit that breaks this compiles and passes every test, and costs a
-# runtime call on every access; this check compiles HitTestCore, HitTestInput and HitTestLayout to optimized
-# SIL, as a release build does, and fails if any access to a listed field is still checked at
-# run time or goes through a key path applied at run time. The list below is the one list of
-# those fields.
+# runtime call on every access; this check compiles HitTestCore, HitTestInput and
+# HitTestLayout to optimized SIL, as a release build does, and fails if any access to a listed
+# field is still checked at run time or goes through a key path applied at run time. The lists
+# below are the one list of those fields (the back references are the `Unretained` ones).
 # Usage: bash scripts/exclusivity.sh   (KEEP_SIL=1 keeps the SIL files and prints where)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,14 +18,14 @@ cd "$(dirname "$0")/.."
 fields_core=(
     View.storedCore View.storedNode View.storedSubviews View.layoutState View.storedInputAttachment
     GestureRecognizer.actions GestureRecognizer.logTexts GestureRecognizer.storedArbiter
-    View._storedSuperview View._storedWindow Window._applicationResponder
+    View._storedSuperview View._storedWindow View._owningController Window._applicationResponder
 )
 fields_input=(
     TapGestureRecognizer.tapFields LongPressGestureRecognizer.pressFields
     SwipeGestureRecognizer.swipeFields ScrollView.scrollFields
     ScrollViewPanGestureRecognizer._scrollView ScrollView.TickTarget._view
 )
-fields_layout=(EngineItem._view EngineItem._host AutoLayoutNode._view)
+fields_layout=(EngineItem._view EngineItem._host AutoLayoutNode._view LayoutConstraint._installedOn)
 
 out=$(mktemp -d)
 if [ -n "${KEEP_SIL:-}" ]; then echo "exclusivity: SIL kept in $out" >&2; else trap 'rm -rf "$out"' EXIT; fi
@@ -62,7 +62,7 @@ for sil, names in zip(args[0::2], args[1::2]):
         if m:
             address[m.group(1)] = m.group(2)
             seen.add(m.group(2))
-        m = re.match(r'\s*%\d+ = begin_access \[\w+\] \[dynamic\][^%]* (%\d+)', line)
+        m = re.match(r'\s*(?:%\d+ = )?begin_(?:unpaired_)?access \[\w+\] \[dynamic\][^%]* (%\d+)', line)
         if m and m.group(1) in address:
             field = address[m.group(1)]
             checked[field] = checked.get(field, 0) + 1

@@ -36,9 +36,9 @@ import HitTestCore
 // each cleared by the target's `deinit` all the same: the router's, tracker's and engine's
 // application (`Application.deinit`), the scroll view's delay recognizer's scroll view
 // (`ScrollView.deinit`). The scroll view's pan recognizer and motion ticks, which read theirs on
-// every pan step and tick, hold it as the core's `Unretained` (a store needs no reference
-// count call, so their accesses keep no exclusivity check either), cleared by the same `deinit`
-// before the view dies. The window's application (the core's unretained slot) is cleared
+// every pan step and tick, hold it as the core's `Unretained` (no reference count traffic;
+// internal fields, so the optimizer drops their exclusivity checks: scripts/exclusivity.sh),
+// cleared by the same `deinit` before the view dies. The window's application (the core's unretained slot) is cleared
 // by `Application.removeWindow(_:)` and `Application.deinit`; a recognizer's view by
 // `removeGestureRecognizer(_:)` and by the view's record when the view dies (`View.deinit`
 // drops its record first; `ViewInput.deinit` clears it).

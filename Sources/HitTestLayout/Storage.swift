@@ -5,12 +5,12 @@ import HitTestCore
 // core's layout seam (`AutoLayoutAttachment`). `scripts/escapes.sh` fails CI if one appears
 // anywhere else in this module.
 //
-// The hot fields of the engine's internal classes (`EngineItem`, `AutoLayoutNode`) are
-// inherited from storage classes here and accessed without dynamic exclusivity checks, under
-// the core's invariants (HitTestCore/Core/Storage.swift): a view tree and its engine are used
-// from one thread at a time, and each field is read or written in one statement, or mutated in
-// place (`append`, `removeAll`) without calling code that touches the same field while the
-// mutation is open.
+// The engine's internal classes (`EngineItem`, `AutoLayoutNode`) keep their hot fields free
+// of dynamic exclusivity checks by the core's rule (HitTestCore/Core/Storage.swift): each is
+// internal, so the whole-module optimizer sees every access, and none is edited in place around
+// a call it cannot see into. `scripts/exclusivity.sh` lists those fields and checks the
+// optimized SIL. The core's invariants hold here too: a view tree and its engine are used from
+// one thread at a time.
 //
 // Auto Layout holds views only unretained (`Unretained`, HitTestCore's storage), never `weak`:
 // a weak reference gives its target a side table, and every retain and release of a

@@ -172,6 +172,42 @@ import Testing
         #expect(v.window === other)
     }
 
+    /// A window placed inside another view stays its own window and its subviews' (`UIWindow`'s
+    /// `window` is itself): moving it in or out changes no view's window, sends no window
+    /// callbacks, and a window above it dying leaves it no reference to the dead window.
+    @Test func aWindowInsideAnotherViewStaysItsOwnWindow() {
+        let log = LoggingView.Log()
+        var outer: Window? = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let host = LoggingView("host", log: log)
+        outer!.addSubview(host)
+        let inner = Window(frame: Rect(x: 0, y: 0, width: 50, height: 50))
+        let content = LoggingView("content", log: log)
+        inner.addSubview(content)
+        log.lines = []
+        host.addSubview(inner)
+        #expect(inner.window === inner && content.window === inner)
+        #expect(!log.lines.contains { $0.contains("Window") }, "\(log.lines)")
+        inner.removeFromSuperview()
+        #expect(inner.window === inner && content.window === inner)
+        // A plain subtree holding the inner window moves between windows; the inner window's
+        // part keeps its window.
+        let wrapper = LoggingView("wrapper", log: log)
+        wrapper.addSubview(inner)
+        log.lines = []
+        host.addSubview(wrapper)
+        #expect(wrapper.window === outer && inner.window === inner && content.window === inner)
+        #expect(log.lines.filter { $0.contains("Window") } == ["wrapper.willMoveToWindow(window)", "wrapper.didMoveToWindow"])
+        log.lines = []
+        wrapper.removeFromSuperview()
+        #expect(wrapper.window == nil && inner.window === inner && content.window === inner)
+        #expect(log.lines.filter { $0.contains("Window") } == ["wrapper.willMoveToWindow(nil)", "wrapper.didMoveToWindow"])
+        // The outer window dies holding the inner one: nothing keeps a reference to it.
+        host.addSubview(wrapper)
+        outer = nil
+        #expect(host.window == nil && wrapper.window == nil)
+        #expect(inner.window === inner && content.window === inner)
+    }
+
     @Test func responderChainFollowsUIKit() {
         let app = Application()
         let window = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100))

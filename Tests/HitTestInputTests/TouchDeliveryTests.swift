@@ -167,6 +167,19 @@ import Testing
         #expect(inAlert.received == ["began [1]"])
     }
 
+    /// A window shown by a second application leaves the first: it is in one list, and the
+    /// first application removing it afterwards leaves it with the second.
+    @Test func aWindowBelongsToOneApplication() {
+        let first = Application(), second = Application()
+        let window = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        first.addWindow(window)
+        second.addWindow(window)
+        #expect(first.windows.isEmpty && second.windows.count == 1)
+        #expect(window.application === second)
+        first.removeWindow(window)
+        #expect(window.application === second)
+    }
+
     @Test func touchWhoseViewIsRemovedIsCancelledOnce() {
         let (app, window) = TestScenes.screen()
         let v = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100))

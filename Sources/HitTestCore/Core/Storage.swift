@@ -35,8 +35,8 @@ import Darwin
 //   never begins while another to the same field is in progress.
 // - Back references are cleared before their target dies. Each `Unretained` field is a
 //   back reference (view → superview, window and controller; window → application, written by
-//   HitTestInput through `Window.applicationResponder`; recognizer → view, written by
-//   HitTestInput through `GestureRecognizer.view`; the index → its views).
+//   HitTestInput through `Window.setApplicationResponder(_:)`; the index → its views; and the
+//   other layers' own, each listed with its clearing in that layer's Storage.swift).
 //   The owner of the target holds it strongly, and the target's `deinit` (or the detach that
 //   ends the relation) clears every back reference to it: `View.deinit` and
 //   `removeFromSuperview()` (superview, window; the view's input record, dropped first in

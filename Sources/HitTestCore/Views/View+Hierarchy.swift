@@ -5,7 +5,8 @@ extension View {
     /// The subviews, back to front: index 0 is the bottom (`UIView.subviews`).
     public var subviews: [View] { storedSubviews }
 
-    /// The window this view is in: itself if it is a window, else its superview's window.
+    /// The window this view is in: itself if it is a window, else its superview's window (a
+    /// window inside another view stays its own and its subviews').
     /// - Complexity: O(1); kept up to date when a subtree moves between windows.
     public var window: Window? { storedWindow }
 
@@ -35,11 +36,12 @@ extension View {
             "Can't add a view to one of its own descendants (it would be its own ancestor)")
         let oldSuperview = view.storedSuperview
         let newWindow = storedWindow
-        let windowChanges = view.storedWindow !== newWindow
+        // A window stays its own window wherever it goes (`window`).
+        let windowChanges = !(view is Window) && view.storedWindow !== newWindow
 
         oldSuperview?.willRemoveSubview(view)
         view.willMove(toSuperview: self)
-        if windowChanges { view.forEachInSubtree { $0.willMove(toWindow: newWindow) } }
+        if windowChanges { view.forEachSharingWindow { $0.willMove(toWindow: newWindow) } }
 
         if let old = oldSuperview {
             let i = old.indexOfSubview(view)
@@ -51,11 +53,11 @@ extension View {
             return position
         }
         view.storedSuperview = self
-        if windowChanges { view.forEachInSubtree { $0.storedWindow = newWindow } }
+        if windowChanges { view.forEachSharingWindow { $0.storedWindow = newWindow } }
         mirrorAttach(view, at: position)
         layoutDidInsert(view, from: oldSuperview)
 
-        if windowChanges { view.forEachInSubtree { $0.didMoveToWindow() } }
+        if windowChanges { view.forEachSharingWindow { $0.didMoveToWindow() } }
         view.didMoveToSuperview()
         didAddSubview(view)
     }
@@ -120,16 +122,16 @@ extension View {
         let windowChanges = storedWindow != nil && !(self is Window)
         old.willRemoveSubview(self)
         willMove(toSuperview: nil)
-        if windowChanges { forEachInSubtree { $0.willMove(toWindow: nil) } }
+        if windowChanges { forEachSharingWindow { $0.willMove(toWindow: nil) } }
 
         let i = old.indexOfSubview(self)
         old.editSubviews { _ = $0.remove(at: i) }
         storedSuperview = nil
-        if windowChanges { forEachInSubtree { $0.storedWindow = nil } }
+        if windowChanges { forEachSharingWindow { $0.storedWindow = nil } }
         core?.detach(self)
         layoutDidRemove(from: old)
 
-        if windowChanges { forEachInSubtree { $0.didMoveToWindow() } }
+        if windowChanges { forEachSharingWindow { $0.didMoveToWindow() } }
         didMoveToSuperview()
     }
 
@@ -184,6 +186,17 @@ extension View {
         while let v = stack.popLast() {
             body(v)
             stack.append(contentsOf: v.storedSubviews.reversed())
+        }
+    }
+
+    /// Pre-order over the views of the subtree whose window is the receiver's: the subtree
+    /// without the windows inside it and their subtrees (a window is its own window and its
+    /// subviews' wherever it is). The one rule of which views a change of window reaches.
+    package func forEachSharingWindow(_ body: (View) -> Void) {
+        var stack: [View] = [self]
+        while let v = stack.popLast() {
+            body(v)
+            for s in v.storedSubviews.reversed() where !(s is Window) { stack.append(s) }
         }
     }
 

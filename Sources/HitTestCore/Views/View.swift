@@ -397,7 +397,7 @@ open class View: Responder {
                 v.storedSubviews = []
             } else if let dyingWindow, v.storedWindow === dyingWindow {
                 // It outlives its window: it is in no window now.
-                v.forEachInSubtree { $0.storedWindow = nil }
+                v.forEachSharingWindow { $0.storedWindow = nil }
             }
         }
         core?.unregister(self)

@@ -39,7 +39,7 @@ final class ScrollViewDelayGestureRecognizer: GestureRecognizer, RecordKeeping {
     final var knownRecord: GestureTracking?
 
     /// The scroll view that owns it (it may outlive a scroll view a user let go of: the scroll
-    /// view clears this in its `deinit`; unretained for speed, as the pan's).
+    /// view clears this in its `deinit`; `unowned`, not `weak`: no side table on the view).
     unowned var owner: ScrollView?
 
     /// Created by (and attached to) its scroll view, which sets `owner` and

@@ -526,7 +526,7 @@ open class ScrollView: View {
     /// What a motion tick's deadline refers to: the view, unretained (`Unretained`, the core's
     /// back reference; a weak reference would put every retain and release of the view on the
     /// runtime's slow path) and cleared by its `deinit`, so a tick still pending then runs as a
-    /// no-op, as a weak one did.
+    /// no-op.
     private final class TickTarget {
         @Unretained var view: ScrollView? = nil
     }

@@ -68,8 +68,10 @@ public final class Application: Responder {
     /// The windows, back to front: by `windowLevel`, then in the order they were shown.
     public var windows: [Window] { stored.windows }
 
-    /// Shows `window` in front of the other windows of its level.
+    /// Shows `window` in front of the other windows of its level. A window shown by another
+    /// application leaves it (a window belongs to one application at a time).
     public func addWindow(_ window: Window) {
+        if let other = window.application, other !== self { other.removeWindow(window) }
         removeWindow(window)
         window.application = self
         let index = stored.windows.lastIndex { $0.windowLevel <= window.windowLevel }.map { $0 + 1 } ?? 0

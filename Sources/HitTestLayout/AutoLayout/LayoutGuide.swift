@@ -13,13 +13,12 @@ public final class LayoutGuide {
 
     /// The view the guide belongs to (`owningView`); nil for a custom guide not added to a view.
     public internal(set) var owningView: View? {
-        get { owner.object }
-        set { owner = Unretained(newValue) }
+        get { owner }
+        set { owner = newValue }
     }
     /// Unretained: set only while the guide is in its owner's record (its margins, safe-area or
-    /// custom guides), which the owner's `deinit` clears (`AutoLayoutNode.viewWillDeinit`). A
-    /// field, not `@Unretained` (a public property cannot use the core's package wrapper).
-    private var owner = Unretained<View>(nil)
+    /// custom guides), which the owner's `deinit` clears (`AutoLayoutNode.viewWillDeinit`).
+    @Unretained private var owner: View? = nil
 
     /// A name for logs (`identifier`).
     public var identifier: String
@@ -32,7 +31,7 @@ public final class LayoutGuide {
 
     init(kind: Kind, owner: View) {
         self.kind = kind
-        self.owner = Unretained(owner)
+        self.owner = owner
         identifier = kind == .margins ? "UIViewLayoutMarginsGuide" : "UIViewSafeAreaLayoutGuide"
     }
 
