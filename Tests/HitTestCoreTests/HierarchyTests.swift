@@ -206,6 +206,18 @@ import Testing
         outer = nil
         #expect(host.window == nil && wrapper.window == nil)
         #expect(inner.window === inner && content.window === inner)
+        // A window inside a dying window dies with it; a subview that outlives both is in no
+        // window.
+        var dying: Window? = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let survivor = View(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        do {
+            let nested = Window(frame: Rect(x: 0, y: 0, width: 50, height: 50))
+            nested.addSubview(survivor)
+            dying!.addSubview(nested)
+            #expect(survivor.window === nested)
+        }
+        dying = nil
+        #expect(survivor.window == nil && survivor.superview == nil)
     }
 
     @Test func responderChainFollowsUIKit() {

@@ -385,22 +385,28 @@ open class View: Responder {
         inputAttachment = nil
         // Auto Layout refers to the view without retaining it (HitTestLayout/Storage.swift).
         layoutState.autoLayout?.viewWillDeinit()
+        // A dying window is taken from the views whose window it is first (some may outlive
+        // it): they are in no window now.
+        if self is Window { leaveWindowOfSubviews() }
         // Release deep subtrees iteratively: a 100,000-deep chain must not recurse in deinit.
         var pending = storedSubviews
         storedSubviews = []
-        let dyingWindow = self as? Window
         while var v = pending.popLast() {
             // Every view here is a subview of a view being destroyed.
             v.storedSuperview = nil
             if isKnownUniquelyReferenced(&v) {
+                // A window inside dies here too, while its subviews still know it.
+                if v is Window { v.leaveWindowOfSubviews() }
                 pending.append(contentsOf: v.storedSubviews)
                 v.storedSubviews = []
-            } else if let dyingWindow, v.storedWindow === dyingWindow {
-                // It outlives its window: it is in no window now.
-                v.forEachSharingWindow { $0.storedWindow = nil }
             }
         }
         core?.unregister(self)
+    }
+
+    /// Clears the window of every view whose window is this one (a window that is dying).
+    private final func leaveWindowOfSubviews() {
+        for s in storedSubviews where !(s is Window) { s.forEachSharingWindow { $0.storedWindow = nil } }
     }
 
     // MARK: - Callbacks (override points; the defaults do nothing)
