@@ -53,12 +53,8 @@ extension AutoLayoutNode: AutoLayoutAttachment {
 
 /// `EngineItem`'s fields read at every solve and apply.
 class EngineItemStorage {
-    /// Position in `engine.items`.
+    /// Slot in `engine.items`, the item's for as long as it is in the engine.
     @exclusivity(unchecked) final var index = 0
-    /// The frame of the last solve.
-    @exclusivity(unchecked) final var solved = Rect.zero
-    /// New, or its pins changed: compare with its view at the next solve even if `solved` agrees.
-    @exclusivity(unchecked) final var unapplied = true
     /// In its host's `pendingApply` (or being applied: the frame setters stay quiet).
     @exclusivity(unchecked) final var applyQueued = false
     /// Removed from its engine (a strong flag: cheaper to read than the weak `engine`).
@@ -69,7 +65,8 @@ class EngineItemStorage {
 class AutoLayoutNodeStorage {
     /// The view as an engine item, while a constraint uses it.
     @exclusivity(unchecked) final var item: EngineItem?
-    /// The subviews' items whose frame `layoutSubviews` must apply: their solution moved, or
-    /// their frame was set by hand since (the default `layoutSubviews` puts the engine's back).
-    @exclusivity(unchecked) final var pendingApply: [EngineItem] = []
+    /// The subviews' items whose frame `layoutSubviews` must apply, by slot in their engine
+    /// (`EngineItem.index`): their solution moved, or their frame was set by hand since (the
+    /// default `layoutSubviews` puts the engine's back).
+    @exclusivity(unchecked) final var pendingApply: [Int32] = []
 }

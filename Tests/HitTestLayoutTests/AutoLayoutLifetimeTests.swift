@@ -148,4 +148,36 @@ import Testing
         other.layoutIfNeeded()
         #expect(survivor!.frame == Rect(x: 3, y: 4, width: 20, height: 21))
     }
+
+    /// A superview's queue of frames to apply names its subviews' items by slot in the engine,
+    /// and a freed slot is reused: an item that leaves the engine while queued leaves the queue,
+    /// and the item that takes its slot gets its own frame, once.
+    @Test func anItemLeavingWhileQueuedLeavesTheQueue() {
+        let (root, a, b, constraints) = Self.tree()
+        root.layoutIfNeeded()
+        let placed = a.frame
+        // Set by hand: queued for the engine's frame to be put back at the next pass.
+        a.frame = Rect(x: 50, y: 60, width: 10, height: 10)
+        #expect(a.frame != placed)
+        #expect(root.autoLayoutState?.pendingApply.count == 1)
+        // The constraints go, and every item with them: out of the queue.
+        LayoutConstraint.deactivate(constraints)
+        #expect(root.autoLayoutState?.pendingApply.isEmpty == true)
+        // New items take the freed slots.
+        LayoutConstraint.activate([
+            b.leadingAnchor.constraint(equalTo: root.leadingAnchor, constant: 30),
+            b.topAnchor.constraint(equalTo: root.topAnchor, constant: 200),
+            b.widthAnchor.constraint(equalToConstant: 80),
+            b.heightAnchor.constraint(equalToConstant: 30),
+        ])
+        root.layoutIfNeeded()
+        #expect(b.frame == Rect(x: 30, y: 200, width: 80, height: 30))
+        #expect(a.frame == Rect(x: 50, y: 60, width: 10, height: 10), "no constraint places it any more (UIKit keeps its frame)")
+        #expect(root.autoLayoutState?.pendingApply.isEmpty == true)
+        // Set by hand again: the engine's frame comes back at the superview's next layout.
+        b.frame = Rect(x: 0, y: 0, width: 1, height: 1)
+        root.setNeedsLayout()
+        root.layoutIfNeeded()
+        #expect(b.frame == Rect(x: 30, y: 200, width: 80, height: 30))
+    }
 }

@@ -313,12 +313,12 @@ extension View {
 
 extension Unretained where Object == View {
     /// Where the view's new solved frame `frame` is applied (`SolvedFrameTarget`); `last` is
-    /// the superview of the previous view asked about (siblings come in runs), recognised
-    /// without a reference. The view is read without retaining it: one call per solved view.
-    package func solvedFrameTarget(_ frame: Rect, after last: View?) -> SolvedFrameTarget {
+    /// the superview of the previous view asked about (siblings come in runs), compared by
+    /// identity. Neither is retained: one call per solved view.
+    package func solvedFrameTarget(_ frame: Rect, after last: Unretained<View>) -> SolvedFrameTarget {
         withObject { view -> SolvedFrameTarget in
             if view.translatesMaskIntoConstraints || frame == view.layoutFrame { return .none }
-            if let last, view.hasSuperview(last) { return .lastHost }
+            if !last.isNil, view.$storedSuperview.isIdentical(to: last) { return .lastHost }
             guard let host = view.storedSuperview else { return .none }
             return .host(host)
         } ?? .none

@@ -85,6 +85,11 @@ final class AutoLayoutNode: AutoLayoutNodeStorage {
         ownedEngine = nil
     }
 
+    /// Takes `it`, which leaves its engine while queued here, out of `pendingApply` (O(queue)).
+    func dropPending(_ it: EngineItem) {
+        if let k = pendingApply.lastIndex(of: Int32(it.index)) { pendingApply.remove(at: k) }
+    }
+
     /// Adds `it` to the items whose frames this record's view applies.
     func host(_ it: EngineItem) {
         it.$host = $view  // the reference copied, without a retain
@@ -134,10 +139,32 @@ final class EngineItem: EngineItemStorage {
 
     var variables: [Int64] { [x, y, w, h] }
 
+    /// Marks the item queued for its host's apply: false when it was already.
+    @inline(__always) func markApplyQueued() -> Bool {
+        if applyQueued { return false }
+        applyQueued = true
+        return true
+    }
+
+    /// The view of the item at `slot` of `items` when it is queued for the apply of `host` (its
+    /// host); nil otherwise (a free slot, or another item there). Its own function, with no call
+    /// inside: the item is read where it lies, without a retain.
+    @inline(__always) static func queued(
+        in items: UnsafeBufferPointer<EngineItem?>, at slot: Int, by host: Unretained<View>
+    ) -> Unretained<View>? {
+        guard slot >= 0, slot < items.count, let it = items[slot], it.applyQueued, it.$host.isIdentical(to: host) else { return nil }
+        return it.$view
+    }
+
     /// Leaves its engine (removed, or the engine died): its view, guide and host let go of it
     /// and it of them; `removed` is what the hot paths read.
     func leaveEngine() {
-        if let host { host.autoLayoutNode.unhost(self) }
+        if let host {
+            let node = host.autoLayoutNode
+            if applyQueued { node.dropPending(self) }
+            node.unhost(self)
+        }
+        applyQueued = false
         if let view, view.autoLayoutState?.item === self { view.autoLayoutState?.item = nil }
         view = nil
         if let guide, guide.item === self { guide.item = nil }
@@ -165,6 +192,17 @@ struct ApplyLists {
     var positions: [Int32] = []
     var resize: [UInt32] = []
 
+    /// Runs `body` on the node, frame and position lists, in place.
+    mutating func withUnsafeMutableBuffers<R>(
+        _ body: (UnsafeMutableBufferPointer<Int32>, UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Int32>) -> R
+    ) -> R {
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            frames.withUnsafeMutableBufferPointer { frames in
+                positions.withUnsafeMutableBufferPointer { positions in body(nodes, frames, positions) }
+            }
+        }
+    }
+
     /// Room for `count` views.
     mutating func reserve(_ count: Int) {
         guard nodes.count < count else { return }
@@ -178,7 +216,20 @@ struct ApplyLists {
 /// The solver of one view tree and the map from its constraints to the solver's.
 final class LayoutEngine {
     private(set) var solver = SolverCore()
-    private(set) var items: [EngineItem] = []
+    /// The items by slot (`EngineItem.index`, theirs while in the engine; nil: a free slot).
+    /// Lists that name items for later (`AutoLayoutNode.pendingApply`, the solve's scratch)
+    /// hold slots, which cost no reference counting.
+    private(set) var items: ContiguousArray<EngineItem?> = []
+    /// Each slot's solved frame (the last solve's values of its item's variables) and whether
+    /// it is still to be compared with its view at the next solve even if it agrees (a new
+    /// item, or pins changed: `queueRecheck`). Columns beside `items`, so that the solve and the
+    /// apply read and write them without touching an item.
+    private(set) var solvedFrames: ContiguousArray<Rect> = []
+    private var unapplied: ContiguousArray<Bool> = []
+    /// The free slots of `items`, reused first.
+    private var freeSlots: [Int] = []
+    /// The items in the engine.
+    private var itemCount = 0
     /// Constraints in the solver by handle (user and internal), for conflict reports.
     private var byHandle: [Int64: LayoutConstraint] = [:]
     /// Active user constraints (broken ones included).
@@ -215,7 +266,7 @@ final class LayoutEngine {
         return dirty
     }
 
-    var isEmpty: Bool { userConstraints.isEmpty && items.isEmpty }
+    var isEmpty: Bool { userConstraints.isEmpty && itemCount == 0 }
 
     func markDirty() { dirty = true }
 
@@ -232,7 +283,7 @@ final class LayoutEngine {
         it.view = view
         node.item = it
         view.storedSuperview?.autoLayoutNode.host(it)
-        it.solved = view.layoutFrame
+        solvedFrames[it.index] = view.layoutFrame
         if view.translatesMaskIntoConstraints { addPins(it, view) }
         updateIntrinsic(it, view)
         return it
@@ -253,7 +304,7 @@ final class LayoutEngine {
     /// An engine dies with its tree's root: its items leave it, as if removed, so that their
     /// views and guides hold no item of a dead engine (`removed` is what the hot paths read).
     deinit {
-        for it in items { it.leaveEngine() }
+        for case let it? in items { it.leaveEngine() }
     }
 
     private func newItem() -> EngineItem {
@@ -261,15 +312,24 @@ final class LayoutEngine {
             x: solver.newVariable(), y: solver.newVariable(), w: solver.newVariable(), h: solver.newVariable())
         it.engine = self
         it.engineID = ObjectIdentifier(self)
-        it.index = items.count
-        items.append(it)
+        if let slot = freeSlots.popLast() {
+            it.index = slot
+            items[slot] = it
+            solvedFrames[slot] = .zero
+        } else {
+            it.index = items.count
+            items.append(it)
+            solvedFrames.append(.zero)
+            unapplied.append(true)
+        }
+        itemCount += 1
         slots.set(it)
         queueRecheck(it)
         return it
     }
 
     private func queueRecheck(_ it: EngineItem) {
-        it.unapplied = true
+        unapplied[it.index] = true
         if !it.recheckQueued {
             it.recheckQueued = true
             recheck.append(it)
@@ -292,13 +352,10 @@ final class LayoutEngine {
             solver.freeVariable(v)
             slots.clear(v)
         }
-        let last = items.removeLast()
-        if last !== it {
-            items[it.index] = last
-            last.index = it.index
-            slots.set(last)
-        }
         it.leaveEngine()
+        items[it.index] = nil
+        freeSlots.append(it.index)
+        itemCount -= 1
         dirty = true
     }
 
@@ -455,8 +512,7 @@ final class LayoutEngine {
         var item: AnyObject?
         var attribute: LayoutConstraint.Attribute?
         if let v = range {
-            if let (index, component) = slots.find(v) {
-                let it = items[index]
+            if let (index, component) = slots.find(v), let it = items[index] {
                 item = it.view ?? it.guide
                 attribute = [LayoutConstraint.Attribute.left, .top, .width, .height][component]
             }
@@ -660,9 +716,13 @@ final class LayoutEngine {
         var changed = changedItems
         var frames = changedFrames
         var position = changedPosition
+        var solvedFrames = self.solvedFrames
+        var unapplied = self.unapplied
         changedItems = []
         changedFrames = []
         changedPosition = []
+        self.solvedFrames = []
+        self.unapplied = []
         if position.count < items.count { position.append(contentsOf: repeatElement(-1, count: items.count - position.count)) }
         // Each changed item gets a position in `changed` (with its last solved frame) the first
         // time one of its variables is reported; the variable's value goes into that frame. The
@@ -674,25 +734,27 @@ final class LayoutEngine {
             frames = [Rect](repeating: .zero, count: most)
         }
         var used = 0
-        position.withUnsafeMutableBufferPointer { position in
-            changed.withUnsafeMutableBufferPointer { changed in
-                frames.withUnsafeMutableBufferPointer { frames in
-                    for i in 0..<count {
-                        guard let (index, component) = slots.find(variables[i]) else { continue }
-                        var p = Int(position[index])
-                        if p < 0 {
-                            p = used
-                            used += 1
-                            position[index] = Int32(p)
-                            changed[p] = Int32(index)
-                            frames[p] = items[index].solved
-                        }
-                        let value = values[i]
-                        switch component {
-                        case 0: frames[p].origin.x = value
-                        case 1: frames[p].origin.y = value
-                        case 2: frames[p].size.width = value
-                        default: frames[p].size.height = value
+        solvedFrames.withUnsafeBufferPointer { solved in
+            position.withUnsafeMutableBufferPointer { position in
+                changed.withUnsafeMutableBufferPointer { changed in
+                    frames.withUnsafeMutableBufferPointer { frames in
+                        for i in 0..<count {
+                            guard let (index, component) = slots.find(variables[i]) else { continue }
+                            var p = Int(position[index])
+                            if p < 0 {
+                                p = used
+                                used += 1
+                                position[index] = Int32(p)
+                                changed[p] = Int32(index)
+                                frames[p] = solved[index]
+                            }
+                            let value = values[i]
+                            switch component {
+                            case 0: frames[p].origin.x = value
+                            case 1: frames[p].origin.y = value
+                            case 2: frames[p].size.width = value
+                            default: frames[p].size.height = value
+                            }
                         }
                     }
                 }
@@ -701,7 +763,7 @@ final class LayoutEngine {
         while let it = recheck.popLast() {
             it.recheckQueued = false
             guard it.engineID == ObjectIdentifier(self) else { continue }
-            let frame = solvedFrame(of: it)
+            let frame = solverFrame(of: it)
             let p = Int(position[it.index])
             if p >= 0 {
                 frames[p] = frame
@@ -715,43 +777,101 @@ final class LayoutEngine {
         var moved = false
         // Siblings come in runs: their superview is found, marked and its record looked up once
         // a run (a view of the same superview as the last is recognised without a reference).
-        var lastHost: View?
+        var lastHost = Unretained<View>(nil)
         var lastHostNode: AutoLayoutNode?
         position.withUnsafeMutableBufferPointer { position in
             for p in 0..<used { position[Int(changed[p])] = -1 }
         }
-        for p in 0..<used {
-            let index = Int(changed[p])
-            let it = items[index]
-            switch adopt(frames[p], for: it, after: lastHost) {
-            case .none: continue
-            case .lastHost: break
-            case .host(let host):
-                lastHost = host
-                lastHostNode = host.autoLayoutNode
-                host.setNeedsLayout()
+        // No reference to an item or record is held across a call the optimizer cannot see
+        // into (the view's, the host's), so none is retained per view: the solution goes into
+        // the columns, an item is read only for its view and its queued flag, where it lies,
+        // and the slots a host queues are gathered at the front of `changed` (behind the reads)
+        // and handed to its record once per run.
+        var queued = 0
+        var runStart = 0
+        items.withUnsafeBufferPointer { items in
+            solvedFrames.withUnsafeMutableBufferPointer { solved in
+                unapplied.withUnsafeMutableBufferPointer { unapplied in
+                    for p in 0..<used {
+                        let index = Int(changed[p])
+                        let frame = frames[p]
+                        // The frame becomes the slot's solution; the view is asked when that is
+                        // new, or not yet compared with it.
+                        if frame == solved[index] && !unapplied[index] { continue }
+                        solved[index] = frame
+                        unapplied[index] = false
+                        switch items[index]!.$view.solvedFrameTarget(frame, after: lastHost) {
+                        case .none: continue
+                        case .lastHost: break
+                        case .host(let host):
+                            lastHostNode?.pendingApply.append(contentsOf: changed[runStart..<queued])
+                            runStart = queued
+                            lastHost = Unretained(host)
+                            lastHostNode = host.autoLayoutNode
+                            host.setNeedsLayout()
+                        }
+                        moved = true
+                        if items[index]!.markApplyQueued() {
+                            changed[queued] = Int32(truncatingIfNeeded: index)
+                            queued += 1
+                        }
+                    }
+                }
             }
-            moved = true
-            lastHostNode?.queueApply(it)
         }
+        lastHostNode?.pendingApply.append(contentsOf: changed[runStart..<queued])
         changedItems = changed
         changedFrames = frames
         changedPosition = position
+        self.solvedFrames = solvedFrames
+        self.unapplied = unapplied
         if moved && !safeAreaConstraints.isEmpty { recheckSafeArea = true }
     }
 
+    /// The solved frame of `it`, an item of this engine.
+    func solvedFrame(of it: EngineItem) -> Rect {
+        precondition(it.engineID == ObjectIdentifier(self), "HitTestKit: an item read from an engine it is not in")
+        return solvedFrames[it.index]
+    }
+
     /// The item's four values in the solver.
-    private func solvedFrame(of it: EngineItem) -> Rect {
+    private func solverFrame(of it: EngineItem) -> Rect {
         Rect(x: solver.value(it.x), y: solver.value(it.y), width: solver.value(it.w), height: solver.value(it.h))
     }
 
-    /// Takes `frame` as the item's solution, and says which superview's layout pass must apply
-    /// it (`last`: the previous item's, recognised without a reference).
-    private func adopt(_ frame: Rect, for it: EngineItem, after last: View?) -> SolvedFrameTarget {
-        if frame == it.solved && !it.unapplied { return .none }
-        it.solved = frame
-        it.unapplied = false
-        return it.$view.solvedFrameTarget(frame, after: last)
+    /// Writes into `lists` the node and solved frame of each item of `queue` (slots) that
+    /// `host`'s layout pass applies, with its position in the queue, and returns their number;
+    /// the entries whose slot holds no item queued by `host` become -1.
+    func fillApplyLists(_ lists: inout ApplyLists, from queue: inout [Int32], host: View) -> Int {
+        var n = 0
+        let me = Unretained(host)
+        let items = self.items
+        let solved = solvedFrames
+        items.withUnsafeBufferPointer { items in
+            solved.withUnsafeBufferPointer { solved in
+                queue.withUnsafeMutableBufferPointer { queue in
+                    lists.withUnsafeMutableBuffers { nodes, frames, positions in
+                        for k in 0..<queue.count {
+                            let slot = Int(queue[k])
+                            guard let view = EngineItem.queued(in: items, at: slot, by: me) else {
+                                queue[k] = -1
+                                continue
+                            }
+                            guard let node = view.nodeApplied(by: host) else { continue }
+                            let f = solved[slot]
+                            nodes[n] = node
+                            frames[4 * n] = f.minX
+                            frames[4 * n + 1] = f.minY
+                            frames[4 * n + 2] = f.width
+                            frames[4 * n + 3] = f.height
+                            positions[n] = Int32(k)
+                            n += 1
+                        }
+                    }
+                }
+            }
+        }
+        return n
     }
 
     /// Removes everything from the solver and adds it all again, as a from-scratch build
@@ -763,7 +883,7 @@ final class LayoutEngine {
             if let s = c.space { spaces.append((c, s)) }
             remove(c)
         }
-        precondition(items.isEmpty, "HitTestKit: layout items left after removing every constraint")
+        precondition(itemCount == 0, "HitTestKit: layout items left after removing every constraint")
         solver = SolverCore()
         slots = SlotTable()
         for (c, s) in spaces { add(c, space: s) }
@@ -851,12 +971,9 @@ extension AutoLayoutNode {
         if let i = affecting.lastIndex(where: { $0 === c }) { affecting.remove(at: i) }
     }
 
-    /// Queues a subview's item for the next `applyAutoLayoutFrames`. `consuming`: the solve's
-    /// loop hands over the reference it loaded, which the queue keeps (one retain fewer each).
-    func queueApply(_ it: consuming EngineItem) {
-        if it.applyQueued { return }
-        it.applyQueued = true
-        pendingApply.append(it)
+    /// Queues a subview's item for the next `applyAutoLayoutFrames`, by its slot in the engine.
+    func queueApply(_ it: EngineItem) {
+        if it.markApplyQueued() { pendingApply.append(Int32(truncatingIfNeeded: it.index)) }
     }
 }
 
@@ -936,56 +1053,48 @@ extension View {
     func applyAutoLayoutFrames() {
         guard let node = autoLayoutState, !node.hosted.isEmpty else { return }
         // The items of one tree share its engine: solve it (it queues what moved), then apply.
-        let engine = treeRoot.autoLayoutState?.ownedEngine
-        engine?.solveIfNeeded()
+        guard let engine = treeRoot.autoLayoutState?.ownedEngine else {
+            node.pendingApply.removeAll()
+            return
+        }
+        engine.solveIfNeeded()
         guard !node.pendingApply.isEmpty else { return }
         var queue = node.pendingApply
         node.pendingApply = []
+        // The queue names items by slot in the engine: each entry is resolved there, and one
+        // whose item has left (a slot freed, or reused by an item not queued here: not hosted
+        // by this view) is dropped; the view of an item found must still take its frame from
+        // this view (`nodeApplied`). The items found are unqueued at the end.
         // Every queued item stays quiet (`applyQueued`) while frames are set: its view's frame
         // effect comes back here. The frames go to the C core in one call, through lists the
         // engine keeps between passes; the views whose size changes (or all, when the core
         // cannot take the batch) through `setLayoutFrame`.
-        var lists = engine?.applyLists ?? ApplyLists()
-        engine?.applyLists = ApplyLists()
+        var lists = engine.applyLists
+        engine.applyLists = ApplyLists()
         lists.reserve(queue.count)
-        var n = 0
-        queue.withUnsafeBufferPointer { queue in
-            lists.nodes.withUnsafeMutableBufferPointer { nodes in
-                lists.frames.withUnsafeMutableBufferPointer { frames in
-                    lists.positions.withUnsafeMutableBufferPointer { positions in
-                        for k in 0..<queue.count {
-                            guard !queue[k].removed, let node = queue[k].$view.nodeApplied(by: self) else { continue }
-                            let f = queue[k].solved
-                            nodes[n] = node
-                            frames[4 * n] = f.minX
-                            frames[4 * n + 1] = f.minY
-                            frames[4 * n + 2] = f.width
-                            frames[4 * n + 3] = f.height
-                            positions[n] = Int32(k)
-                            n += 1
-                        }
-                    }
-                }
+        let n = engine.fillApplyLists(&lists, from: &queue, host: self)
+        if let resized = setSubviewLayoutFrames(count: n, nodes: lists.nodes, frames: lists.frames, resize: &lists.resize) {
+            for r in 0..<resized { setLayoutFrame(of: engine, queue[Int(lists.positions[Int(lists.resize[r])])]) }
+        } else {
+            for p in 0..<n { setLayoutFrame(of: engine, queue[Int(lists.positions[p])]) }
+        }
+        let me = Unretained(self)
+        engine.items.withUnsafeBufferPointer { items in
+            for slot in queue where slot >= 0 && Int(slot) < items.count {
+                if let it = items[Int(slot)], it.$host.isIdentical(to: me) { it.applyQueued = false }
             }
         }
-        if let resized = setSubviewLayoutFrames(count: n, nodes: lists.nodes, frames: lists.frames, resize: &lists.resize) {
-            for r in 0..<resized { setLayoutFrame(of: queue[Int(lists.positions[Int(lists.resize[r])])]) }
-        } else {
-            for p in 0..<n { setLayoutFrame(of: queue[Int(lists.positions[p])]) }
-        }
-        queue.withUnsafeBufferPointer { queue in
-            for k in 0..<queue.count { queue[k].applyQueued = false }
-        }
-        engine?.applyLists = lists
+        engine.applyLists = lists
         // The queue's buffer serves the next solve (no growth from empty at each pass).
         queue.removeAll(keepingCapacity: true)
         if node.pendingApply.isEmpty { node.pendingApply = queue }
     }
 
-    /// Sets the solved frame of `it`, a subview's item, through the view's setters.
-    private func setLayoutFrame(of it: EngineItem) {
-        guard !it.removed, let s = it.view, s.takesSolvedFrame(from: self) else { return }
-        s.setLayoutFrame(it.solved)
+    /// Sets the solved frame of the item at `slot` of `engine`, a subview's, through the view's
+    /// setters.
+    private func setLayoutFrame(of engine: LayoutEngine, _ slot: Int32) {
+        guard let it = engine.items[Int(slot)], it.applyQueued, !it.removed, let s = it.view, s.takesSolvedFrame(from: self) else { return }
+        s.setLayoutFrame(engine.solvedFrames[Int(slot)])
     }
 
     /// `view` was inserted into the receiver, from `oldSuperview` or as a root.

@@ -46,7 +46,7 @@ public final class LayoutGuide {
         case .custom:
             guard let item, let engine = item.engine else { return .zero }
             engine.solveIfNeeded()
-            return item.solved
+            return engine.solvedFrame(of: item)
         }
     }
 
